@@ -1,0 +1,16 @@
+import type { Config } from 'jest';
+
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': 'ts-jest' },
+  // Starts the embedded database once for the run unless MONGODB_URI is set.
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 30_000,
+  // Two cores: one worker per core keeps argon2 and the database from starving each other.
+  maxWorkers: 2,
+};
+
+export default config;

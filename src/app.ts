@@ -1,0 +1,40 @@
+// Builds the Express app without listening: middleware, feature routers, 404 and the error handler.
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { createAuthRouter } from './auth/auth.routes';
+import { createAccessTokens } from './common/access-tokens';
+import { errorHandler, notFoundHandler } from './common/error-handler';
+import { redactUrl, type Logger } from './common/logger';
+import type { Config } from './config';
+import { createUsersRouter } from './users/users.routes';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+}
+
+export function createApp({ config, logger }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(
+    pinoHttp({
+      logger,
+      // Only method, redacted URL and status: headers and bodies may carry credentials.
+      serializers: {
+        req: (req: { method: string; url: string; id: unknown }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(express.json({ limit: '100kb' }));
+
+  const accessTokens = createAccessTokens(config.jwtSecret);
+  app.use('/users', createUsersRouter());
+  app.use('/auth', createAuthRouter(accessTokens));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

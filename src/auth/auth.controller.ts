@@ -1,0 +1,42 @@
+import type { Request, Response } from 'express';
+import { matchedData } from 'express-validator';
+import type { AccessTokens } from '../common/access-tokens';
+import { AppError, InvalidRequestError } from '../common/errors';
+import type { JwtLocals } from '../common/guards';
+import { isDatabaseUnavailable } from '../db/mongoose';
+import * as authService from './auth.service';
+
+const MAX_REFRESH_TOKEN_LENGTH = 512;
+
+/** Seed 000: an unexpected failure while issuing tokens is a 500 with an empty body. */
+async function sendTokenPair(res: Response, issue: () => Promise<authService.TokenPair>): Promise<void> {
+  let pair: authService.TokenPair;
+  try {
+    pair = await issue();
+  } catch (err) {
+    if (err instanceof AppError || isDatabaseUnavailable(err)) throw err;
+    throw new AppError(500, undefined, {}, { cause: err });
+  }
+  res.status(201).set('Cache-Control', 'no-store').json(pair);
+}
+
+export function createAuthController(accessTokens: AccessTokens) {
+  return {
+    async login(req: Request, res: Response): Promise<void> {
+      const { email, password } = matchedData<{ email: string; password: string }>(req, { locations: ['body'] });
+      await sendTokenPair(res, () => authService.login(accessTokens, email, password));
+    },
+
+    async refresh(req: Request, res: Response): Promise<void> {
+      const refreshToken: unknown = req.body?.refreshToken;
+      if (refreshToken === undefined || refreshToken === null || refreshToken === '') {
+        throw new InvalidRequestError(['Missing required field: refreshToken']);
+      }
+      if (typeof refreshToken !== 'string' || refreshToken.length > MAX_REFRESH_TOKEN_LENGTH) {
+        throw new InvalidRequestError(['Invalid refresh token']);
+      }
+      const claims = (res.locals as JwtLocals).jwt;
+      await sendTokenPair(res, () => authService.refresh(accessTokens, claims, refreshToken));
+    },
+  };
+}

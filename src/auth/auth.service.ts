@@ -1,0 +1,68 @@
+// Seed 000's token endpoints: a signed access token plus a single-use refresh token for a correct
+// email and password, and a new pair for a valid access token presented with its refresh token.
+import { createHash, randomBytes } from 'node:crypto';
+import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
+import { InvalidRequestError, NotFoundError } from '../common/errors';
+import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
+import * as usersService from '../users/users.service';
+import * as refreshGrantsDao from './refresh-grants.dao';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+const SWEEP_INTERVAL_MS = 60_000;
+let lastSweep = 0;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/** Expired grants are deleted at most once a minute, piggybacking on token issuing. */
+async function sweepExpiredGrants(now: Date): Promise<void> {
+  if (now.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
+  lastSweep = now.getTime();
+  await refreshGrantsDao.removeExpired(now);
+}
+
+async function issuePair(accessTokens: AccessTokens, userId: string): Promise<TokenPair> {
+  // The current record, so a refreshed token carries the email and permissionFlags of now.
+  const user = await usersService.getById(userId);
+  const refreshKey = randomBytes(16).toString('base64url');
+  const refreshToken = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const accessToken = accessTokens.sign({
+    userId: user._id,
+    email: user.email,
+    permissionFlags: user.permissionFlags,
+    refreshKey,
+  });
+  // The refresh token is only good while its access token is: after that the seed says log in again.
+  const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
+  await refreshGrantsDao.insert({ _id: refreshKey, userId: user._id, tokenHash: sha256(refreshToken), expiresAt });
+  await sweepExpiredGrants(now);
+  return { accessToken, refreshToken };
+}
+
+export async function login(accessTokens: AccessTokens, email: string, password: string): Promise<TokenPair> {
+  const credentials = await usersService.findCredentials(email);
+  // Verified even when the account is unknown, so both failures take the same time.
+  const valid = await verifyPassword(credentials?.password, password);
+  if (!credentials || !valid) throw new InvalidRequestError(['Invalid email and/or password']);
+  if (needsRehash(credentials.password!)) {
+    await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
+  }
+  return issuePair(accessTokens, credentials._id);
+}
+
+export async function refresh(accessTokens: AccessTokens, claims: AccessTokenClaims, refreshToken: string): Promise<TokenPair> {
+  const invalid = new InvalidRequestError(['Invalid refresh token']);
+  const grant = await refreshGrantsDao.consume(claims.refreshKey, claims.userId, sha256(refreshToken), new Date());
+  if (!grant) throw invalid;
+  try {
+    return await issuePair(accessTokens, grant.userId);
+  } catch (err) {
+    // A user deleted since the token was issued.
+    if (err instanceof NotFoundError) throw invalid;
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+// Maps every error to its wire format in one place, so routes and services only throw.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, ServiceUnavailableError } from './errors';
+import { isDatabaseUnavailable } from '../db/mongoose';
+
+/** body-parser's error types for a body the client got wrong, with the status and message to answer. */
+const BODY_ERRORS: Record<string, [number, string]> = {
+  'entity.parse.failed': [400, 'Malformed JSON in request body'],
+  'entity.too.large': [413, 'Request body is larger than 100 kB'],
+  'entity.verify.failed': [400, 'Request body could not be verified'],
+  'encoding.unsupported': [415, 'Unsupported content encoding'],
+  'charset.unsupported': [415, 'Unsupported charset'],
+  'request.aborted': [400, 'Request aborted'],
+  'request.size.invalid': [400, 'Request size did not match Content-Length'],
+  'stream.encoding.set': [500, 'Internal server error'],
+};
+
+function bodyError(err: unknown): [number, string] | undefined {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
+  return BODY_ERRORS[String(err.type)];
+}
+
+function send(res: Parameters<ErrorRequestHandler>[2], error: AppError): void {
+  res.set(error.headers).status(error.status);
+  if (error.body === undefined) res.end();
+  else res.json(error.body);
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: 'Not found' });
+};
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (res.headersSent) {
+    req.log.error({ err }, 'error after the response started');
+    res.destroy();
+    return;
+  }
+  if (err instanceof AppError) {
+    if (err.status >= 500) req.log.error({ err }, 'request failed');
+    send(res, err);
+    return;
+  }
+  const known = bodyError(err);
+  if (known) {
+    send(res, new AppError(known[0], { errors: [known[1]] }));
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    req.log.warn({ err }, 'database unavailable');
+    send(res, new ServiceUnavailableError());
+    return;
+  }
+  req.log.error({ err }, 'unhandled error');
+  send(res, new AppError(500, { error: 'Internal server error' }));
+};

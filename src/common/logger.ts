@@ -1,0 +1,52 @@
+// Structured JSON logs. Secrets are removed at the source: credentials in headers and bodies are
+// redacted by path, and query strings are logged with sensitive parameter values masked.
+import pino, { type Logger } from 'pino';
+import type { LogLevel } from '../config';
+
+export type { Logger };
+
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.client_secret',
+  '*.refreshToken',
+  '*.accessToken',
+  '*.access_token',
+  '*.refresh_token',
+  '*.token',
+];
+
+export function createLogger(level: LogLevel): Logger {
+  return pino({
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}
+
+// Variant A of the OAuth token endpoint accepts secrets in the query string, so no URL is logged raw.
+const SECRET_QUERY_PARAMETERS = new Set([
+  'client_secret',
+  'code',
+  'code_verifier',
+  'password',
+  'refresh_token',
+  'access_token',
+  'token',
+  'state',
+  'appid',
+]);
+
+/** Returns the URL with the values of credential-bearing query parameters masked. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const params = new URLSearchParams(url.slice(queryStart + 1));
+  const masked = [...params].map(([name, value]) =>
+    `${encodeURIComponent(name)}=${SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? '[redacted]' : encodeURIComponent(value)}`,
+  );
+  return `${url.slice(0, queryStart)}?${masked.join('&')}`;
+}

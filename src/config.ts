@@ -1,0 +1,136 @@
+// The only reader of process.env: every setting is parsed and checked once, and a bad value
+// stops start-up with a message naming the variable.
+import { randomBytes } from 'node:crypto';
+import dotenv from 'dotenv';
+
+export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly nodeEnv: string;
+  readonly isProduction: boolean;
+  readonly port: number;
+  /** null when WEATHER_PORT=off. */
+  readonly weatherPort: number | null;
+  /** null: start the embedded database. */
+  readonly mongodbUri: string | null;
+  readonly embeddedEngine: EmbeddedEngine;
+  readonly dataDir: string;
+  readonly jwtSecret: string;
+  readonly sessionSecret: string;
+  readonly publicUrl: string;
+  readonly logLevel: LogLevel;
+  readonly rateLimits: boolean;
+  /** Secrets generated for this start because the environment had none (names only). */
+  readonly generatedSecrets: readonly string[];
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
+const MIN_SECRET_LENGTH = 32;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 65535) {
+    throw new ConfigError(name, `must be a port number from 1 to 65535 (got "${raw}")`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name)?.toLowerCase() ?? fallback;
+  if (!allowed.includes(raw as T)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
+function onOff(env: Env, name: string): boolean {
+  return oneOf(env, name, ['on', 'off'], 'on') === 'on';
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function mongodbUri(env: Env): string | null {
+  const raw = read(env, 'MONGODB_URI');
+  if (raw === undefined) return null;
+  if (!/^mongodb(\+srv)?:\/\/./.test(raw)) {
+    // The value may hold a password, so it is not repeated in the message.
+    throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+  }
+  return raw;
+}
+
+function secret(env: Env, name: string, isProduction: boolean, generated: string[]): string {
+  const raw = read(env, name);
+  if (raw !== undefined) {
+    if (raw.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError(name, `must be at least ${MIN_SECRET_LENGTH} characters long`);
+    }
+    return raw;
+  }
+  if (isProduction) {
+    throw new ConfigError(name, 'is required when NODE_ENV=production');
+  }
+  generated.push(name);
+  return randomBytes(32).toString('base64url');
+}
+
+/** Builds the configuration from an environment; pure, so tests can pass their own. */
+export function loadConfig(env: Env): Config {
+  const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const generatedSecrets: string[] = [];
+  const mainPort = port(env, 'PORT', 3000);
+  const weatherRaw = read(env, 'WEATHER_PORT');
+
+  return Object.freeze({
+    nodeEnv,
+    isProduction,
+    port: mainPort,
+    weatherPort: weatherRaw?.toLowerCase() === 'off' ? null : port(env, 'WEATHER_PORT', 8080),
+    mongodbUri: mongodbUri(env),
+    embeddedEngine: oneOf(env, 'EMBEDDED_DB_ENGINE', ENGINES, 'auto'),
+    dataDir: read(env, 'DATA_DIR') ?? '.data',
+    jwtSecret: secret(env, 'JWT_SECRET', isProduction, generatedSecrets),
+    sessionSecret: secret(env, 'SESSION_SECRET', isProduction, generatedSecrets),
+    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    rateLimits: onOff(env, 'RATE_LIMITS'),
+    generatedSecrets: Object.freeze(generatedSecrets),
+  });
+}
+
+/** Reads `.env` (without overriding the real environment) and then the process environment. */
+export function loadConfigFromProcess(): Config {
+  dotenv.config({ quiet: true });
+  return loadConfig(process.env);
+}

@@ -1,0 +1,55 @@
+// Connects Mongoose so that a missing database fails fast instead of queueing requests: commands are
+// not buffered and server selection gives up after a second, which the error handler turns into 503.
+import mongoose from 'mongoose';
+
+const SERVER_SELECTION_TIMEOUT_MS = 1000;
+
+mongoose.set('strictQuery', true);
+// Filters built from client input can never smuggle in query operators.
+mongoose.set('sanitizeFilter', true);
+mongoose.set('bufferCommands', false);
+mongoose.set('autoIndex', false);
+
+export async function connectDatabase(uri: string, dbName?: string): Promise<typeof mongoose> {
+  await mongoose.connect(uri, {
+    dbName,
+    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    // The driver retries the initial connection itself within this window.
+    connectTimeoutMS: 5000,
+  });
+  // Indexes are created explicitly (autoIndex is off) so start-up fails when one cannot be built.
+  await Promise.all(Object.values(mongoose.models).map((model) => model.createIndexes()));
+  return mongoose;
+}
+
+export async function disconnectDatabase(): Promise<void> {
+  await mongoose.disconnect();
+}
+
+/** Pings the database; false when it does not answer within the selection timeout. */
+export async function isDatabaseReachable(): Promise<boolean> {
+  const db = mongoose.connection.db;
+  if (!db) return false;
+  try {
+    await db.admin().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const { mongo } = mongoose;
+const UNAVAILABLE_ERRORS = [
+  mongo.MongoNetworkError,
+  mongo.MongoServerSelectionError,
+  mongo.MongoNotConnectedError,
+  mongo.MongoTopologyClosedError,
+  mongoose.Error.MongooseServerSelectionError,
+];
+
+/** True for errors that mean "the database is not reachable now", as opposed to a bad query. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (UNAVAILABLE_ERRORS.some((type) => err instanceof type)) return true;
+  // Mongoose refuses commands outright while disconnected, because buffering is off.
+  return err instanceof mongoose.Error && /before initial connection is complete|connection .* closed/i.test(err.message);
+}

@@ -1,0 +1,42 @@
+import type { Request, Response, NextFunction } from 'express';
+import { matchedData } from 'express-validator';
+import * as usersService from './users.service';
+import { toUserRead, type CreateUserDto, type PatchUserDto, type UserRecord } from './users.types';
+
+interface UserLocals {
+  user: UserRecord;
+}
+
+/** Seed 000 rule 1: every /users/:userId method answers 404 first, before the body is looked at. */
+export async function loadUser(req: Request<{ userId: string }>, res: Response, next: NextFunction): Promise<void> {
+  (res.locals as UserLocals).user = await usersService.getById(req.params.userId);
+  next();
+}
+
+export async function list(req: Request, res: Response): Promise<void> {
+  const { limit = usersService.MAX_PAGE_SIZE, page = 0 } = matchedData<{ limit?: number; page?: number }>(req, {
+    locations: ['query'],
+  });
+  const users = await usersService.list(page, limit);
+  res.json(users.map(toUserRead));
+}
+
+export async function create(req: Request, res: Response): Promise<void> {
+  // matchedData holds only validated fields, so unknown ones (_id, uid, isAdmin, ...) never get stored.
+  const id = await usersService.create(matchedData<CreateUserDto>(req, { locations: ['body'] }));
+  res.status(201).json({ id });
+}
+
+export function get(_req: Request, res: Response): void {
+  res.json(toUserRead((res.locals as UserLocals).user));
+}
+
+export async function update(req: Request, res: Response): Promise<void> {
+  await usersService.update((res.locals as UserLocals).user, matchedData<PatchUserDto>(req, { locations: ['body'] }));
+  res.status(204).end();
+}
+
+export async function remove(_req: Request, res: Response): Promise<void> {
+  await usersService.remove((res.locals as UserLocals).user._id);
+  res.status(204).end();
+}

@@ -1,0 +1,43 @@
+// The only importer of the user model; every function returns plain objects.
+import { UserModel } from './users.model';
+import type { UserChanges, UserRecord } from './users.types';
+
+const READ_FIELDS = '_id uid email firstName lastName permissionFlags __v';
+
+export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
+  const created = await UserModel.create(user);
+  return created._id;
+}
+
+export function findById(id: string): Promise<UserRecord | null> {
+  return UserModel.findById(id, READ_FIELDS).lean<UserRecord>().exec();
+}
+
+export function existsWithEmail(email: string): Promise<boolean> {
+  return UserModel.exists({ email }).then((found) => found !== null);
+}
+
+export function findPasswordHashByEmail(email: string): Promise<{ _id: string; password?: string } | null> {
+  return UserModel.findOne({ email }, { _id: 1, password: 1 }).lean<{ _id: string; password?: string }>().exec();
+}
+
+/** Users in creation order. */
+export function list(skip: number, limit: number): Promise<UserRecord[]> {
+  return UserModel.find({}, READ_FIELDS).sort({ uid: 1 }).skip(skip).limit(limit).lean<UserRecord[]>().exec();
+}
+
+/** Applies the changes and bumps the version counter in one atomic write; false when the user is gone. */
+export async function update(id: string, changes: UserChanges): Promise<boolean> {
+  const result = await UserModel.updateOne({ _id: id }, { $set: changes, $inc: { __v: 1 } }).exec();
+  return result.matchedCount === 1;
+}
+
+/** Replaces the stored hash without counting it as an update of the record. */
+export async function setPasswordHash(id: string, passwordHash: string): Promise<void> {
+  await UserModel.updateOne({ _id: id }, { $set: { password: passwordHash } }).exec();
+}
+
+export async function remove(id: string): Promise<boolean> {
+  const result = await UserModel.deleteOne({ _id: id }).exec();
+  return result.deletedCount === 1;
+}

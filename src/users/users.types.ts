@@ -1,0 +1,41 @@
+import type { UserDocument } from './users.model';
+
+/** A user as stored, without the password hash. */
+export type UserRecord = Omit<UserDocument, 'password'>;
+
+/** What reads return: seed 000's fields only (no password, uid or provider ids). */
+export interface UserRead {
+  _id: string;
+  email: string;
+  permissionFlags: number;
+  __v: number;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface CreateUserDto {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface PutUserDto {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  permissionFlags: number;
+}
+
+export type PatchUserDto = Partial<PutUserDto>;
+
+/** The stored fields a PUT or PATCH may set, the password already hashed. */
+export type UserChanges = Partial<Omit<UserDocument, '_id' | 'uid' | '__v'>>;
+
+export function toUserRead(user: UserRecord): UserRead {
+  const read: UserRead = { _id: user._id, email: user.email, permissionFlags: user.permissionFlags, __v: user.__v };
+  if (user.firstName !== undefined) read.firstName = user.firstName;
+  if (user.lastName !== undefined) read.lastName = user.lastName;
+  return read;
+}

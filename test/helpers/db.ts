@@ -1,0 +1,30 @@
+// Each test file gets a database of its own on the shared server, dropped when the file is done.
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import { connectDatabase, disconnectDatabase } from '../../src/db/mongoose';
+
+export function testDatabaseUri(): string {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) throw new Error('MONGODB_URI is not set: the global setup should have started a database');
+  return uri;
+}
+
+export function uniqueDatabaseName(): string {
+  return `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Connects Mongoose to a fresh database before the file's tests and drops it after them. */
+export function useTestDatabase(): void {
+  beforeAll(async () => {
+    await connectDatabase(testDatabaseUri(), uniqueDatabaseName());
+  });
+  afterAll(async () => {
+    await mongoose.connection.db?.dropDatabase();
+    await disconnectDatabase();
+  });
+}
+
+/** Empties every collection, for tests that need to see exactly what they created. */
+export async function clearCollections(): Promise<void> {
+  await Promise.all(Object.values(mongoose.connection.collections).map((collection) => collection.deleteMany({})));
+}

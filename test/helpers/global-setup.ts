@@ -1,0 +1,24 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded';
+
+declare global {
+  var embeddedTestDatabase: EmbeddedDatabase | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.MONGODB_URI) return;
+  const { embeddedEngine } = loadConfig(process.env);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-test-db-'));
+  const database = await startEmbeddedDatabase({
+    engine: embeddedEngine,
+    dataDir,
+    log: (message) => process.stderr.write(`${message}\n`),
+  });
+  process.stderr.write(`\ntests use an embedded ${database.engine} database on 127.0.0.1:${database.port}\n`);
+  globalThis.embeddedTestDatabase = database;
+  // Workers start after this and inherit the variable.
+  process.env.MONGODB_URI = database.uri;
+}
