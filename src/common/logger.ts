@@ -1,6 +1,6 @@
 // Structured JSON logs. Secrets are removed at the source: credentials in headers and bodies are
 // redacted by path, and query strings are logged with sensitive parameter values masked.
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config';
 
 export type { Logger };
@@ -18,13 +18,14 @@ const REDACTED_PATHS = [
   '*.token',
 ];
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 // Variant A of the OAuth token endpoint accepts secrets in the query string, so no URL is logged raw.

@@ -28,3 +28,10 @@ export function useTestDatabase(): void {
 export async function clearCollections(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((collection) => collection.deleteMany({})));
 }
+
+/** The test server's URI pointing at a database of its own (for code that connects by URI alone). */
+export function testDatabaseUriWithName(name = uniqueDatabaseName()): string {
+  const url = new URL(testDatabaseUri());
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { createLogger, redactUrl } from '../../src/common/logger';
+import { testConfig } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+
+useTestDatabase();
+
+function capturingApp() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const config = testConfig({ LOG_LEVEL: 'trace' });
+  return { app: createApp({ config, logger: createLogger('trace', sink) }), lines };
+}
+
+describe('request logging', () => {
+  it('never writes passwords, tokens, Authorization headers or secret query parameters', async () => {
+    const { app, lines } = capturingApp();
+    const user = await createUser();
+    const login = await request(app).post('/auth').send({ email: user.email, password: user.password }).expect(201);
+    await request(app)
+      .post('/auth/refresh-token')
+      .set('Authorization', `Bearer ${login.body.accessToken}`)
+      .set('Cookie', 'sid=session-cookie-value')
+      .send({ refreshToken: login.body.refreshToken })
+      .expect(201);
+    await request(app).post('/auth').send({ email: user.email, password: 'wrong-password-value' }).expect(400);
+    await request(app).get('/users?client_secret=query-secret-value&code=query-code-value&limit=5').expect(200);
+
+    const log = lines.join('');
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const secret of [
+      user.password,
+      'wrong-password-value',
+      login.body.accessToken,
+      login.body.refreshToken,
+      'session-cookie-value',
+      'query-secret-value',
+      'query-code-value',
+    ]) {
+      expect(log).not.toContain(secret);
+    }
+    expect(log).toContain('/users?client_secret=[redacted]&code=[redacted]&limit=5');
+  });
+});
+
+describe('redactUrl', () => {
+  it('masks credential parameters case-insensitively and keeps the rest', () => {
+    expect(redactUrl('/v1/oauth/token?grant_type=refresh_token&Refresh_Token=abc&client_id=c1&APPID=k')).toBe(
+      '/v1/oauth/token?grant_type=refresh_token&Refresh_Token=[redacted]&client_id=c1&APPID=[redacted]',
+    );
+    expect(redactUrl('/users')).toBe('/users');
+  });
+});

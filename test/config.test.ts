@@ -1,0 +1,89 @@
+import { ConfigError, loadConfig } from '../src/config';
+
+const SECRET = 'x'.repeat(32);
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      weatherPort: 8080,
+      mongodbUri: null,
+      embeddedEngine: 'auto',
+      dataDir: '.data',
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      rateLimits: true,
+      isProduction: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates missing secrets outside production and says which', () => {
+    const first = loadConfig({});
+    const second = loadConfig({});
+    expect(first.generatedSecrets).toEqual(['JWT_SECRET', 'SESSION_SECRET']);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.jwtSecret).not.toBe(second.jwtSecret);
+  });
+
+  it.each(['JWT_SECRET', 'SESSION_SECRET'])('refuses to start in production without %s', (name) => {
+    const env = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, [name]: '' };
+    expect(() => loadConfig(env)).toThrow(new ConfigError(name, 'is required when NODE_ENV=production'));
+  });
+
+  it('starts in production when both secrets are set, generating none', () => {
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET });
+    expect(config.generatedSecrets).toEqual([]);
+    expect(config.jwtSecret).toBe(SECRET);
+  });
+
+  it('rejects a short secret without repeating it', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'short-secret' })).toThrow(/JWT_SECRET must be at least 32 characters/);
+    try {
+      loadConfig({ JWT_SECRET: 'short-secret' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('short-secret');
+    }
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['WEATHER_PORT', '-1'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMITS', 'maybe'],
+    ['EMBEDDED_DB_ENGINE', 'postgres'],
+    ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'ftp://example.com'],
+  ])('names %s in the error for the bad value %s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+
+  it('rejects a MONGODB_URI of the wrong scheme without echoing it', () => {
+    expect(() => loadConfig({ MONGODB_URI: 'postgres://user:hunter2@db/x' })).toThrow(
+      'Invalid configuration: MONGODB_URI must start with mongodb:// or mongodb+srv://',
+    );
+  });
+
+  it('reads the ports, the URI and the switches', () => {
+    const config = loadConfig({
+      PORT: '4000',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: 'mongodb://127.0.0.1:27017/api',
+      RATE_LIMITS: 'off',
+      PUBLIC_URL: 'https://api.example.com/',
+    });
+    expect(config).toMatchObject({
+      port: 4000,
+      weatherPort: null,
+      mongodbUri: 'mongodb://127.0.0.1:27017/api',
+      rateLimits: false,
+      publicUrl: 'https://api.example.com',
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT', () => {
+    expect(loadConfig({ PORT: '4321' }).publicUrl).toBe('http://localhost:4321');
+  });
+});

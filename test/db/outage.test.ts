@@ -1,0 +1,55 @@
+// Stops the database under a running app and starts it again: requests fail fast with 503 while it
+// is down, and the app recovers by itself when it returns. Uses a database server of its own.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { loadConfig } from '../../src/config';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded';
+import { connectDatabase, disconnectDatabase } from '../../src/db/mongoose';
+import { testApp } from '../helpers/app';
+import { createUser } from '../helpers/factories';
+
+const app = testApp();
+let database: EmbeddedDatabase;
+let dataDir: string;
+
+const startDatabase = (port?: number) =>
+  startEmbeddedDatabase({ engine: loadConfig(process.env).embeddedEngine, dataDir, port, log: () => undefined });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-outage-'));
+  database = await startDatabase();
+  await connectDatabase(database.uri, 'outage');
+}, 120_000);
+
+afterAll(async () => {
+  await disconnectDatabase();
+  await database.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('answers 503 within about a second while the database is down, and recovers when it returns', async () => {
+  const user = await createUser();
+  await request(app).get(`/users/${user.id}`).expect(200);
+
+  await database.stop();
+  const started = Date.now();
+  const down = await request(app).get(`/users/${user.id}`);
+  expect(down.status).toBe(503);
+  expect(down.body).toEqual({ error: 'Service temporarily unavailable' });
+  expect(down.headers['retry-after']).toBe('1');
+  expect(Date.now() - started).toBeLessThan(2000);
+  await request(app).post('/users').send({ email: 'during-outage@example.com', password: 'secret1' }).expect(503);
+
+  database = await startDatabase(database.port);
+  const deadline = Date.now() + 20_000;
+  let status = 0;
+  while (Date.now() < deadline && status !== 200) {
+    status = (await request(app).get(`/users/${user.id}`)).status;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(status).toBe(200);
+  // The write refused during the outage left nothing behind.
+  await request(app).post('/auth').send({ email: 'during-outage@example.com', password: 'secret1' }).expect(400);
+}, 60_000);
