@@ -1,3 +1,4 @@
+import http from 'node:http';
 import mongoose from 'mongoose';
 import { start, type RunningServer } from '../src/server';
 import { testConfig } from './helpers/app';
@@ -35,15 +36,27 @@ describe('start()', () => {
   });
 
   it('finishes in-flight requests on stop, then refuses connections and closes the database', async () => {
-    const inFlight = fetch(`${base()}/auth`, {
+    // Half the body goes out before the stop, the rest after: the request is surely in flight.
+    const body = JSON.stringify({ email: 'server-test@example.com', password: 'server-pass' });
+    const req = http.request(`${base()}/auth`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'server-test@example.com', password: 'server-pass' }),
+      agent: false,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
     });
-    // Let the request reach the server before shutting down.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const response = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+    req.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
     const stopped = server.stop();
-    expect((await inFlight).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    req.end(body.slice(10));
+    expect(await response).toBe(201);
     await stopped;
     await expect(fetch(`${base()}/users`)).rejects.toThrow();
     expect(mongoose.connection.readyState).toBe(mongoose.ConnectionStates.disconnected);
