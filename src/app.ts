@@ -2,6 +2,8 @@
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { createAuthRouter } from './auth/auth.routes';
+import { VerifiedCredentialsCache } from './auth/verified-credentials.cache';
+import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
 import { redactUrl, type Logger } from './common/logger';
@@ -33,6 +35,7 @@ export function createApp({ config, logger }: AppDeps): Express {
   const accessTokens = createAccessTokens(config.jwtSecret);
   app.use('/users', createUsersRouter());
   app.use('/auth', createAuthRouter(accessTokens));
+  app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -21,6 +21,8 @@ export interface Config {
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
   readonly rateLimits: boolean;
+  /** Remember successful HTTP Basic verifications (off only to measure what it saves). */
+  readonly credentialCache: boolean;
   /** Secrets generated for this start because the environment had none (names only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -126,6 +128,7 @@ export function loadConfig(env: Env): Config {
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
+    credentialCache: onOff(env, 'CREDENTIAL_CACHE'),
     generatedSecrets: Object.freeze(generatedSecrets),
   });
 }

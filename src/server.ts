@@ -2,13 +2,12 @@
 // and a graceful shutdown that finishes in-flight requests before closing the database.
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
-import { createLogger, type Logger } from './common/logger';
+import { createLogger } from './common/logger';
 import { loadConfigFromProcess, type Config } from './config';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
-import { connectDatabase, disconnectDatabase } from './db/mongoose';
+import { loadSampleIfEmpty } from './catalogue/catalogue.service';
+import { openDatabase } from './db/open';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-const EMBEDDED_DB_NAME = 'rest_api';
 
 export interface RunningServer {
   readonly config: Config;
@@ -39,32 +38,16 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function openDatabase(config: Config, logger: Logger): Promise<EmbeddedDatabase | null> {
-  if (config.mongodbUri) {
-    await connectDatabase(config.mongodbUri);
-    logger.info('connected to the database at MONGODB_URI');
-    return null;
-  }
-  const embedded = await startEmbeddedDatabase({
-    engine: config.embeddedEngine,
-    dataDir: config.dataDir,
-    log: (message) => logger.info(message),
-  });
-  logger.info(
-    { engine: embedded.engine, dataDir: embedded.dataDir, port: embedded.port },
-    `embedded ${embedded.engine} database on 127.0.0.1:${embedded.port}, data in ${embedded.dataDir}`,
-  );
-  await connectDatabase(embedded.uri, EMBEDDED_DB_NAME);
-  return embedded;
-}
-
 export async function start(config: Config = loadConfigFromProcess()): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   for (const name of config.generatedSecrets) {
     logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
   }
 
-  const embedded = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger);
+  if (database.embedded && (await loadSampleIfEmpty())) {
+    logger.info('loaded the sample catalogue into the new embedded database');
+  }
   const server = createServer(createApp({ config, logger }));
   const port = await listen(server, config.port);
   logger.info(`listening on http://localhost:${port}`);
@@ -74,8 +57,7 @@ export async function start(config: Config = loadConfigFromProcess()): Promise<R
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
       await closeServer(server);
-      await disconnectDatabase();
-      await embedded?.stop();
+      await database.close();
       logger.info('stopped');
     })());
 

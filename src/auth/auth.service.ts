@@ -6,6 +6,7 @@ import { InvalidRequestError, NotFoundError } from '../common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import * as usersService from '../users/users.service';
 import * as refreshGrantsDao from './refresh-grants.dao';
+import type { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 export interface TokenPair {
   accessToken: string;
@@ -43,15 +44,28 @@ async function issuePair(accessTokens: AccessTokens, userId: string): Promise<To
   return { accessToken, refreshToken };
 }
 
-export async function login(accessTokens: AccessTokens, email: string, password: string): Promise<TokenPair> {
+/**
+ * Returns the id of the user with this email and password, or null. Without a cache hit the password
+ * is verified even for an unknown email, so both failures take the same time; a hash made with older
+ * parameters is upgraded after a successful verification.
+ */
+export async function verifyCredentials(email: string, password: string, cache?: VerifiedCredentialsCache): Promise<string | null> {
   const credentials = await usersService.findCredentials(email);
-  // Verified even when the account is unknown, so both failures take the same time.
-  const valid = await verifyPassword(credentials?.password, password);
-  if (!credentials || !valid) throw new InvalidRequestError(['Invalid email and/or password']);
-  if (needsRehash(credentials.password!)) {
+  const storedHash = credentials?.password;
+  if (storedHash !== undefined && cache?.has(email, password, storedHash)) return credentials!._id;
+  if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) return null;
+  if (needsRehash(storedHash)) {
     await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
+  } else {
+    cache?.add(email, password, storedHash);
   }
-  return issuePair(accessTokens, credentials._id);
+  return credentials._id;
+}
+
+export async function login(accessTokens: AccessTokens, email: string, password: string): Promise<TokenPair> {
+  const userId = await verifyCredentials(email, password);
+  if (!userId) throw new InvalidRequestError(['Invalid email and/or password']);
+  return issuePair(accessTokens, userId);
 }
 
 export async function refresh(accessTokens: AccessTokens, claims: AccessTokenClaims, refreshToken: string): Promise<TokenPair> {

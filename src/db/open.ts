@@ -1,0 +1,44 @@
+// Opens the configured database for the server and the command-line tools alike: MONGODB_URI when
+// set, otherwise the embedded server. The returned close() disconnects and stops what was started.
+import type { Logger } from '../common/logger';
+import type { Config } from '../config';
+import { startEmbeddedDatabase } from './embedded';
+import { connectDatabase, disconnectDatabase } from './mongoose';
+
+const EMBEDDED_DB_NAME = 'rest_api';
+
+export interface OpenDatabase {
+  /** True when this process started the embedded server. */
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
+  if (config.mongodbUri) {
+    await connectDatabase(config.mongodbUri);
+    logger.info('connected to the database at MONGODB_URI');
+    return { embedded: false, close: disconnectDatabase };
+  }
+  const server = await startEmbeddedDatabase({
+    engine: config.embeddedEngine,
+    dataDir: config.dataDir,
+    log: (message) => logger.info(message),
+  });
+  logger.info(
+    { engine: server.engine, dataDir: server.dataDir, port: server.port },
+    `embedded ${server.engine} database on 127.0.0.1:${server.port}, data in ${server.dataDir}`,
+  );
+  try {
+    await connectDatabase(server.uri, EMBEDDED_DB_NAME);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return {
+    embedded: true,
+    async close() {
+      await disconnectDatabase();
+      await server.stop();
+    },
+  };
+}
