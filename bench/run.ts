@@ -60,21 +60,58 @@ interface LoadRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  connections?: number;
 }
 
-async function load(port: number, request: LoadRequest, seconds = DURATION_SECONDS): Promise<Figures> {
-  const options = { ...request, url: `http://127.0.0.1:${port}${request.path}`, connections: CONNECTIONS, durationSeconds: seconds };
-  const { stdout } = await promisify(execFile)(process.execPath, [...TS_NODE, 'bench/load.ts', JSON.stringify(options)], {
+/** Runs a load script (bench/load.ts or bench/bare-get.ts) in a process of its own. */
+async function runLoadScript<T>(script: string, port: number, request: LoadRequest, seconds: number): Promise<T> {
+  const options = {
+    ...request,
+    url: `http://127.0.0.1:${port}${request.path}`,
+    connections: request.connections ?? CONNECTIONS,
+    durationSeconds: seconds,
+  };
+  const { stdout } = await promisify(execFile)(process.execPath, [...TS_NODE, script, JSON.stringify(options)], {
     cwd: ROOT,
     timeout: (seconds + 60) * 1000,
   });
-  return JSON.parse(stdout) as Figures;
+  return JSON.parse(stdout) as T;
 }
 
 /** A short warm-up (JIT, connection pools, caches), then the measured run. */
-async function measure(port: number, request: LoadRequest): Promise<Figures> {
-  await load(port, request, 1);
-  return load(port, request);
+async function measure(port: number, request: LoadRequest, script = 'bench/load.ts'): Promise<Figures> {
+  await runLoadScript(script, port, request, 1);
+  return runLoadScript<Figures>(script, port, request, DURATION_SECONDS);
+}
+
+const WEATHER_DELAY_MS = 50;
+const WEATHER_CONNECTIONS = [1, 10, 50, 100];
+
+/** /weather/:city latency over the providers' fixed delay, beside a bare http.get to the same fake. */
+async function weatherRows(serverEnv: Record<string, string>, targets: Target[]): Promise<string[]> {
+  const fake = await startProcess([...TS_NODE, 'bench/fake-weather-provider.ts'], { DELAY_MS: String(WEATHER_DELAY_MS) });
+  targets.push(fake);
+  const server = await startProcess(['dist/server.js'], {
+    ...serverEnv,
+    OPENWEATHERMAP_URL: `http://127.0.0.1:${fake.port}/data/2.5/weather`,
+    OPENWEATHERMAP_API_KEY: 'bench-key',
+    WUNDERGROUND_URL: `http://127.0.0.1:${fake.port}`,
+    WUNDERGROUND_API_KEY: 'bench-key',
+  });
+  targets.push(server);
+  const over = (ms: number) => (ms - WEATHER_DELAY_MS).toFixed(1);
+  const lines = [
+    `| connections | /weather req/s | /weather p50 over delay | /weather p99 over delay | bare http.get p50 over delay | bare http.get p99 over delay | non-2xx |`,
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const connections of WEATHER_CONNECTIONS) {
+    const weather = await measure(server.port, { path: '/weather/London', connections });
+    const bare = await measure(fake.port, { path: '/data/2.5/weather?q=London', connections }, 'bench/bare-get.ts');
+    lines.push(
+      `| ${connections} | ${weather.requestsPerSecond.toFixed(0)} | ${over(weather.p50)} | ${over(weather.p99)} | ${over(bare.p50)} | ${over(bare.p99)} | ${weather.non2xx + weather.errors} |`,
+    );
+  }
+  return lines;
 }
 
 function printTable(rows: Row[]): void {
@@ -141,8 +178,12 @@ async function main(): Promise<void> {
       ...(await measure(cached.port, { path: '/api/v1/products', headers: basic })),
     });
 
+    const weather = await weatherRows(serverEnv, targets);
+
     process.stdout.write(`\nNode ${process.version}, database ${database.engine}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per scenario\n\n`);
     printTable(rows);
+    process.stdout.write(`\nGET /weather/:city against fake providers answering after ${WEATHER_DELAY_MS} ms (latency in ms)\n\n`);
+    process.stdout.write(`${weather.join('\n')}\n`);
   } finally {
     await Promise.all(targets.map((target) => target.stop()));
     await database.stop();

@@ -1,4 +1,5 @@
-// Builds the Express app without listening: middleware, feature routers, 404 and the error handler.
+// Builds the Express apps without listening: middleware, feature routers, 404 and the error handler.
+// createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { createAuthRouter } from './auth/auth.routes';
@@ -9,16 +10,16 @@ import { errorHandler, notFoundHandler } from './common/error-handler';
 import { redactUrl, type Logger } from './common/logger';
 import type { Config } from './config';
 import { createUsersRouter } from './users/users.routes';
+import { createWeatherRouter } from './weather/weather.routes';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
 }
 
-export function createApp({ config, logger }: AppDeps): Express {
+function buildApp(logger: Logger, mountRoutes: (app: Express) => void): Express {
   const app = express();
   app.disable('x-powered-by');
-
   app.use(
     pinoHttp({
       logger,
@@ -30,14 +31,25 @@ export function createApp({ config, logger }: AppDeps): Express {
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     }),
   );
-  app.use(express.json({ limit: '100kb' }));
-
-  const accessTokens = createAccessTokens(config.jwtSecret);
-  app.use('/users', createUsersRouter());
-  app.use('/auth', createAuthRouter(accessTokens));
-  app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
-
+  mountRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+export function createApp({ config, logger }: AppDeps): Express {
+  return buildApp(logger, (app) => {
+    app.use(express.json({ limit: '100kb' }));
+    const accessTokens = createAccessTokens(config.jwtSecret);
+    app.use('/users', createUsersRouter());
+    app.use('/auth', createAuthRouter(accessTokens));
+    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
+    app.use(createWeatherRouter(config.weather));
+  });
+}
+
+export function createWeatherApp({ config, logger }: AppDeps): Express {
+  return buildApp(logger, (app) => {
+    app.use(createWeatherRouter(config.weather));
+  });
 }

@@ -23,6 +23,13 @@ export interface Config {
   readonly rateLimits: boolean;
   /** Remember successful HTTP Basic verifications (off only to measure what it saves). */
   readonly credentialCache: boolean;
+  readonly weather: {
+    readonly openWeatherMapUrl: string;
+    readonly openWeatherMapApiKey: string | null;
+    readonly wundergroundUrl: string;
+    readonly wundergroundApiKey: string | null;
+    readonly timeoutMs: number;
+  };
   /** Secrets generated for this start because the environment had none (names only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -82,6 +89,15 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function positiveInteger(env: Env, name: string, fallback: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from 1 to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
 function mongodbUri(env: Env): string | null {
   const raw = read(env, 'MONGODB_URI');
   if (raw === undefined) return null;
@@ -129,6 +145,13 @@ export function loadConfig(env: Env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),
+    weather: Object.freeze({
+      openWeatherMapUrl: url(env, 'OPENWEATHERMAP_URL', 'http://api.openweathermap.org/data/2.5/weather'),
+      openWeatherMapApiKey: read(env, 'OPENWEATHERMAP_API_KEY') ?? null,
+      wundergroundUrl: url(env, 'WUNDERGROUND_URL', 'http://api.wunderground.com'),
+      wundergroundApiKey: read(env, 'WUNDERGROUND_API_KEY') ?? null,
+      timeoutMs: positiveInteger(env, 'WEATHER_TIMEOUT_MS', 5000, 120_000),
+    }),
     generatedSecrets: Object.freeze(generatedSecrets),
   });
 }

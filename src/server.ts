@@ -1,7 +1,7 @@
 // Starts the server: configuration, database (embedded when MONGODB_URI is unset), the listener,
 // and a graceful shutdown that finishes in-flight requests before closing the database.
 import { createServer, type Server } from 'node:http';
-import { createApp } from './app';
+import { createApp, createWeatherApp } from './app';
 import { createLogger } from './common/logger';
 import { loadConfigFromProcess, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
@@ -12,6 +12,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export interface RunningServer {
   readonly config: Config;
   readonly port: number;
+  /** null when WEATHER_PORT=off. */
+  readonly weatherPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -48,20 +50,26 @@ export async function start(config: Config = loadConfigFromProcess()): Promise<R
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');
   }
-  const server = createServer(createApp({ config, logger }));
-  const port = await listen(server, config.port);
+  const servers = [createServer(createApp({ config, logger }))];
+  const port = await listen(servers[0], config.port);
   logger.info(`listening on http://localhost:${port}`);
+  let weatherPort: number | null = null;
+  if (config.weatherPort !== null) {
+    servers.push(createServer(createWeatherApp({ config, logger })));
+    weatherPort = await listen(servers[1], config.weatherPort);
+    logger.info(`weather listening on http://localhost:${weatherPort}`);
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
-      await closeServer(server);
+      await Promise.all(servers.map(closeServer));
       await database.close();
       logger.info('stopped');
     })());
 
-  return { config, port, stop };
+  return { config, port, weatherPort, stop };
 }
 
 if (require.main === module) {

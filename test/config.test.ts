@@ -14,7 +14,15 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       logLevel: 'info',
       rateLimits: true,
+      credentialCache: true,
       isProduction: false,
+      weather: {
+        openWeatherMapUrl: 'http://api.openweathermap.org/data/2.5/weather',
+        openWeatherMapApiKey: null,
+        wundergroundUrl: 'http://api.wunderground.com',
+        wundergroundApiKey: null,
+        timeoutMs: 5000,
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -56,6 +64,10 @@ describe('loadConfig', () => {
     ['EMBEDDED_DB_ENGINE', 'postgres'],
     ['PUBLIC_URL', 'not a url'],
     ['PUBLIC_URL', 'ftp://example.com'],
+    ['WEATHER_TIMEOUT_MS', '0'],
+    ['WEATHER_TIMEOUT_MS', '5s'],
+    ['OPENWEATHERMAP_URL', 'api.openweathermap.org'],
+    ['CREDENTIAL_CACHE', 'sometimes'],
   ])('names %s in the error for the bad value %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });

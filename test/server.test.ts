@@ -9,7 +9,7 @@ describe('start()', () => {
   const base = () => `http://127.0.0.1:${server.port}`;
 
   beforeAll(async () => {
-    server = await start(testConfig({ PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    server = await start(testConfig({ PORT: '0', WEATHER_PORT: '0', MONGODB_URI: testDatabaseUriWithName() }));
   });
 
   afterAll(async () => {
@@ -33,6 +33,16 @@ describe('start()', () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: 'Not found' });
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('serves only the weather routes on the weather port, and them on the main port too', async () => {
+    expect(server.weatherPort).toEqual(expect.any(Number));
+    expect(server.weatherPort).not.toBe(server.port);
+    const weather = `http://127.0.0.1:${server.weatherPort}`;
+    expect(await (await fetch(`${weather}/hello`)).text()).toBe('hello!');
+    expect(await (await fetch(`${base()}/hello`)).text()).toBe('hello!');
+    expect((await fetch(`${weather}/users`)).status).toBe(404);
+    expect((await fetch(`${weather}/api/v1/products`)).status).toBe(404);
   });
 
   it('finishes in-flight requests on stop, then refuses connections and closes the database', async () => {
@@ -59,6 +69,19 @@ describe('start()', () => {
     expect(await response).toBe(201);
     await stopped;
     await expect(fetch(`${base()}/users`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${server.weatherPort}/hello`)).rejects.toThrow();
     expect(mongoose.connection.readyState).toBe(mongoose.ConnectionStates.disconnected);
+  });
+});
+
+describe('start() with WEATHER_PORT=off', () => {
+  it('opens no weather listener', async () => {
+    const server = await start(testConfig({ PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    try {
+      expect(server.weatherPort).toBeNull();
+      expect((await fetch(`http://127.0.0.1:${server.port}/hello`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -23,6 +23,7 @@ function bodyError(err: unknown): [number, string] | undefined {
 function send(res: Parameters<ErrorRequestHandler>[2], error: AppError): void {
   res.set(error.headers).status(error.status);
   if (error.body === undefined) res.end();
+  else if (typeof error.body === 'string') res.send(error.body);
   else res.json(error.body);
 }
 

@@ -4,12 +4,12 @@
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    /** undefined means an empty body. */
+    /** undefined means an empty body; a string is sent as it is (set Content-Type in headers). */
     readonly body?: unknown,
     readonly headers: Readonly<Record<string, string>> = {},
     options?: ErrorOptions,
   ) {
-    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : `HTTP ${status}`, options);
+    super(body === undefined ? `HTTP ${status}` : typeof body === 'string' ? body : JSON.stringify(body), options);
     this.name = new.target.name;
   }
 }

@@ -1,0 +1,29 @@
+// Weather aggregation (seed 001 part C): GET /hello and GET /weather/:city. Mounted on the main app
+// and served alone on WEATHER_PORT. No caller credentials; the providers' keys come from config.
+import { Router, type Request, type Response } from 'express';
+import type { Config } from '../config';
+import { AppError } from '../common/errors';
+import { createProviders } from './providers';
+import * as weatherService from './weather.service';
+
+const MAX_CITY_LENGTH = 100;
+
+export function createWeatherRouter(weather: Config['weather']): Router {
+  const providers = createProviders(weather);
+  const router = Router();
+
+  router.get('/hello', (_req, res) => {
+    res.type('text/plain').send('hello!');
+  });
+
+  router.get('/weather/:city', async (req: Request<{ city: string }>, res: Response) => {
+    const { city } = req.params;
+    if (city.trim() === '' || city.length > MAX_CITY_LENGTH) {
+      throw new AppError(400, `city must be 1 to ${MAX_CITY_LENGTH} characters`, { 'Content-Type': 'text/plain; charset=utf-8' });
+    }
+    const result = await weatherService.averageTemperature(providers, city);
+    res.json(result);
+  });
+
+  return router;
+}
