@@ -9,6 +9,9 @@ import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
 import { redactUrl, type Logger } from './common/logger';
 import type { Config } from './config';
+import { createOAuthRouter } from './oauth/oauth.routes';
+import { createSessionMiddleware } from './session/session.middleware';
+import { createSessionRouter } from './session/session.routes';
 import { createUsersRouter } from './users/users.routes';
 import { createWeatherRouter } from './weather/weather.routes';
 
@@ -44,6 +47,10 @@ export function createApp({ config, logger }: AppDeps): Express {
     app.use('/users', createUsersRouter());
     app.use('/auth', createAuthRouter(accessTokens));
     app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
+    // One session middleware, mounted only on the browser routes.
+    const sessions = createSessionMiddleware(config);
+    app.use(createSessionRouter(sessions));
+    app.use(createOAuthRouter(config, accessTokens, sessions));
     app.use(createWeatherRouter(config.weather));
   });
 }

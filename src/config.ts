@@ -23,6 +23,13 @@ export interface Config {
   readonly rateLimits: boolean;
   /** Remember successful HTTP Basic verifications (off only to measure what it saves). */
   readonly credentialCache: boolean;
+  readonly oauth: {
+    /** Variant B (POST /oauth/token), seconds. */
+    readonly accessTokenLifetime: number;
+    /** Variant A (POST /v1/oauth/token) and implicit grants, seconds. */
+    readonly v1AccessTokenLifetime: number;
+    readonly refreshTokenLifetime: number;
+  };
   readonly weather: {
     readonly openWeatherMapUrl: string;
     readonly openWeatherMapApiKey: string | null;
@@ -46,6 +53,8 @@ type Env = Record<string, string | undefined>;
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
 const MIN_SECRET_LENGTH = 32;
+// Ten years: long enough for any sane lifetime, short enough that expiry dates stay valid.
+const MAX_LIFETIME_SECONDS = 315_360_000;
 
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -145,6 +154,11 @@ export function loadConfig(env: Env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),
+    oauth: Object.freeze({
+      accessTokenLifetime: positiveInteger(env, 'OAUTH_ACCESS_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
+      v1AccessTokenLifetime: positiveInteger(env, 'OAUTH_V1_ACCESS_TOKEN_LIFETIME', 2_592_000, MAX_LIFETIME_SECONDS),
+      refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
+    }),
     weather: Object.freeze({
       openWeatherMapUrl: url(env, 'OPENWEATHERMAP_URL', 'http://api.openweathermap.org/data/2.5/weather'),
       openWeatherMapApiKey: read(env, 'OPENWEATHERMAP_API_KEY') ?? null,

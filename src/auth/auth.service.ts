@@ -1,9 +1,10 @@
 // Seed 000's token endpoints: a signed access token plus a single-use refresh token for a correct
 // email and password, and a new pair for a valid access token presented with its refresh token.
-import { createHash, randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
+import { randomToken, sha256 } from '../common/crypto';
 import { InvalidRequestError, NotFoundError } from '../common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
+import { throttled } from '../db/sweeper';
 import * as usersService from '../users/users.service';
 import * as refreshGrantsDao from './refresh-grants.dao';
 import type { VerifiedCredentialsCache } from './verified-credentials.cache';
@@ -13,23 +14,14 @@ export interface TokenPair {
   refreshToken: string;
 }
 
-const SWEEP_INTERVAL_MS = 60_000;
-let lastSweep = 0;
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
-
 /** Expired grants are deleted at most once a minute, piggybacking on token issuing. */
-async function sweepExpiredGrants(now: Date): Promise<void> {
-  if (now.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
-  lastSweep = now.getTime();
-  await refreshGrantsDao.removeExpired(now);
-}
+const sweepExpiredGrants = throttled(60_000, refreshGrantsDao.removeExpired);
 
 async function issuePair(accessTokens: AccessTokens, userId: string): Promise<TokenPair> {
   // The current record, so a refreshed token carries the email and permissionFlags of now.
   const user = await usersService.getById(userId);
-  const refreshKey = randomBytes(16).toString('base64url');
-  const refreshToken = randomBytes(32).toString('base64url');
+  const refreshKey = randomToken(16);
+  const refreshToken = randomToken();
   const now = new Date();
   const accessToken = accessTokens.sign({
     userId: user._id,

@@ -1,0 +1,66 @@
+// Registered client applications: the secret is shown once at registration and stored as a hash.
+import { timingSafeEqual } from 'node:crypto';
+import { NotFoundError } from '../common/errors';
+import { randomToken, sha256 } from '../common/crypto';
+import * as oauthDao from './oauth.dao';
+import type { ClientDocument, GrantType } from './oauth.model';
+
+export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
+
+export interface ClientRegistration {
+  name: string;
+  website: string;
+  redirect_uri: string;
+  grants?: GrantType[];
+}
+
+export interface ClientView {
+  client_id: string;
+  name: string;
+  website: string;
+  redirect_uri: string;
+  grants: GrantType[];
+}
+
+function toView(client: ClientDocument): ClientView {
+  return { client_id: client._id, name: client.name, website: client.website, redirect_uri: client.redirectUri, grants: client.grants };
+}
+
+export async function register(ownerId: string, registration: ClientRegistration): Promise<ClientView & { client_secret: string }> {
+  const clientSecret = randomToken();
+  const client: ClientDocument = {
+    _id: randomToken(16),
+    secretHash: sha256(clientSecret),
+    name: registration.name,
+    website: registration.website,
+    redirectUri: registration.redirect_uri,
+    grants: [...new Set(registration.grants ?? DEFAULT_GRANTS)],
+    ownerId,
+    createdAt: new Date(),
+  };
+  await oauthDao.insertClient(client);
+  const { client_id, ...rest } = toView(client);
+  return { client_id, client_secret: clientSecret, ...rest };
+}
+
+export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
+  return (await oauthDao.listClientsOf(ownerId)).map(toView);
+}
+
+/** Deletes the client and revokes every token and code issued to it. */
+export async function remove(ownerId: string, clientId: string): Promise<void> {
+  if (!(await oauthDao.deleteClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+}
+
+export function find(clientId: string): Promise<ClientDocument | null> {
+  return oauthDao.findClient(clientId);
+}
+
+/** The client, if the secret is right; compared in constant time. */
+export async function authenticate(clientId: string, clientSecret: string): Promise<ClientDocument | null> {
+  const client = await oauthDao.findClient(clientId);
+  if (!client) return null;
+  const presented = Buffer.from(sha256(clientSecret));
+  const stored = Buffer.from(client.secretHash);
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+}

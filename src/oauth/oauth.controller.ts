@@ -1,0 +1,82 @@
+// The protected resource (GET /api/user), revocation, introspection and discovery metadata.
+import type { Request, Response } from 'express';
+import { OAuthError, Request as OAuthRequest } from '@node-oauth/oauth2-server';
+import type { Config } from '../config';
+import { AppError, NotFoundError } from '../common/errors';
+import * as usersService from '../users/users.service';
+import { toUserRead } from '../users/users.types';
+import { NO_STORE } from './oauth.errors';
+import { collectParameters } from './oauth.parameters';
+import { OAuthResponse, type OAuthServers } from './oauth.server';
+import type { OAuthUser } from './oauth.storage';
+import { SCOPES } from './oauth.scopes';
+import * as tokensService from './tokens.service';
+
+const REALM = 'Bearer realm="api"';
+
+/** RFC 6750 errors of the protected resource; seed 001 names the bad-token error invalid_request. */
+function bearerError(status: 401 | 403, error: 'invalid_request' | 'insufficient_scope', description: string): AppError {
+  return new AppError(status, { error, error_description: description }, { 'WWW-Authenticate': `${REALM}, error="${error}"` });
+}
+
+export function createOAuthController(servers: OAuthServers, config: Config) {
+  return {
+    async currentUser(req: Request, res: Response): Promise<void> {
+      const authorization = req.headers.authorization;
+      if (!authorization || !/^bearer(\s|$)/i.test(authorization.trim())) {
+        throw new AppError(401, undefined, { 'WWW-Authenticate': REALM });
+      }
+      let token;
+      try {
+        token = await servers.variantB.authenticate(new OAuthRequest({ method: 'GET', query: {}, headers: { authorization } }), new OAuthResponse(), {
+          scope: ['read'],
+        });
+      } catch (err) {
+        if (!(err instanceof OAuthError) || err.name === 'server_error') throw err;
+        if (err.name === 'insufficient_scope') throw bearerError(403, 'insufficient_scope', 'The token lacks the read scope');
+        throw bearerError(401, 'invalid_request', 'The access token is invalid, expired or revoked');
+      }
+      const userId = (token.user as OAuthUser).id;
+      if (!userId) throw bearerError(403, 'insufficient_scope', 'This token acts for a client application, not a user');
+      try {
+        res.json(toUserRead(await usersService.getById(userId)));
+      } catch (err) {
+        if (err instanceof NotFoundError) throw bearerError(401, 'invalid_request', 'The user of this token no longer exists');
+        throw err;
+      }
+    },
+
+    async revoke(req: Request, res: Response): Promise<void> {
+      const parameters = collectParameters(req, ['body']);
+      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
+      // RFC 7009 §2.2: 200 whether or not the token was known.
+      res.set(NO_STORE).status(200).end();
+    },
+
+    async introspect(req: Request, res: Response): Promise<void> {
+      const parameters = collectParameters(req, ['body']);
+      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      const result = parameters.token ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint) : { active: false };
+      res.set(NO_STORE).json(result);
+    },
+
+    metadata(_req: Request, res: Response): void {
+      const issuer = config.publicUrl;
+      res.json({
+        issuer,
+        authorization_endpoint: `${issuer}/oauth/authorize`,
+        token_endpoint: `${issuer}/oauth/token`,
+        revocation_endpoint: `${issuer}/oauth/revoke`,
+        introspection_endpoint: `${issuer}/oauth/introspect`,
+        scopes_supported: SCOPES,
+        response_types_supported: ['code', 'token'],
+        grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        code_challenge_methods_supported: ['S256', 'plain'],
+      });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// The only importer of the authorization server's models; returns plain objects.
+import { trusted } from 'mongoose';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import {
+  ClientModel,
+  CodeModel,
+  SpentModel,
+  TokenModel,
+  type ClientDocument,
+  type CodeDocument,
+  type TokenDocument,
+} from './oauth.model';
+
+// sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
+const before = (now: Date) => trusted({ $lte: now });
+
+export async function insertClient(client: ClientDocument): Promise<void> {
+  await ClientModel.create(client);
+}
+
+export function findClient(clientId: string): Promise<ClientDocument | null> {
+  return ClientModel.findById(clientId).lean<ClientDocument>().exec();
+}
+
+export function listClientsOf(ownerId: string): Promise<ClientDocument[]> {
+  return ClientModel.find({ ownerId }).sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
+}
+
+/** Deletes the client with everything issued to it; false when the owner has no such client. */
+export async function deleteClient(clientId: string, ownerId: string): Promise<boolean> {
+  const { deletedCount } = await ClientModel.deleteOne({ _id: clientId, ownerId }).exec();
+  if (deletedCount !== 1) return false;
+  await Promise.all([TokenModel.deleteMany({ clientId }).exec(), CodeModel.deleteMany({ clientId }).exec()]);
+  return true;
+}
+
+export async function insertToken(token: TokenDocument): Promise<void> {
+  await TokenModel.create(token);
+}
+
+export function findTokenByAccessHash(hash: string): Promise<TokenDocument | null> {
+  return TokenModel.findById(hash).lean<TokenDocument>().exec();
+}
+
+export function findTokenByRefreshHash(hash: string): Promise<TokenDocument | null> {
+  return TokenModel.findOne({ refreshTokenHash: hash }).lean<TokenDocument>().exec();
+}
+
+/** After rotation the pair's access token lives on until it expires; its refresh token is gone. */
+export async function dropRefreshToken(accessHash: string): Promise<void> {
+  await TokenModel.updateOne({ _id: accessHash }, { $unset: { refreshTokenHash: 1, refreshTokenExpiresAt: 1 } }).exec();
+}
+
+export async function deleteToken(accessHash: string): Promise<void> {
+  await TokenModel.deleteOne({ _id: accessHash }).exec();
+}
+
+export async function deleteFamily(familyId: string): Promise<void> {
+  await TokenModel.deleteMany({ familyId }).exec();
+}
+
+export async function insertCode(code: CodeDocument): Promise<void> {
+  await CodeModel.create(code);
+}
+
+export function findCode(hash: string): Promise<CodeDocument | null> {
+  return CodeModel.findById(hash).lean<CodeDocument>().exec();
+}
+
+/** Records a single use; false when it was already used (even by a concurrent request). */
+export async function markSpent(hash: string, familyId: string, expiresAt: Date): Promise<boolean> {
+  try {
+    await SpentModel.create({ _id: hash, familyId, expiresAt });
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+/** The family of a spent code or refresh token, or null if it was never used. */
+export async function spentFamily(hash: string): Promise<string | null> {
+  const spent = await SpentModel.findById(hash, 'familyId').lean<{ familyId: string }>().exec();
+  return spent?.familyId ?? null;
+}
+
+export async function deleteExpired(now: Date): Promise<void> {
+  await Promise.all([
+    CodeModel.deleteMany({ expiresAt: before(now) }).exec(),
+    SpentModel.deleteMany({ expiresAt: before(now) }).exec(),
+    // A token goes when both its access token and any refresh token have expired.
+    TokenModel.deleteMany({
+      accessTokenExpiresAt: before(now),
+      $or: [{ refreshTokenExpiresAt: trusted({ $exists: false }) }, { refreshTokenExpiresAt: before(now) }],
+    }).exec(),
+  ]);
+}

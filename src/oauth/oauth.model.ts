@@ -1,0 +1,126 @@
+// Storage of the authorization server. Every secret value (client secret, code, token) is kept only
+// as a SHA-256 hash. Expiring records carry their expiry and are swept by query (no TTL on FerretDB).
+import { Schema, model } from 'mongoose';
+
+export const GRANT_TYPES = ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+export interface ClientDocument {
+  /** client_id, public. */
+  _id: string;
+  secretHash: string;
+  name: string;
+  website: string;
+  redirectUri: string;
+  grants: GrantType[];
+  /** The user who registered the client. */
+  ownerId: string;
+  createdAt: Date;
+}
+
+export interface TokenDocument {
+  /** Hash of the access token. */
+  _id: string;
+  refreshTokenHash?: string;
+  accessTokenExpiresAt: Date;
+  refreshTokenExpiresAt?: Date;
+  scope: string[];
+  clientId: string;
+  /** Absent for client_credentials tokens, which act for the client itself. */
+  userId?: string;
+  /** Every token descending from one authorization (a code, or a password grant) shares it. */
+  familyId: string;
+  issuedAt: Date;
+}
+
+export interface CodeDocument {
+  /** Hash of the authorization code. */
+  _id: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scope: string[];
+  expiresAt: Date;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+}
+
+/**
+ * A code or refresh token that has been used. Inserting the marker is the use: the unique _id makes
+ * the second of two concurrent uses fail on MongoDB and FerretDB alike. It also remembers the family,
+ * so a replay can revoke everything issued from the same authorization.
+ */
+export interface SpentDocument {
+  _id: string;
+  familyId: string;
+  expiresAt: Date;
+}
+
+const noVersion = { versionKey: false } as const;
+
+const clientSchema = new Schema<ClientDocument>(
+  {
+    _id: { type: String, required: true },
+    secretHash: { type: String, required: true },
+    name: { type: String, required: true },
+    website: { type: String, required: true },
+    redirectUri: { type: String, required: true },
+    grants: { type: [String], required: true },
+    ownerId: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...noVersion, collection: 'oauth_clients' },
+);
+clientSchema.index({ ownerId: 1, createdAt: 1 });
+
+const tokenSchema = new Schema<TokenDocument>(
+  {
+    _id: { type: String, required: true },
+    refreshTokenHash: { type: String },
+    accessTokenExpiresAt: { type: Date, required: true },
+    refreshTokenExpiresAt: { type: Date },
+    scope: { type: [String], required: true },
+    clientId: { type: String, required: true },
+    userId: { type: String },
+    familyId: { type: String, required: true },
+    issuedAt: { type: Date, required: true },
+  },
+  { ...noVersion, collection: 'oauth_tokens' },
+);
+// Not unique: documents without a refresh token would collide on null.
+tokenSchema.index({ refreshTokenHash: 1 });
+tokenSchema.index({ familyId: 1 });
+tokenSchema.index({ clientId: 1 });
+tokenSchema.index({ userId: 1 });
+tokenSchema.index({ accessTokenExpiresAt: 1 });
+
+const codeSchema = new Schema<CodeDocument>(
+  {
+    _id: { type: String, required: true },
+    clientId: { type: String, required: true },
+    userId: { type: String, required: true },
+    redirectUri: { type: String, required: true },
+    scope: { type: [String], required: true },
+    expiresAt: { type: Date, required: true },
+    codeChallenge: { type: String },
+    codeChallengeMethod: { type: String },
+  },
+  { ...noVersion, collection: 'oauth_codes' },
+);
+codeSchema.index({ clientId: 1 });
+codeSchema.index({ expiresAt: 1 });
+
+const spentSchema = new Schema<SpentDocument>(
+  {
+    _id: { type: String, required: true },
+    familyId: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { ...noVersion, collection: 'oauth_spent' },
+);
+spentSchema.index({ expiresAt: 1 });
+
+export const ClientModel = model<ClientDocument>('OAuthClient', clientSchema);
+export const TokenModel = model<TokenDocument>('OAuthToken', tokenSchema);
+export const CodeModel = model<CodeDocument>('OAuthCode', codeSchema);
+export const SpentModel = model<SpentDocument>('OAuthSpent', spentSchema);

@@ -1,0 +1,37 @@
+// The two token-issuing configurations of @node-oauth/oauth2-server (variant A under /v1/oauth with
+// its shorter default lifetime, variant B under /oauth), and the bridge from Express requests to the
+// library's form-only Request: parameters already collected and checked are handed over as a form body.
+import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
+import type { Config } from '../config';
+import type { Parameters } from './oauth.parameters';
+import { oauthModel } from './oauth.storage';
+
+export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
+
+export interface OAuthServers {
+  variantA: OAuth2Server;
+  variantB: OAuth2Server;
+}
+
+export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
+  const common = {
+    model: oauthModel,
+    refreshTokenLifetime: oauth.refreshTokenLifetime,
+    authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME_SECONDS,
+    allowEmptyState: true,
+    enablePlainPKCE: true,
+    alwaysIssueNewRefreshToken: true,
+  };
+  return {
+    variantA: new OAuth2Server({ ...common, accessTokenLifetime: oauth.v1AccessTokenLifetime }),
+    variantB: new OAuth2Server({ ...common, accessTokenLifetime: oauth.accessTokenLifetime }),
+  };
+}
+
+export function libraryRequest(parameters: Parameters, authorization: string | undefined): OAuthRequest {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' };
+  if (authorization) headers.authorization = authorization;
+  return new OAuthRequest({ method: 'POST', query: {}, headers, body: parameters });
+}
+
+export { OAuthResponse };

@@ -1,0 +1,172 @@
+// The model functions @node-oauth/oauth2-server calls, backed by the DAOs. Codes and refresh tokens
+// are single-use: using one inserts a "spent" marker, and presenting a spent one again revokes every
+// token of its family (RFC 6819 §5.2.2.3 for refresh tokens; RFC 6749 §4.1.2 for codes).
+import type {
+  AuthorizationCode,
+  AuthorizationCodeModel,
+  Client,
+  ClientCredentialsModel,
+  Falsey,
+  PasswordModel,
+  RefreshToken,
+  RefreshTokenModel,
+  Token,
+  User,
+} from '@node-oauth/oauth2-server';
+import * as authService from '../auth/auth.service';
+import { randomToken, sha256 } from '../common/crypto';
+import { throttled } from '../db/sweeper';
+import * as clientsService from './clients.service';
+import * as oauthDao from './oauth.dao';
+import type { ClientDocument, TokenDocument } from './oauth.model';
+import { grantedScope } from './oauth.scopes';
+
+/** The user as the library carries it; `familyId` travels from a used grant to the tokens it yields. */
+export interface OAuthUser extends User {
+  /** null for a client acting for itself (client_credentials). */
+  id: string | null;
+  familyId?: string;
+}
+
+export type OAuthModel = AuthorizationCodeModel & RefreshTokenModel & PasswordModel & ClientCredentialsModel;
+
+const sweepExpired = throttled(60_000, oauthDao.deleteExpired);
+
+export function toLibraryClient(client: ClientDocument): Client {
+  return { id: client._id, grants: client.grants, redirectUris: [client.redirectUri] };
+}
+
+function tokenUser(doc: TokenDocument): OAuthUser {
+  return { id: doc.userId ?? null, familyId: doc.familyId };
+}
+
+/** Stores a token pair (hashes only) and returns it with its plain values for the response. */
+export async function saveToken(token: Token, client: Client, user: OAuthUser): Promise<Token> {
+  const familyId = user.familyId ?? (token.authorizationCode ? sha256(token.authorizationCode) : randomToken(16));
+  const now = new Date();
+  await oauthDao.insertToken({
+    _id: sha256(token.accessToken),
+    refreshTokenHash: token.refreshToken ? sha256(token.refreshToken) : undefined,
+    accessTokenExpiresAt: token.accessTokenExpiresAt!,
+    refreshTokenExpiresAt: token.refreshToken ? token.refreshTokenExpiresAt : undefined,
+    scope: token.scope ?? [],
+    clientId: client.id,
+    userId: user.id ?? undefined,
+    familyId,
+    issuedAt: now,
+  });
+  await sweepExpired(now);
+  return { ...token, client, user: { id: user.id, familyId } };
+}
+
+export const oauthModel: OAuthModel = {
+  async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | Falsey> {
+    // null: no secret is needed (authorization requests). undefined: a token request without one,
+    // which every client here must send, PKCE or not, since all clients are confidential.
+    if (clientSecret === undefined) return false;
+    const client = clientSecret === null ? await clientsService.find(clientId) : await clientsService.authenticate(clientId, clientSecret);
+    return client ? toLibraryClient(client) : false;
+  },
+
+  saveToken,
+
+  async getAccessToken(accessToken: string): Promise<Token | Falsey> {
+    const doc = await oauthDao.findTokenByAccessHash(sha256(accessToken));
+    if (!doc) return false;
+    return {
+      accessToken,
+      accessTokenExpiresAt: doc.accessTokenExpiresAt,
+      scope: doc.scope,
+      client: { id: doc.clientId, grants: [] },
+      user: tokenUser(doc),
+    };
+  },
+
+  async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | Falsey> {
+    return grantedScope(scope) ?? false;
+  },
+
+  async verifyScope(token: Token, scope: string[]): Promise<boolean> {
+    return scope.every((wanted) => token.scope?.includes(wanted));
+  },
+
+  async saveAuthorizationCode(code, client, user): Promise<AuthorizationCode> {
+    await oauthDao.insertCode({
+      _id: sha256(code.authorizationCode),
+      clientId: client.id,
+      userId: (user as OAuthUser).id!,
+      redirectUri: code.redirectUri,
+      scope: code.scope ?? [],
+      expiresAt: code.expiresAt,
+      codeChallenge: code.codeChallenge,
+      codeChallengeMethod: code.codeChallengeMethod,
+    });
+    return { ...code, client, user };
+  },
+
+  async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
+    const hash = sha256(authorizationCode);
+    const reusedFamily = await oauthDao.spentFamily(hash);
+    if (reusedFamily) {
+      await oauthDao.deleteFamily(reusedFamily);
+      return false;
+    }
+    const code = await oauthDao.findCode(hash);
+    if (!code) return false;
+    return {
+      authorizationCode,
+      expiresAt: code.expiresAt,
+      redirectUri: code.redirectUri,
+      scope: code.scope,
+      client: { id: code.clientId, grants: [] },
+      user: { id: code.userId, familyId: hash },
+      codeChallenge: code.codeChallenge,
+      codeChallengeMethod: code.codeChallengeMethod,
+    };
+  },
+
+  async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
+    const hash = sha256(code.authorizationCode);
+    return oauthDao.markSpent(hash, hash, code.expiresAt);
+  },
+
+  async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
+    const hash = sha256(refreshToken);
+    const doc = await oauthDao.findTokenByRefreshHash(hash);
+    if (doc) {
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: doc.refreshTokenExpiresAt,
+        scope: doc.scope,
+        client: { id: doc.clientId, grants: [] },
+        user: tokenUser(doc),
+      };
+    }
+    const replayedFamily = await oauthDao.spentFamily(hash);
+    if (replayedFamily) await oauthDao.deleteFamily(replayedFamily);
+    return false;
+  },
+
+  /** Called by the refresh grant to rotate: the old refresh token becomes spent. */
+  async revokeToken(token: RefreshToken): Promise<boolean> {
+    const hash = sha256(token.refreshToken);
+    const user = token.user as OAuthUser;
+    const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + 24 * 3600 * 1000);
+    if (!(await oauthDao.markSpent(hash, user.familyId!, expiresAt))) {
+      await oauthDao.deleteFamily(user.familyId!);
+      return false;
+    }
+    const doc = await oauthDao.findTokenByRefreshHash(hash);
+    if (doc) await oauthDao.dropRefreshToken(doc._id);
+    return true;
+  },
+
+  async getUser(username: string, password: string): Promise<OAuthUser | Falsey> {
+    const userId = await authService.verifyCredentials(username.trim().toLowerCase(), password);
+    return userId ? { id: userId } : false;
+  },
+
+  async getUserFromClient(): Promise<OAuthUser> {
+    return { id: null };
+  },
+};

@@ -1,0 +1,61 @@
+// The token endpoints. Variant A (POST /v1/oauth/token): parameters in the query string or a form
+// body, authorization_code and refresh_token only, the response carrying scope, uid and info.
+// Variant B (POST /oauth/token): a form or JSON body, every grant the client is allowed.
+import type { Request, Response } from 'express';
+import type { Token } from '@node-oauth/oauth2-server';
+import type { Config } from '../config';
+import { NotFoundError } from '../common/errors';
+import * as usersService from '../users/users.service';
+import { displayName } from '../session/session.service';
+import { fromLibraryError, NO_STORE, OAuthErrorResponse } from './oauth.errors';
+import { collectParameters, type Parameters } from './oauth.parameters';
+import { libraryRequest, OAuthResponse, type OAuthServers } from './oauth.server';
+import type { OAuthUser } from './oauth.storage';
+
+const VARIANT_A_GRANTS = ['authorization_code', 'refresh_token'];
+
+async function issue(server: OAuthServers['variantA'], parameters: Parameters, authorization: string | undefined): Promise<Token> {
+  try {
+    return await server.token(libraryRequest(parameters, authorization), new OAuthResponse());
+  } catch (err) {
+    throw fromLibraryError(err);
+  }
+}
+
+export function createTokenController(servers: OAuthServers, oauth: Config['oauth']) {
+  return {
+    async variantA(req: Request, res: Response): Promise<void> {
+      const parameters = collectParameters(req, ['query', 'body']);
+      if (parameters.grant_type && !VARIANT_A_GRANTS.includes(parameters.grant_type)) {
+        throw new OAuthErrorResponse('unsupported_grant_type', 'This endpoint supports authorization_code and refresh_token');
+      }
+      const token = await issue(servers.variantA, parameters, req.headers.authorization);
+      let user;
+      try {
+        user = await usersService.getById((token.user as OAuthUser).id!);
+      } catch (err) {
+        if (err instanceof NotFoundError) throw new OAuthErrorResponse('invalid_grant', 'The user of this grant no longer exists');
+        throw err;
+      }
+      res.set(NO_STORE).json({
+        access_token: token.accessToken,
+        token_type: 'bearer',
+        expires_in: oauth.v1AccessTokenLifetime,
+        refresh_token: token.refreshToken,
+        scope: (token.scope ?? []).join(' '),
+        uid: user.uid,
+        info: { name: displayName(user), email: user.email },
+      });
+    },
+
+    async variantB(req: Request, res: Response): Promise<void> {
+      const token = await issue(servers.variantB, collectParameters(req, ['body']), req.headers.authorization);
+      res.set(NO_STORE).json({
+        token_type: 'Bearer',
+        expires_in: oauth.accessTokenLifetime,
+        access_token: token.accessToken,
+        refresh_token: token.refreshToken,
+      });
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { Schema, model } from 'mongoose';
+
+export interface SessionDocument {
+  _id: string;
+  /** The session data as JSON text, exactly as express-session hands it over. */
+  data: string;
+  expiresAt: Date;
+}
+
+const sessionSchema = new Schema<SessionDocument>(
+  { _id: { type: String, required: true }, data: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { collection: 'sessions', versionKey: false },
+);
+// Expired sessions are swept by query (FerretDB 1.x has no TTL indexes) and ignored when read.
+sessionSchema.index({ expiresAt: 1 });
+
+export const SessionModel = model<SessionDocument>('Session', sessionSchema);

@@ -1,0 +1,38 @@
+// Who is signed in to a browser session, and signing in and out.
+import type { Request } from 'express';
+import { NotFoundError } from '../common/errors';
+import * as usersService from '../users/users.service';
+import type { UserRecord } from '../users/users.types';
+import { REMEMBER_ME_MS } from './session.middleware';
+
+/** The signed-in user, or null (a session whose user was deleted counts as signed out). */
+export async function currentUser(req: Request): Promise<UserRecord | null> {
+  const { userId } = req.session;
+  if (!userId) return null;
+  try {
+    return await usersService.getById(userId);
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+/** Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last 30 days. */
+export async function signIn(req: Request, userId: string, remember: boolean): Promise<void> {
+  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  req.session.userId = userId;
+  if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
+}
+
+export function signOut(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+}
+
+/** A local path to go back to after signing in; anything else (other hosts included) becomes /home. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && value.length <= 2048 && /^\/(?![/\\])/.test(value) ? value : '/home';
+}
+
+export function displayName(user: UserRecord): string {
+  return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email;
+}

@@ -1,0 +1,49 @@
+// express-session's store in MongoDB (never the memory store), so sessions survive restarts and are
+// shared by every instance. Written here rather than taken from connect-mongo, which needs a second
+// copy of the MongoDB driver and relies on a TTL index.
+import { Store, type SessionData } from 'express-session';
+import { trusted } from 'mongoose';
+import { throttled } from '../db/sweeper';
+import { SessionModel } from './session.model';
+
+/** How long the server keeps a session whose cookie lasts only as long as the browser. */
+const BROWSER_SESSION_MS = 24 * 3600 * 1000;
+
+type Callback<T = void> = (err?: unknown, value?: T) => void;
+
+function expiryOf(session: SessionData): Date {
+  const expires = session.cookie?.expires;
+  return expires ? new Date(expires) : new Date(Date.now() + BROWSER_SESSION_MS);
+}
+
+const sweepExpired = throttled(60_000, async (now) => {
+  await SessionModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
+});
+
+export class MongoSessionStore extends Store {
+  get(sid: string, callback: Callback<SessionData | null>): void {
+    SessionModel.findById(sid)
+      .lean()
+      .exec()
+      .then((doc) => callback(null, doc && doc.expiresAt > new Date() ? (JSON.parse(doc.data) as SessionData) : null), callback);
+  }
+
+  set(sid: string, session: SessionData, callback?: Callback): void {
+    SessionModel.updateOne({ _id: sid }, { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) } }, { upsert: true })
+      .exec()
+      .then(() => sweepExpired())
+      .then(() => callback?.(), (err: unknown) => callback?.(err));
+  }
+
+  destroy(sid: string, callback?: Callback): void {
+    SessionModel.deleteOne({ _id: sid })
+      .exec()
+      .then(() => callback?.(), (err: unknown) => callback?.(err));
+  }
+
+  touch(sid: string, session: SessionData, callback?: Callback): void {
+    SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session) } })
+      .exec()
+      .then(() => callback?.(), (err: unknown) => callback?.(err));
+  }
+}

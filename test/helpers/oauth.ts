@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import request from 'supertest';
+import * as clientsService from '../../src/oauth/clients.service';
+import type { GrantType } from '../../src/oauth/oauth.model';
+import { createUser } from './factories';
+
+export const REDIRECT_URI = 'https://client.example.com/callback';
+
+export async function registerClient(overrides: Partial<clientsService.ClientRegistration> & { ownerId?: string } = {}) {
+  const { ownerId, ...registration } = overrides;
+  const owner = ownerId ?? (await createUser()).id;
+  return clientsService.register(owner, {
+    name: 'Example App',
+    website: 'https://client.example.com',
+    redirect_uri: REDIRECT_URI,
+    ...registration,
+  });
+}
+
+export const ALL_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'];
+
+/** The value of the hidden _csrf field in a page. */
+export function csrfFrom(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no CSRF field in the page');
+  return match[1];
+}
+
+/** A supertest agent (keeps cookies) signed in through the real /login form. */
+export async function signedInAgent(app: Express, user?: { email: string; password: string }) {
+  const account = user ?? (await createUser());
+  const agent = request.agent(app);
+  const page = await agent.get('/login').expect(200);
+  await agent
+    .post('/login')
+    .type('form')
+    .send({ _csrf: csrfFrom(page.text), email: account.email, password: account.password })
+    .expect(303);
+  return { agent, user: account };
+}
+
+export function pkcePair(method: 'S256' | 'plain' = 'S256') {
+  const verifier = randomBytes(48).toString('base64url');
+  const challenge = method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  return { verifier, challenge, method };
+}
+
+/** Walks the consent page and approves; returns the redirect Location. */
+export async function approve(
+  agent: ReturnType<typeof request.agent>,
+  query: Record<string, string>,
+  decision: 'approve' | 'deny' = 'approve',
+  path = '/oauth/authorize',
+): Promise<URL> {
+  const consent = await agent.get(path).query(query).expect(200);
+  const fields = Object.fromEntries([...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
+  const res = await agent.post(path).type('form').send({ ...fields, decision }).expect(302);
+  return new URL(res.headers.location);
+}
+
+/** Signs in, approves and returns an authorization code for the client. */
+export async function authorizationCode(app: Express, client: { client_id: string }, extra: Record<string, string> = {}) {
+  const { agent, user } = await signedInAgent(app);
+  const location = await approve(agent, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, ...extra });
+  const code = location.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${location}`);
+  return { code, user, agent };
+}

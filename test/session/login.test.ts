@@ -1,0 +1,120 @@
+import request from 'supertest';
+import { SessionModel } from '../../src/session/session.model';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { csrfFrom, signedInAgent } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp();
+
+function sidCookie(res: request.Response): string {
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const sid = cookies.find((cookie) => cookie.startsWith('sid='));
+  if (!sid) throw new Error('no sid cookie');
+  return sid;
+}
+
+describe('GET /login', () => {
+  it('shows a form with email, password, remember, a Sign in button, a GitHub link and a CSRF token', async () => {
+    const res = await request(app).get('/login').expect(200).expect('Content-Type', /text\/html/);
+    expect(res.text).toMatch(/<input id="email" name="email" type="email"/);
+    expect(res.text).toMatch(/<input id="password" name="password" type="password"/);
+    expect(res.text).toMatch(/<input type="checkbox" name="remember"/);
+    expect(res.text).toMatch(/<button type="submit">Sign in<\/button>/);
+    expect(res.text).toContain('<a href="/auth/github">');
+    expect(csrfFrom(res.text)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.text).toContain('<label for="email">');
+  });
+});
+
+describe('POST /login', () => {
+  it('signs in, keeps the session in MongoDB and redirects to /home', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const page = await agent.get('/login');
+    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password }).expect(303);
+    expect(res.headers.location).toBe('/home');
+    const cookie = sidCookie(res);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Expires=|Max-Age=/);
+    const sid = decodeURIComponent(cookie.split(';')[0].slice(4)).slice(2).split('.')[0];
+    const stored = await SessionModel.findById(sid).lean();
+    expect(JSON.parse(stored!.data).userId).toBe(user.id);
+    const home = await agent.get('/home').expect(200);
+    expect(home.text).toContain(user.email);
+  });
+
+  it('with remember-me sets a persistent cookie for 30 days', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const page = await agent.get('/login');
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, remember: '1' })
+      .expect(303);
+    const expires = /Expires=([^;]+)/.exec(sidCookie(res))![1];
+    const days = (new Date(expires).getTime() - Date.now()) / (24 * 3600 * 1000);
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+  });
+
+  it('gives a new session id on sign-in (no session fixation)', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const page = await agent.get('/login');
+    const before = sidCookie(page);
+    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password });
+    expect(sidCookie(res).split(';')[0]).not.toBe(before.split(';')[0]);
+  });
+
+  it('answers 401 with the form and a message for a wrong password, never echoing it', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const page = await agent.get('/login');
+    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-secret-value' }).expect(401);
+    expect(res.text).toContain('Invalid email or password.');
+    expect(res.text).not.toContain('wrong-secret-value');
+    await agent.get('/home').expect(302).expect('Location', '/login');
+  });
+
+  it('refuses a post without the CSRF token', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    await agent.get('/login');
+    const res = await agent.post('/login').type('form').send({ email: user.email, password: user.password }).expect(403);
+    expect(res.text).toContain('Form expired');
+  });
+
+  it.each([
+    ['/v1/oauth/authorize?client_id=x', '/v1/oauth/authorize?client_id=x'],
+    ['https://evil.example.com/', '/home'],
+    ['//evil.example.com/', '/home'],
+    ['/\\evil.example.com', '/home'],
+  ])('returns to %s only when it is a local path', async (returnTo, expected) => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const page = await agent.get('/login').query({ return_to: returnTo });
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, return_to: returnTo })
+      .expect(303);
+    expect(res.headers.location).toBe(expected);
+  });
+});
+
+describe('GET /home and POST /logout', () => {
+  it('redirects to /login when not signed in', async () => {
+    await request(app).get('/home').expect(302).expect('Location', '/login');
+  });
+
+  it('signs out, deleting the session', async () => {
+    const { agent } = await signedInAgent(app);
+    const home = await agent.get('/home').expect(200);
+    await agent.post('/logout').type('form').send({ _csrf: csrfFrom(home.text) }).expect(303).expect('Location', '/login');
+    await agent.get('/home').expect(302);
+  });
+});
