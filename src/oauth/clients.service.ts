@@ -26,7 +26,7 @@ function toView(client: ClientDocument): ClientView {
   return { client_id: client._id, name: client.name, website: client.website, redirect_uri: client.redirectUri, grants: client.grants };
 }
 
-export async function register(ownerId: string, registration: ClientRegistration): Promise<ClientView & { client_secret: string }> {
+export async function register(ownerId: string | undefined, registration: ClientRegistration): Promise<ClientView & { client_secret: string }> {
   const clientSecret = randomToken();
   const client: ClientDocument = {
     _id: randomToken(16),

@@ -13,8 +13,8 @@ export interface ClientDocument {
   website: string;
   redirectUri: string;
   grants: GrantType[];
-  /** The user who registered the client. */
-  ownerId: string;
+  /** The user who registered the client; absent for clients registered from the command line. */
+  ownerId?: string;
   createdAt: Date;
 }
 
@@ -66,7 +66,7 @@ const clientSchema = new Schema<ClientDocument>(
     website: { type: String, required: true },
     redirectUri: { type: String, required: true },
     grants: { type: [String], required: true },
-    ownerId: { type: String, required: true },
+    ownerId: { type: String },
     createdAt: { type: Date, required: true },
   },
   { ...noVersion, collection: 'oauth_clients' },

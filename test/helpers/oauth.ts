@@ -28,8 +28,8 @@ export function csrfFrom(html: string): string {
 }
 
 /** A supertest agent (keeps cookies) signed in through the real /login form. */
-export async function signedInAgent(app: Express, user?: { email: string; password: string }) {
-  const account = user ?? (await createUser());
+export async function signedInAgent<U extends { email: string; password: string }>(app: Express, user?: U) {
+  const account = user ?? ((await createUser()) as unknown as U);
   const agent = request.agent(app);
   const page = await agent.get('/login').expect(200);
   await agent
@@ -60,10 +60,36 @@ export async function approve(
 }
 
 /** Signs in, approves and returns an authorization code for the client. */
-export async function authorizationCode(app: Express, client: { client_id: string }, extra: Record<string, string> = {}) {
-  const { agent, user } = await signedInAgent(app);
+export async function authorizationCode(
+  app: Express,
+  client: { client_id: string },
+  extra: Record<string, string> = {},
+  account?: Awaited<ReturnType<typeof createUser>>,
+) {
+  const { agent, user } = await signedInAgent(app, account);
   const location = await approve(agent, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, ...extra });
   const code = location.searchParams.get('code');
   if (!code) throw new Error(`no code in ${location}`);
   return { code, user, agent };
+}
+
+export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/** A client allowed the password grant (and the others listed), a user, and the tokens of a password grant. */
+export async function passwordGrant(app: Express, options: { scope?: string; grants?: GrantType[] } = {}) {
+  const client = await registerClient({ grants: options.grants ?? ['password', 'refresh_token'] });
+  const user = await createUser();
+  const res = await request(app)
+    .post('/oauth/token')
+    .type('form')
+    .send({
+      grant_type: 'password',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      username: user.email,
+      password: user.password,
+      ...(options.scope ? { scope: options.scope } : {}),
+    })
+    .expect(200);
+  return { client, user, tokens: res.body as { access_token: string; refresh_token: string } };
 }

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CodeModel, TokenModel } from '../../src/oauth/oauth.model';
+import { CodeModel, TokenModel, type GrantType } from '../../src/oauth/oauth.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { approve, csrfFrom, pkcePair, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
@@ -134,7 +134,7 @@ describe('GET /oauth/authorize for a valid client', () => {
 });
 
 describe('errors sent back to the redirect_uri', () => {
-  async function errorFor(query: Record<string, string>, grants?: Parameters<typeof registerClient>[0]['grants']) {
+  async function errorFor(query: Record<string, string>, grants?: GrantType[]) {
     const client = await registerClient(grants ? { grants } : {});
     const { agent } = await signedInAgent(app);
     const res = await agent.get('/oauth/authorize').query({ client_id: client.client_id, redirect_uri: REDIRECT_URI, state: 'st', ...query }).expect(302);

@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { sha256 } from '../../src/common/crypto';
+import { ClientModel, CodeModel, TokenModel } from '../../src/oauth/oauth.model';
+import { testApp } from '../helpers/app';
+import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { authorizationCode, csrfFrom, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
+import mongoose from 'mongoose';
+
+useTestDatabase();
+const app = testApp();
+
+const registration = { name: 'My App', website: 'https://app.example.com', redirect_uri: REDIRECT_URI };
+
+async function jwtFor(user?: Awaited<ReturnType<typeof createUser>>) {
+  const account = user ?? (await createUser());
+  const res = await request(app).post('/auth').send({ email: account.email, password: account.password }).expect(201);
+  return { user: account, authorization: `Bearer ${res.body.accessToken}` };
+}
+
+describe('POST /oauth/clients', () => {
+  it('registers a client for a JWT user: 201 with the secret once, stored only as a hash', async () => {
+    const { user, authorization } = await jwtFor();
+    const res = await request(app).post('/oauth/clients').set('Authorization', authorization).send(registration).expect(201);
+    expect(res.body).toEqual({
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+      ...registration,
+      grants: ['authorization_code', 'implicit', 'refresh_token'],
+    });
+    const stored = await ClientModel.findById(res.body.client_id).lean();
+    expect(stored).toMatchObject({ ownerId: user.id, secretHash: sha256(res.body.client_secret) });
+    expect(JSON.stringify(stored)).not.toContain(res.body.client_secret);
+  });
+
+  it('registers a client for a signed-in browser session', async () => {
+    const { agent } = await signedInAgent(app);
+    const res = await agent.post('/oauth/clients').send({ ...registration, grants: ['client_credentials'] }).expect(201);
+    expect(res.body.grants).toEqual(['client_credentials']);
+  });
+
+  it('answers 401 with an empty body without a JWT or a session', async () => {
+    const res = await request(app).post('/oauth/clients').send(registration).expect(401);
+    expect(res.text).toBe('');
+  });
+
+  it('answers 403 with an empty body for a bad JWT', async () => {
+    await request(app).post('/oauth/clients').set('Authorization', 'Bearer not.a.jwt').send(registration).expect(403);
+  });
+
+  it.each([
+    ['name', { name: '' }],
+    ['name', { name: 7 }],
+    ['website', { website: 'not a url' }],
+    ['redirect_uri', { redirect_uri: 'https://app.example.com/cb#fragment' }],
+    ['redirect_uri', { redirect_uri: 'javascript:alert(1)' }],
+    ['redirect_uri', { redirect_uri: '/relative' }],
+    ['grants', { grants: ['magic'] }],
+    ['grants', { grants: [] }],
+    ['grants', { grants: 'password' }],
+  ])('answers 400 naming %s for a bad value, storing nothing', async (path, change) => {
+    const { authorization } = await jwtFor();
+    const before = await ClientModel.countDocuments();
+    const res = await request(app).post('/oauth/clients').set('Authorization', authorization).send({ ...registration, ...change }).expect(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path })]);
+    expect(await ClientModel.countDocuments()).toBe(before);
+  });
+});
+
+describe('GET /oauth/clients', () => {
+  it("lists the caller's clients without secrets", async () => {
+    const { authorization } = await jwtFor();
+    const created = await request(app).post('/oauth/clients').set('Authorization', authorization).send(registration).expect(201);
+    await request(app).post('/oauth/clients').set('Authorization', (await jwtFor()).authorization).send(registration).expect(201);
+    const res = await request(app).get('/oauth/clients').set('Authorization', authorization).expect(200);
+    expect(res.body).toEqual([{ client_id: created.body.client_id, ...registration, grants: created.body.grants }]);
+    expect(JSON.stringify(res.body)).not.toContain(created.body.client_secret);
+  });
+});
+
+describe('DELETE /oauth/clients/:clientId', () => {
+  it('removes the client and revokes its tokens and codes', async () => {
+    const { user, authorization } = await jwtFor();
+    const client = (await request(app).post('/oauth/clients').set('Authorization', authorization).send(registration).expect(201)).body;
+    const { code } = await authorizationCode(app, client);
+    const token = await request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .expect(200);
+    await authorizationCode(app, client);
+
+    await request(app).delete(`/oauth/clients/${client.client_id}`).set('Authorization', authorization).expect(204);
+    await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(401);
+    expect(await TokenModel.countDocuments({ clientId: client.client_id })).toBe(0);
+    expect(await CodeModel.countDocuments({ clientId: client.client_id })).toBe(0);
+    expect(await ClientModel.countDocuments({ ownerId: user.id })).toBe(0);
+  });
+
+  it("answers 404 for another user's client and leaves it", async () => {
+    const owner = await jwtFor();
+    const client = (await request(app).post('/oauth/clients').set('Authorization', owner.authorization).send(registration).expect(201)).body;
+    const res = await request(app).delete(`/oauth/clients/${client.client_id}`).set('Authorization', (await jwtFor()).authorization).expect(404);
+    expect(res.body).toEqual({ error: `Client ${client.client_id} not found` });
+    expect(await ClientModel.countDocuments({ _id: client.client_id })).toBe(1);
+  });
+
+  it('works from a browser session with the consent flow', async () => {
+    const { agent } = await signedInAgent(app);
+    const home = await agent.get('/home');
+    expect(csrfFrom(home.text)).toBeTruthy();
+    const client = (await agent.post('/oauth/clients').send(registration).expect(201)).body;
+    await agent.delete(`/oauth/clients/${client.client_id}`).expect(204);
+  });
+});
+
+describe('npm run oauth:client', () => {
+  const databaseName = `cli_${Date.now()}`;
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/oauth-client.ts', ...args], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(databaseName), LOG_LEVEL: 'silent' },
+    });
+
+  afterAll(async () => {
+    await mongoose.connection.useDb(databaseName).dropDatabase();
+  });
+
+  it('registers a client and prints its id and secret once', async () => {
+    const { stdout } = await run(['--name', 'CLI App', '--website', 'https://cli.example.com', '--redirect-uri', 'https://cli.example.com/cb', '--grants', 'client_credentials,password']);
+    const printed = JSON.parse(stdout);
+    expect(printed).toEqual({
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+      name: 'CLI App',
+      website: 'https://cli.example.com',
+      redirect_uri: 'https://cli.example.com/cb',
+      grants: ['client_credentials', 'password'],
+    });
+    const stored = await mongoose.connection.useDb(databaseName).collection('oauth_clients').findOne({ _id: printed.client_id } as never);
+    expect(stored?.secretHash).toBe(sha256(printed.client_secret));
+  }, 60_000);
+
+  it('refuses bad input with the validation message and exit code 1', async () => {
+    await expect(run(['--name', 'X', '--website', 'https://x.example.com', '--redirect-uri', 'not-a-url'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('redirect_uri must be an absolute http(s) URL without a fragment'),
+    });
+  }, 60_000);
+});

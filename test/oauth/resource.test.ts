@@ -1,0 +1,81 @@
+import request from 'supertest';
+import { TokenModel } from '../../src/oauth/oauth.model';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { authorizationCode, passwordGrant, REDIRECT_URI, registerClient } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp();
+
+async function passwordToken(scope = 'read') {
+  const { client, user, tokens } = await passwordGrant(app, { scope });
+  return { client, user, token: tokens.access_token };
+}
+
+function expectInvalidToken(res: request.Response) {
+  expect(res.status).toBe(401);
+  expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  expect(res.headers['www-authenticate']).toBe('Bearer realm="api", error="invalid_request"');
+}
+
+describe('GET /api/user', () => {
+  it('returns the user record, shaped like GET /users/:id, for a variant B token', async () => {
+    const { user, token } = await passwordToken();
+    const res = await request(app).get('/api/user').set('Authorization', `Bearer ${token}`).expect(200);
+    const direct = await request(app).get(`/users/${user.id}`).expect(200);
+    expect(res.body).toEqual(direct.body);
+  });
+
+  it('returns the user record for a variant A token', async () => {
+    const client = await registerClient();
+    const { code, user } = await authorizationCode(app, client);
+    const token = await request(app)
+      .post('/v1/oauth/token')
+      .query({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .expect(200);
+    const res = await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(200);
+    expect(res.body.email).toBe(user.email);
+  });
+
+  it.each([undefined, 'Basic dXNlcjpwYXNz'])('answers 401 with a Bearer challenge and no body for the header %s', async (header) => {
+    const req = request(app).get('/api/user');
+    if (header) req.set('Authorization', header);
+    const res = await req.expect(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
+    expect(res.text).toBe('');
+  });
+
+  it.each(['Bearer made-up-token', 'Bearer', 'Bearer a b'])('answers 401 invalid_request for "%s"', async (header) => {
+    expectInvalidToken(await request(app).get('/api/user').set('Authorization', header));
+  });
+
+  it('answers 401 invalid_request for an expired token', async () => {
+    const { client, token } = await passwordToken();
+    await TokenModel.updateMany({ clientId: client.client_id }, { $set: { accessTokenExpiresAt: new Date(Date.now() - 1000) } });
+    expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
+  });
+
+  it('answers 401 invalid_request for a revoked token', async () => {
+    const { client, token } = await passwordToken();
+    await request(app).post('/oauth/revoke').type('form').send({ client_id: client.client_id, client_secret: client.client_secret, token }).expect(200);
+    expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
+  });
+
+  it('answers 401 invalid_request once the user is deleted', async () => {
+    const { user, token } = await passwordToken();
+    await request(app).delete(`/users/${user.id}`).expect(204);
+    expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
+  });
+
+  it('answers 403 insufficient_scope for a token without the read scope', async () => {
+    const { token } = await passwordToken('write');
+    const res = await request(app).get('/api/user').set('Authorization', `Bearer ${token}`).expect(403);
+    expect(res.body.error).toBe('insufficient_scope');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="api", error="insufficient_scope"');
+  });
+
+  it('does not accept the token in the query string', async () => {
+    const { token } = await passwordToken();
+    await request(app).get('/api/user').query({ access_token: token }).expect(401);
+  });
+});
