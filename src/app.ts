@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
+import { createSocialRouter } from './social/social.routes';
 import { createUsersRouter } from './users/users.routes';
 import { createWeatherRouter } from './weather/weather.routes';
 
@@ -50,6 +51,7 @@ export function createApp({ config, logger }: AppDeps): Express {
     // One session middleware, mounted only on the browser routes.
     const sessions = createSessionMiddleware(config);
     app.use(createSessionRouter(sessions));
+    app.use(createSocialRouter(config, logger, sessions));
     app.use(createOAuthRouter(config, accessTokens, sessions));
     app.use(createWeatherRouter(config.weather));
   });

@@ -30,6 +30,15 @@ export interface Config {
     readonly v1AccessTokenLifetime: number;
     readonly refreshTokenLifetime: number;
   };
+  readonly github: {
+    /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
+    readonly credentials: { readonly clientId: string; readonly clientSecret: string } | null;
+    readonly callbackUrl: string;
+    readonly authorizationUrl: string;
+    readonly tokenUrl: string;
+    readonly userProfileUrl: string;
+    readonly userEmailsUrl: string;
+  };
   readonly weather: {
     readonly openWeatherMapUrl: string;
     readonly openWeatherMapApiKey: string | null;
@@ -140,6 +149,10 @@ export function loadConfig(env: Env): Config {
   const mainPort = port(env, 'PORT', 3000);
   const weatherRaw = read(env, 'WEATHER_PORT');
 
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`);
+  const githubClientId = read(env, 'GITHUB_CLIENT_ID');
+  const githubClientSecret = read(env, 'GITHUB_CLIENT_SECRET');
+
   return Object.freeze({
     nodeEnv,
     isProduction,
@@ -150,7 +163,7 @@ export function loadConfig(env: Env): Config {
     dataDir: read(env, 'DATA_DIR') ?? '.data',
     jwtSecret: secret(env, 'JWT_SECRET', isProduction, generatedSecrets),
     sessionSecret: secret(env, 'SESSION_SECRET', isProduction, generatedSecrets),
-    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`),
+    publicUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),
@@ -158,6 +171,14 @@ export function loadConfig(env: Env): Config {
       accessTokenLifetime: positiveInteger(env, 'OAUTH_ACCESS_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
       v1AccessTokenLifetime: positiveInteger(env, 'OAUTH_V1_ACCESS_TOKEN_LIFETIME', 2_592_000, MAX_LIFETIME_SECONDS),
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
+    }),
+    github: Object.freeze({
+      credentials: githubClientId && githubClientSecret ? Object.freeze({ clientId: githubClientId, clientSecret: githubClientSecret }) : null,
+      callbackUrl: url(env, 'GITHUB_CALLBACK_URL', `${publicUrl}/auth/github`),
+      authorizationUrl: url(env, 'GITHUB_AUTHORIZATION_URL', 'https://github.com/login/oauth/authorize'),
+      tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token'),
+      userProfileUrl: url(env, 'GITHUB_USER_PROFILE_URL', 'https://api.github.com/user'),
+      userEmailsUrl: url(env, 'GITHUB_USER_EMAILS_URL', 'https://api.github.com/user/emails'),
     }),
     weather: Object.freeze({
       openWeatherMapUrl: url(env, 'OPENWEATHERMAP_URL', 'http://api.openweathermap.org/data/2.5/weather'),

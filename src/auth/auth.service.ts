@@ -25,7 +25,8 @@ async function issuePair(accessTokens: AccessTokens, userId: string): Promise<To
   const now = new Date();
   const accessToken = accessTokens.sign({
     userId: user._id,
-    email: user.email,
+    // Only accounts with a password reach here, and those always have an email.
+    email: user.email ?? '',
     permissionFlags: user.permissionFlags,
     refreshKey,
   });

@@ -46,11 +46,12 @@ ${csrfField(options.csrfToken)}
   );
 }
 
-export function homePage(options: { name: string; email: string; csrfToken: string }): string {
+export function homePage(options: { name: string; email?: string; avatarUrl?: string; csrfToken: string }): string {
   return layout(
     'Home',
     html`<h1>Signed in</h1>
-<p>You are signed in as <strong>${options.name}</strong> (${options.email}).</p>
+${options.avatarUrl ? html`<p><img src="${options.avatarUrl}" alt="" width="64" height="64"></p>` : ''}
+<p>You are signed in as <strong>${options.name}</strong>${options.email ? html` (${options.email})` : ''}.</p>
 <form method="post" action="/logout">
 ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>

@@ -47,5 +47,5 @@ export async function home(req: Request, res: Response): Promise<void> {
     res.redirect(302, '/login');
     return;
   }
-  res.type(HTML).send(homePage({ name: sessionService.displayName(user), email: user.email, csrfToken: csrfToken(req) }));
+  res.type(HTML).send(homePage({ name: sessionService.displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrfToken(req) }));
 }

@@ -34,5 +34,5 @@ export function safeReturnTo(value: unknown): string {
 }
 
 export function displayName(user: UserRecord): string {
-  return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email;
+  return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email || `user ${user.uid}`;
 }

@@ -1,8 +1,10 @@
 // The only importer of the user model; every function returns plain objects.
+import { trusted } from 'mongoose';
+import type { ProviderIdField } from '../social/provider-names';
 import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
-const READ_FIELDS = '_id uid email firstName lastName permissionFlags __v';
+const READ_FIELDS = '_id uid email firstName lastName permissionFlags avatarUrl __v';
 
 export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
   const created = await UserModel.create(user);
@@ -40,4 +42,26 @@ export async function setPasswordHash(id: string, passwordHash: string): Promise
 export async function remove(id: string): Promise<boolean> {
   const result = await UserModel.deleteOne({ _id: id }).exec();
   return result.deletedCount === 1;
+}
+
+export function findIdByProviderId(field: ProviderIdField, providerId: string): Promise<{ _id: string } | null> {
+  return UserModel.findOne({ [field]: providerId }, { _id: 1 }).lean<{ _id: string }>().exec();
+}
+
+/**
+ * Sets the defined fields and removes the undefined ones, bumping the version counter only when
+ * something actually changes.
+ */
+export async function refreshFields(id: string, fields: Record<string, string | undefined>): Promise<void> {
+  const set: Record<string, string> = {};
+  const unset: Record<string, 1> = {};
+  const differs = Object.entries(fields).map(([field, value]) => {
+    if (value === undefined) {
+      unset[field] = 1;
+      return { [field]: trusted({ $exists: true }) };
+    }
+    set[field] = value;
+    return { [field]: trusted({ $ne: value }) };
+  });
+  await UserModel.updateOne({ _id: id, $or: differs }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec();
 }

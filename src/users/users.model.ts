@@ -1,16 +1,23 @@
 import { Schema, model } from 'mongoose';
 import shortid from 'shortid';
+import { PROVIDER_NAMES, providerIdField, type ProviderIdField } from '../social/provider-names';
 
-export interface UserDocument {
+/** Account ids at identity providers (github_id, ...): stable, unique, absent for other users. */
+export type ProviderIds = Partial<Record<ProviderIdField, string>>;
+
+export interface UserDocument extends ProviderIds {
   _id: string;
   /** Positive integer assigned at creation and never reused (the OAuth variant A `uid`). */
   uid: number;
-  email: string;
+  /** Absent only for users from an identity provider that gave no usable email. */
+  email?: string;
   /** argon2id hash; absent for users who signed up through an identity provider. */
   password?: string;
   firstName?: string;
   lastName?: string;
   permissionFlags: number;
+  /** Picture from the identity provider, refreshed at each sign-in. */
+  avatarUrl?: string;
   __v: number;
 }
 
@@ -18,16 +25,25 @@ const userSchema = new Schema<UserDocument>(
   {
     _id: { type: String, default: () => shortid.generate() },
     uid: { type: Number, required: true },
-    email: { type: String, required: true, lowercase: true, trim: true },
+    email: { type: String, lowercase: true, trim: true },
     password: { type: String, select: false },
     firstName: { type: String },
     lastName: { type: String },
     permissionFlags: { type: Number, required: true, default: 1 },
+    avatarUrl: { type: String },
   },
   { collection: 'users', strict: true },
 );
 
-userSchema.index({ email: 1 }, { unique: true });
+// unique + sparse lets many users lack the field: MongoDB leaves them out of a sparse index, and
+// FerretDB (which ignores sparse) stores them as SQL NULLs, which a unique index lets repeat.
+// Such fields are therefore never set to null, only left out.
+userSchema.index({ email: 1 }, { unique: true, sparse: true });
+for (const provider of PROVIDER_NAMES) {
+  const field = providerIdField(provider);
+  userSchema.add({ [field]: { type: String } });
+  userSchema.index({ [field]: 1 }, { unique: true, sparse: true });
+}
 // Creation order for GET /users, and the lookup by uid.
 userSchema.index({ uid: 1 }, { unique: true });
 

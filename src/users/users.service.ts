@@ -5,7 +5,8 @@ import { hashPassword } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
-import type { CreateUserDto, PatchUserDto, UserChanges, UserRecord } from './users.types';
+import { providerIdField, type ProviderName } from '../social/provider-names';
+import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;
 export const MAX_PAGE_SIZE = 100;
@@ -63,4 +64,41 @@ export function findCredentials(email: string): Promise<{ _id: string; password?
 
 export function upgradePasswordHash(id: string, passwordHash: string): Promise<void> {
   return usersDao.setPasswordHash(id, passwordHash);
+}
+
+/** The user linked to this provider account, or null. Only the provider's id links accounts, never the email. */
+export async function findIdByProviderAccount(provider: ProviderName, providerId: string): Promise<string | null> {
+  return (await usersDao.findIdByProviderId(providerIdField(provider), providerId))?._id ?? null;
+}
+
+/**
+ * Creates a user for a provider account. An email another user already has is left out rather than
+ * linking or merging the accounts.
+ */
+export async function createFromProvider(provider: ProviderName, account: ProviderAccount): Promise<string> {
+  const email = account.email && !(await usersDao.existsWithEmail(account.email)) ? account.email : undefined;
+  const user = {
+    uid: await nextSequenceValue('users.uid'),
+    [providerIdField(provider)]: account.providerId,
+    email,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    avatarUrl: account.avatarUrl,
+    permissionFlags: DEFAULT_PERMISSION_FLAGS,
+  };
+  try {
+    return await usersDao.insert(user);
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    // The same account signing in twice at once: the other request created the user.
+    const existing = await findIdByProviderAccount(provider, account.providerId);
+    if (existing) return existing;
+    // The email was taken in the meantime: create the user without it.
+    return usersDao.insert({ ...user, email: undefined });
+  }
+}
+
+/** Name and picture follow the provider at each sign-in; the provider id and email never change here. */
+export function refreshFromProvider(id: string, account: ProviderAccount): Promise<void> {
+  return usersDao.refreshFields(id, { firstName: account.firstName, lastName: account.lastName, avatarUrl: account.avatarUrl });
 }

@@ -6,7 +6,8 @@ export type UserRecord = Omit<UserDocument, 'password'>;
 /** What reads return: seed 000's fields only (no password, uid or provider ids). */
 export interface UserRead {
   _id: string;
-  email: string;
+  /** Absent only for a provider user without a usable email. */
+  email?: string;
   permissionFlags: number;
   __v: number;
   firstName?: string;
@@ -33,8 +34,18 @@ export type PatchUserDto = Partial<PutUserDto>;
 /** The stored fields a PUT or PATCH may set, the password already hashed. */
 export type UserChanges = Partial<Omit<UserDocument, '_id' | 'uid' | '__v'>>;
 
+/** What an identity provider tells us about an account, mapped to our fields. */
+export interface ProviderAccount {
+  providerId: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  avatarUrl?: string;
+}
+
 export function toUserRead(user: UserRecord): UserRead {
   const read: UserRead = { _id: user._id, email: user.email, permissionFlags: user.permissionFlags, __v: user.__v };
+  if (user.email === undefined) delete read.email;
   if (user.firstName !== undefined) read.firstName = user.firstName;
   if (user.lastName !== undefined) read.lastName = user.lastName;
   return read;

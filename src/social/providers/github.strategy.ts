@@ -1,0 +1,112 @@
+// GitHub sign-in through passport-github2. userProfile is replaced so that the email list is fetched
+// only when the profile has no email, only a primary *verified* address is taken, and a malformed
+// answer fails the sign-in instead of throwing out of a callback.
+import { Strategy as GitHubStrategy, type StrategyOptions } from 'passport-github2';
+import type { VerifyFunction } from 'passport-oauth2';
+import type { Profile } from 'passport';
+import type { Config } from '../../config';
+import type { ProviderAccount } from '../../users/users.types';
+import type { SocialProvider } from '../social.types';
+
+interface GitHubUser {
+  id?: unknown;
+  login?: unknown;
+  name?: unknown;
+  email?: unknown;
+  avatar_url?: unknown;
+}
+
+interface GitHubEmail {
+  email?: unknown;
+  primary?: unknown;
+  verified?: unknown;
+}
+
+type OAuth2Get = (url: string, accessToken: string, callback: (err: unknown, body?: string | Buffer) => void) => void;
+
+const asString = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+function parseJson<T>(body: string | Buffer | undefined): T | undefined {
+  try {
+    return JSON.parse(String(body)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GitHub's single `name` becomes firstName and lastName at its first space; the login stands in for a missing name. */
+export function toAccount(user: GitHubUser, verifiedEmail: string | undefined): ProviderAccount {
+  const name = asString(user.name) ?? asString(user.login);
+  const space = name?.indexOf(' ') ?? -1;
+  return {
+    providerId: String(user.id),
+    email: (asString(user.email) ?? verifiedEmail)?.toLowerCase(),
+    firstName: space > 0 ? name!.slice(0, space) : name,
+    lastName: space > 0 ? name!.slice(space + 1) : undefined,
+    avatarUrl: asString(user.avatar_url),
+  };
+}
+
+interface AccountProfile extends Profile {
+  account: ProviderAccount;
+}
+
+class GitHubAccountStrategy extends GitHubStrategy {
+  constructor(
+    options: StrategyOptions,
+    verify: VerifyFunction,
+    private readonly urls: { profile: string; emails: string },
+  ) {
+    super(options, verify);
+  }
+
+  userProfile(accessToken: string, done: (err?: Error | null, profile?: AccountProfile) => void): void {
+    const get = (url: string) =>
+      new Promise<string | Buffer | undefined>((resolve, reject) => {
+        (this as unknown as { _oauth2: { get: OAuth2Get } })._oauth2.get(url, accessToken, (err, body) => (err ? reject(err) : resolve(body)));
+      });
+    (async () => {
+      const user = parseJson<GitHubUser>(await get(this.urls.profile));
+      if (!user || (typeof user.id !== 'number' && typeof user.id !== 'string') || String(user.id) === '') {
+        throw new Error('GitHub answered with an unreadable profile');
+      }
+      let verifiedEmail: string | undefined;
+      if (!asString(user.email)) {
+        const emails = parseJson<GitHubEmail[]>(await get(this.urls.emails));
+        const primary = Array.isArray(emails) ? emails.find((entry) => entry?.primary === true && entry.verified === true) : undefined;
+        verifiedEmail = asString(primary?.email);
+      }
+      const account = toAccount(user, verifiedEmail);
+      return { provider: 'github', id: account.providerId, displayName: account.firstName ?? '', account };
+    })().then(
+      (profile) => done(null, profile),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
+  }
+}
+
+export const githubProvider: SocialProvider = {
+  name: 'github',
+  label: 'GitHub',
+  createStrategy(config: Config, verify) {
+    const { github } = config;
+    if (!github.credentials) return null;
+    const options = {
+      clientID: github.credentials.clientId,
+      clientSecret: github.credentials.clientSecret,
+      callbackURL: github.callbackUrl,
+      authorizationURL: github.authorizationUrl,
+      tokenURL: github.tokenUrl,
+      scope: ['read:user', 'user:email'],
+      // passport-oauth2 keeps a random state in the session and accepts it on one callback only.
+      state: true,
+    };
+    return new GitHubAccountStrategy(
+      // @types/passport-github2 types `state` as a string; passport-oauth2 takes `true` for its session store.
+      options as unknown as StrategyOptions,
+      (_accessToken: string, _refreshToken: string, profile: AccountProfile, done: (err: unknown, user?: string | false) => void) =>
+        verify(profile.account, done),
+      { profile: github.userProfileUrl, emails: github.userEmailsUrl },
+    );
+  },
+};

@@ -1,0 +1,62 @@
+// GET /auth/:provider: without the provider's callback parameter it redirects to the provider; with
+// it, passport exchanges the code, fetches the profile once, and the user is signed in for 30 days.
+import type { NextFunction, Request, Response } from 'express';
+import { Passport } from 'passport';
+import type { Config } from '../config';
+import type { Logger } from '../common/logger';
+import { isDatabaseUnavailable } from '../db/mongoose';
+import { pageError } from '../session/pages';
+import * as sessionService from '../session/session.service';
+import { SOCIAL_PROVIDERS } from './providers';
+import * as socialService from './social.service';
+import type { SocialProvider } from './social.types';
+
+/** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
+const PROVIDER_DEADLINE_MS = 15_000;
+
+export function createSocialController(config: Config, logger: Logger) {
+  const passport = new Passport();
+  const providers = new Map<string, { provider: SocialProvider; configured: boolean }>();
+  for (const provider of SOCIAL_PROVIDERS) {
+    const strategy = provider.createStrategy(config, (account, done) => {
+      socialService.userForAccount(provider.name, account).then((userId) => done(null, userId), done);
+    });
+    if (strategy) passport.use(provider.name, strategy);
+    providers.set(provider.name, { provider, configured: strategy !== null });
+  }
+
+  async function finish(req: Request, res: Response, provider: SocialProvider, err: unknown, userId: unknown): Promise<void> {
+    if (err) {
+      if (isDatabaseUnavailable(err)) throw err;
+      // The message says what failed (token, profile); provider responses carry no secret of ours.
+      logger.warn({ provider: provider.name, reason: err instanceof Error ? err.message : String(err) }, 'provider sign-in failed');
+      throw pageError(502, `${provider.label} sign-in failed`, `${provider.label} could not complete the sign-in. Please try again later.`);
+    }
+    if (typeof userId !== 'string') {
+      if (req.query.error === 'access_denied') {
+        throw pageError(403, 'Sign-in cancelled', `You did not allow ${provider.label} to sign you in.`);
+      }
+      throw pageError(400, 'invalid_state', 'invalid_state: this sign-in link was already used or did not start here. Please sign in again.');
+    }
+    await sessionService.signIn(req, userId, true);
+    res.redirect(302, '/home');
+  }
+
+  return function signIn(req: Request<{ provider: string }>, res: Response, next: NextFunction): void {
+    const entry = providers.get(req.params.provider);
+    if (!entry) return next(pageError(404, 'Unknown sign-in provider', 'There is no sign-in provider by that name.'));
+    const { provider, configured } = entry;
+    if (!configured) {
+      return next(pageError(503, `${provider.label} sign-in unavailable`, `${provider.label} sign-in is not configured on this server.`));
+    }
+    const deadline = setTimeout(() => {
+      if (!res.headersSent) next(pageError(504, `${provider.label} sign-in timed out`, `${provider.label} did not answer in time. Please try again.`));
+    }, PROVIDER_DEADLINE_MS);
+    res.once('close', () => clearTimeout(deadline));
+    passport.authenticate(provider.name, { session: false }, (err: unknown, userId: unknown) => {
+      clearTimeout(deadline);
+      if (res.headersSent) return;
+      finish(req, res, provider, err, userId).catch(next);
+    })(req, res, next);
+  };
+}

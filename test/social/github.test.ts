@@ -1,0 +1,257 @@
+import request from 'supertest';
+import { UserModel } from '../../src/users/users.model';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { approve, REDIRECT_URI, registerClient } from '../helpers/oauth';
+
+useTestDatabase();
+
+interface FakeAccount {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+  avatar_url: string;
+}
+
+let github: FakeUpstream;
+let account: FakeAccount;
+let emails: unknown;
+let tokenAnswer: (res: Parameters<Parameters<FakeUpstream['handle']>[0]>[1]) => void;
+let profileAnswer: ((res: Parameters<Parameters<FakeUpstream['handle']>[0]>[1]) => void) | null;
+
+const CLIENT_ID = 'gh-client-id';
+const CLIENT_SECRET = 'gh-client-secret-value';
+
+beforeAll(async () => {
+  github = await startFakeUpstream((req, res) => {
+    if (req.url.pathname === '/login/oauth/access_token') return tokenAnswer(res);
+    if (req.headers.authorization !== 'Bearer gh-access-token') return json(res, 401, { message: 'Bad credentials' });
+    if (req.url.pathname === '/user') return profileAnswer ? profileAnswer(res) : json(res, 200, account);
+    if (req.url.pathname === '/user/emails') return json(res, 200, emails);
+    json(res, 404, {});
+  });
+});
+afterAll(() => github.close());
+
+let nextId = 1000;
+beforeEach(() => {
+  nextId += 1;
+  account = { id: nextId, login: `octo${nextId}`, name: 'Mona Lisa Octocat', email: `octo${nextId}@example.com`, avatar_url: `https://avatars.example.com/${nextId}` };
+  emails = [];
+  profileAnswer = null;
+  github.requests.length = 0;
+  tokenAnswer = (res) => json(res, 200, { access_token: 'gh-access-token', token_type: 'bearer', scope: 'read:user,user:email' });
+});
+
+const githubEnv = () => ({
+  GITHUB_CLIENT_ID: CLIENT_ID,
+  GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+  GITHUB_CALLBACK_URL: 'http://127.0.0.1:3000/auth/github',
+  GITHUB_AUTHORIZATION_URL: `${github.url}/login/oauth/authorize`,
+  GITHUB_TOKEN_URL: `${github.url}/login/oauth/access_token`,
+  GITHUB_USER_PROFILE_URL: `${github.url}/user`,
+  GITHUB_USER_EMAILS_URL: `${github.url}/user/emails`,
+});
+const app = () => testApp(githubEnv());
+
+/** Starts a sign-in with an agent and returns it with the state GitHub would send back. */
+async function start(agent = request.agent(app())) {
+  const res = await agent.get('/auth/github').expect(302);
+  const location = new URL(res.headers.location);
+  return { agent, location, state: location.searchParams.get('state')! };
+}
+
+async function signIn(code = 'good-code') {
+  const { agent, state } = await start();
+  const res = await agent.get('/auth/github').query({ code, state });
+  return { agent, res, state };
+}
+
+describe('GET /auth/github without a code', () => {
+  it('redirects to GitHub with client_id, redirect_uri, scope and a state kept in the session', async () => {
+    const first = await start();
+    expect(first.location.origin + first.location.pathname).toBe(`${github.url}/login/oauth/authorize`);
+    expect(Object.fromEntries(first.location.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: CLIENT_ID,
+      redirect_uri: 'http://127.0.0.1:3000/auth/github',
+      scope: 'read:user,user:email',
+      state: expect.stringMatching(/^\S{16,}$/),
+    });
+    const second = await start();
+    expect(second.state).not.toBe(first.state);
+  });
+});
+
+describe('GET /auth/github with code and state', () => {
+  it('creates the user on the first sign-in and starts a 30-day session', async () => {
+    const { agent, res } = await signIn();
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/home');
+    const cookie = ([] as string[]).concat(res.headers['set-cookie']).find((c) => c.startsWith('sid='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const days = (new Date(/Expires=([^;]+)/.exec(cookie)![1]).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+
+    const user = await UserModel.findOne({ github_id: String(account.id) }).lean();
+    expect(user).toMatchObject({ email: account.email, firstName: 'Mona', lastName: 'Lisa Octocat', avatarUrl: account.avatar_url, permissionFlags: 1 });
+    expect(user).not.toHaveProperty('password');
+    const home = await agent.get('/home').expect(200);
+    expect(home.text).toContain('Mona Lisa Octocat');
+    // The token request carried the client's credentials and the code.
+    const tokenRequest = github.requests.find((r) => r.url.pathname === '/login/oauth/access_token')!;
+    expect(new URLSearchParams(tokenRequest.body).get('code')).toBe('good-code');
+  });
+
+  it('finds the same user on a later sign-in after a name change, refreshing name and avatar', async () => {
+    await signIn();
+    const first = await UserModel.findOne({ github_id: String(account.id) }).lean();
+    account.name = 'Mona Renamed';
+    account.avatar_url = 'https://avatars.example.com/new';
+    account.email = 'changed@example.com';
+    await signIn();
+    const users = await UserModel.find({ github_id: String(account.id) }).lean();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ _id: first!._id, firstName: 'Mona', lastName: 'Renamed', avatarUrl: 'https://avatars.example.com/new', email: first!.email, __v: 1 });
+    expect(users[0].lastName).toBe('Renamed');
+  });
+
+  it('answers 400 invalid_state when the same callback is presented again', async () => {
+    const { agent, state } = await signIn();
+    const replay = await agent.get('/auth/github').query({ code: 'good-code', state }).expect(400);
+    expect(replay.text).toContain('invalid_state');
+  });
+
+  it('answers 400 invalid_state for a forged state, or a callback that did not start here', async () => {
+    const { agent } = await start();
+    expect((await agent.get('/auth/github').query({ code: 'good-code', state: 'forged' }).expect(400)).text).toContain('invalid_state');
+    expect((await request(app()).get('/auth/github').query({ code: 'good-code', state: 'x' }).expect(400)).text).toContain('invalid_state');
+    expect(await UserModel.countDocuments({ github_id: String(account.id) })).toBe(0);
+  });
+
+  it('takes the primary verified email from /user/emails when the profile has none', async () => {
+    account.email = null;
+    emails = [
+      { email: `unverified${account.id}@example.com`, primary: false, verified: false },
+      { email: `Primary${account.id}@Example.com`, primary: true, verified: true },
+    ];
+    await signIn();
+    const user = await UserModel.findOne({ github_id: String(account.id) }).lean();
+    expect(user!.email).toBe(`primary${account.id}@example.com`);
+  });
+
+  it('stores no email when the primary one is unverified, and never asks for emails the profile has', async () => {
+    account.email = null;
+    emails = [{ email: `p${account.id}@example.com`, primary: true, verified: false }];
+    await signIn();
+    expect((await UserModel.findOne({ github_id: String(account.id) }).lean())).not.toHaveProperty('email');
+
+    github.requests.length = 0;
+    account = { ...account, id: account.id + 500000, email: `has${account.id}@example.com` };
+    await signIn();
+    expect(github.requests.some((r) => r.url.pathname === '/user/emails')).toBe(false);
+  });
+
+  it('signs in without an email when the email list is unreadable', async () => {
+    account.email = null;
+    emails = 'not a list';
+    const { res } = await signIn();
+    expect(res.headers.location).toBe('/home');
+    expect(await UserModel.findOne({ github_id: String(account.id) }).lean()).not.toHaveProperty('email');
+  });
+
+  it('never links or merges by email: a taken email is left off the new user', async () => {
+    const existing = await createUser({ email: `taken${account.id}@example.com` });
+    account.email = existing.email;
+    await signIn();
+    const created = await UserModel.findOne({ github_id: String(account.id) }).lean();
+    expect(created!._id).not.toBe(existing.id);
+    expect(created).not.toHaveProperty('email');
+    expect(await UserModel.findById(existing.id).lean()).not.toHaveProperty('github_id');
+  });
+
+  it('lets many users go without github_id or email, and never two with the same github_id', async () => {
+    for (const id of [account.id + 1_000_000, account.id + 2_000_000]) {
+      account = { ...account, id, email: null };
+      emails = [];
+      await signIn();
+    }
+    expect(await UserModel.collection.countDocuments({ email: { $exists: false } })).toBeGreaterThanOrEqual(2);
+    await expect(UserModel.create({ uid: 987654321, github_id: String(account.id), permissionFlags: 1 })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('lets a GitHub user approve an OAuth client', async () => {
+    const { agent } = await signIn();
+    const client = await registerClient();
+    const location = await approve(agent, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI });
+    expect(location.searchParams.get('code')).toBeTruthy();
+  });
+});
+
+describe('provider failures give a clear page and no session', () => {
+  async function expectFailure(status: number, text: string, code = 'good-code', extra: Record<string, string> = {}) {
+    const { agent, state } = await start();
+    const res = await agent.get('/auth/github').query({ code, state, ...extra }).expect(status);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain(text);
+    expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
+    expect(res.text).not.toContain(CLIENT_SECRET);
+    await agent.get('/home').expect(302).expect('Location', '/login');
+  }
+
+  it('when GitHub rejects the code', async () => {
+    tokenAnswer = (res) => json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+    await expectFailure(502, 'GitHub sign-in failed', 'bad-code');
+  });
+
+  it('when the token endpoint fails', async () => {
+    tokenAnswer = (res) => json(res, 500, { message: 'boom' });
+    await expectFailure(502, 'GitHub sign-in failed');
+  });
+
+  it('when the profile is unreadable', async () => {
+    profileAnswer = (res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<html>maintenance</html>');
+    };
+    await expectFailure(502, 'GitHub sign-in failed');
+  });
+
+  it('when the profile has no id', async () => {
+    profileAnswer = (res) => json(res, 200, { login: 'ghost' });
+    await expectFailure(502, 'GitHub sign-in failed');
+  });
+
+  it('when the user denies consent at GitHub', async () => {
+    const { agent, state } = await start();
+    const res = await agent.get('/auth/github').query({ error: 'access_denied', error_description: 'The user has denied your application access.', state }).expect(403);
+    expect(res.text).toContain('Sign-in cancelled');
+  });
+
+  it('when GitHub cannot be reached', async () => {
+    const closed = await startFakeUpstream();
+    await closed.close();
+    const agent = request.agent(testApp({ ...githubEnv(), GITHUB_TOKEN_URL: `${closed.url}/login/oauth/access_token` }));
+    const { state } = await start(agent);
+    const res = await agent.get('/auth/github').query({ code: 'good-code', state }).expect(502);
+    expect(res.text).toContain('GitHub sign-in failed');
+  });
+});
+
+describe('configuration', () => {
+  it('answers 503 when GitHub credentials are not set, and the rest of the server works', async () => {
+    const bare = testApp();
+    const res = await request(bare).get('/auth/github').expect(503);
+    expect(res.text).toContain('GitHub sign-in is not configured');
+    await request(bare).get('/users').expect(200);
+    await request(bare).get('/login').expect(200);
+  });
+
+  it('answers 404 for an unknown provider', async () => {
+    await request(app()).get('/auth/myspace').expect(404);
+  });
+});
