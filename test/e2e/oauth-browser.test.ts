@@ -78,7 +78,8 @@ describeWithBrowser('OAuth code flow in a real browser', () => {
     expect(callback.searchParams.get('state')).toBe('browser-state');
     const code = callback.searchParams.get('code')!;
     expect(code).toBeTruthy();
-    expect(clientApp.requests.at(-1)?.url.searchParams.get('code')).toBe(code);
+    // The client app received it (Chromium also asks it for a favicon, so look for the callback).
+    expect(clientApp.requests.find((r) => r.url.pathname === '/callback')?.url.searchParams.get('code')).toBe(code);
 
     const token = await fetch(`${base}/oauth/token`, {
       method: 'POST',
