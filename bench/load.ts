@@ -9,6 +9,8 @@ interface LoadOptions {
   body?: string;
   connections: number;
   durationSeconds: number;
+  /** A fixed number of requests instead of a fixed time. */
+  amount?: number;
 }
 
 async function main(): Promise<void> {
@@ -19,7 +21,7 @@ async function main(): Promise<void> {
     headers: options.headers,
     body: options.body,
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds }),
   });
   process.stdout.write(
     JSON.stringify({

@@ -1,8 +1,9 @@
 // `npm run bench`: starts a database of its own and the built server, loads each scenario with
-// autocannon from a separate process on 127.0.0.1, and prints every figure as a ratio against
-// baselines measured in the same run. Bounded: each scenario runs a fixed number of seconds.
+// autocannon from a separate process on 127.0.0.1, and prints every figure as a ratio against a
+// baseline measured in the same run, beside the goal. Bounded: each scenario runs a fixed time.
+// BENCH_SECONDS changes the measured time per scenario; BENCH_ONLY=<substring> runs matching groups.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +16,9 @@ import { findFreePort, waitForPort } from '../src/db/ports';
 const ROOT = path.resolve(__dirname, '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 10;
+const WEATHER_DELAY_MS = 50;
 
 interface Figures {
   requestsPerSecond: number;
@@ -25,15 +28,24 @@ interface Figures {
   errors: number;
 }
 
-interface Row extends Figures {
-  name: string;
-  baseline: string;
-}
-
 interface Target {
   port: number;
+  pid: number;
   stop(): Promise<void>;
 }
+
+interface LoadRequest {
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  amount?: number;
+}
+
+const rows: string[] = [];
+const report = (scenario: string, figure: string, goal: string, met: boolean | null, extra = '') =>
+  rows.push(`| ${scenario} | ${figure} | ${goal} | ${met === null ? '' : met ? 'met' : 'missed'} | ${extra} |`);
 
 async function startProcess(args: string[], env: Record<string, string>): Promise<Target> {
   const port = await findFreePort();
@@ -45,87 +57,54 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   await waitForPort(port, 60_000);
   return {
     port,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
   };
 }
 
-const startBaseline = (kind: 'http' | 'express') => startProcess([...TS_NODE, 'bench/baseline-servers.ts', kind], {});
-
-interface LoadRequest {
-  path: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  connections?: number;
-}
-
-/** Runs a load script (bench/load.ts or bench/bare-get.ts) in a process of its own. */
-async function runLoadScript<T>(script: string, port: number, request: LoadRequest, seconds: number): Promise<T> {
-  const options = {
-    ...request,
-    url: `http://127.0.0.1:${port}${request.path}`,
-    connections: request.connections ?? CONNECTIONS,
-    durationSeconds: seconds,
-  };
+async function runScript<T>(script: string, options: unknown, seconds: number): Promise<T> {
   const { stdout } = await promisify(execFile)(process.execPath, [...TS_NODE, script, JSON.stringify(options)], {
     cwd: ROOT,
-    timeout: (seconds + 60) * 1000,
+    timeout: (seconds + 120) * 1000,
+    maxBuffer: 16 * 1024 * 1024,
   });
   return JSON.parse(stdout) as T;
 }
 
+function load(port: number, request: LoadRequest, seconds: number, script = 'bench/load.ts'): Promise<Figures> {
+  const options = { ...request, url: `http://127.0.0.1:${port}${request.path}`, connections: request.connections ?? CONNECTIONS, durationSeconds: seconds };
+  return runScript<Figures>(script, options, seconds);
+}
+
 /** A short warm-up (JIT, connection pools, caches), then the measured run. */
-async function measure(port: number, request: LoadRequest, script = 'bench/load.ts'): Promise<Figures> {
-  await runLoadScript(script, port, request, 1);
-  return runLoadScript<Figures>(script, port, request, DURATION_SECONDS);
+async function measure(port: number, request: LoadRequest, script?: string): Promise<Figures> {
+  await load(port, request, 1, script);
+  const figures = await load(port, request, DURATION_SECONDS, script);
+  if (figures.non2xx + figures.errors > 0) process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
+  return figures;
 }
 
-const WEATHER_DELAY_MS = 50;
-const WEATHER_CONNECTIONS = [1, 10, 50, 100];
+async function rssMegabytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
 
-/** /weather/:city latency over the providers' fixed delay, beside a bare http.get to the same fake. */
-async function weatherRows(serverEnv: Record<string, string>, targets: Target[]): Promise<string[]> {
-  const fake = await startProcess([...TS_NODE, 'bench/fake-weather-provider.ts'], { DELAY_MS: String(WEATHER_DELAY_MS) });
-  targets.push(fake);
-  const server = await startProcess(['dist/server.js'], {
-    ...serverEnv,
-    OPENWEATHERMAP_URL: `http://127.0.0.1:${fake.port}/data/2.5/weather`,
-    OPENWEATHERMAP_API_KEY: 'bench-key',
-    WUNDERGROUND_URL: `http://127.0.0.1:${fake.port}`,
-    WUNDERGROUND_API_KEY: 'bench-key',
+const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
+const rps = (figures: Figures) => `${figures.requestsPerSecond.toFixed(0)} req/s`;
+const wanted = (group: string) => !ONLY || group.includes(ONLY);
+
+async function post(port: number, route: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
   });
-  targets.push(server);
-  const over = (ms: number) => (ms - WEATHER_DELAY_MS).toFixed(1);
-  const lines = [
-    `| connections | /weather req/s | /weather p50 over delay | /weather p99 over delay | bare http.get p50 over delay | bare http.get p99 over delay | non-2xx |`,
-    '|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const connections of WEATHER_CONNECTIONS) {
-    const weather = await measure(server.port, { path: '/weather/London', connections });
-    const bare = await measure(fake.port, { path: '/data/2.5/weather?q=London', connections }, 'bench/bare-get.ts');
-    lines.push(
-      `| ${connections} | ${weather.requestsPerSecond.toFixed(0)} | ${over(weather.p50)} | ${over(weather.p99)} | ${over(bare.p50)} | ${over(bare.p99)} | ${weather.non2xx + weather.errors} |`,
-    );
-  }
-  return lines;
-}
-
-function printTable(rows: Row[]): void {
-  const byName = new Map(rows.map((row) => [row.name, row]));
-  const lines = [
-    '| scenario | req/s | ratio | against | p50 ms | p99 ms | non-2xx |',
-    '|---|---:|---:|---|---:|---:|---:|',
-    ...rows.map((row) => {
-      const base = byName.get(row.baseline);
-      const ratio = base && base !== row ? `${((row.requestsPerSecond / base.requestsPerSecond) * 100).toFixed(0)}%` : '';
-      return `| ${row.name} | ${row.requestsPerSecond.toFixed(0)} | ${ratio} | ${base && base !== row ? row.baseline : ''} | ${row.p50} | ${row.p99} | ${row.non2xx + row.errors} |`;
-    }),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return res.json();
 }
 
 async function main(): Promise<void> {
@@ -143,47 +122,114 @@ async function main(): Promise<void> {
     SESSION_SECRET: 'bench-session-secret-at-least-32-characters',
     WEATHER_PORT: 'off',
     RATE_LIMITS: 'off',
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   const targets: Target[] = [];
-  const rows: Row[] = [];
+  const started = async (args: string[], env: Record<string, string>) => {
+    const target = await startProcess(args, env);
+    targets.push(target);
+    return target;
+  };
+
   try {
-    const bareHttp = await startBaseline('http');
-    const bareExpress = await startBaseline('express');
-    targets.push(bareHttp, bareExpress);
-    rows.push({ name: 'node:http hello', baseline: 'node:http hello', ...(await measure(bareHttp.port, { path: '/hello' })) });
-    rows.push({ name: 'Express hello', baseline: 'node:http hello', ...(await measure(bareExpress.port, { path: '/hello' })) });
+    const bareHttp = await started([...TS_NODE, 'bench/baseline-servers.ts', 'http'], {});
+    const bareExpress = await started([...TS_NODE, 'bench/baseline-servers.ts', 'express'], {});
+    const nodeHello = await measure(bareHttp.port, { path: '/hello' });
+    const expressHello = await measure(bareExpress.port, { path: '/hello' });
+    report('node:http hello (baseline)', rps(nodeHello), '', null, `p50 ${nodeHello.p50} ms, p99 ${nodeHello.p99} ms`);
+    report('Express hello (baseline)', rps(expressHello), '', null, `${pct(expressHello.requestsPerSecond / nodeHello.requestsPerSecond)} of node:http`);
 
-    const cached = await startProcess(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'on' });
-    const uncached = await startProcess(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'off' });
-    targets.push(cached, uncached);
-
+    const server = await started(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'on' });
     const email = 'bench@example.com';
     const password = 'bench-password';
-    await fetch(`http://127.0.0.1:${cached.port}/users`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    const basic = { Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` };
+    const { id: userId } = (await post(server.port, '/users', { email, password })) as { id: string };
+    const appHello = await measure(server.port, { path: '/hello' });
+    report('GET /hello, full stack', rps(appHello), '>= 90% of Express hello', appHello.requestsPerSecond >= 0.9 * expressHello.requestsPerSecond, pct(appHello.requestsPerSecond / expressHello.requestsPerSecond));
 
-    rows.push({
-      name: 'GET /api/v1/products, Basic, no cache',
-      baseline: 'Express hello',
-      ...(await measure(uncached.port, { path: '/api/v1/products', headers: basic })),
-    });
-    rows.push({
-      name: 'GET /api/v1/products, Basic, cache',
-      baseline: 'GET /api/v1/products, Basic, no cache',
-      ...(await measure(cached.port, { path: '/api/v1/products', headers: basic })),
-    });
+    if (wanted('users')) {
+      const user = await measure(server.port, { path: `/users/${userId}` });
+      report('GET /users/:id', rps(user), '>= 50% of GET /hello', user.requestsPerSecond >= 0.5 * appHello.requestsPerSecond, `${pct(user.requestsPerSecond / appHello.requestsPerSecond)}, p99 ${user.p99} ms`);
+    }
 
-    const weather = await weatherRows(serverEnv, targets);
+    if (wanted('auth')) {
+      const raw = await runScript<{ verificationsPerSecond: number }>('bench/argon2-raw.ts', { seconds: DURATION_SECONDS }, DURATION_SECONDS);
+      const loginBody = JSON.stringify({ email, password });
+      const loginRequest: LoadRequest = { path: '/auth', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: loginBody };
+      const login = await measure(server.port, loginRequest);
+      report('POST /auth', rps(login), '>= 85% of raw argon2 verify/s', login.requestsPerSecond >= 0.85 * raw.verificationsPerSecond, `${pct(login.requestsPerSecond / raw.verificationsPerSecond)} of ${raw.verificationsPerSecond.toFixed(0)} verify/s`);
 
-    process.stdout.write(`\nNode ${process.version}, database ${database.engine}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per scenario\n\n`);
-    printTable(rows);
-    process.stdout.write(`\nGET /weather/:city against fake providers answering after ${WEATHER_DELAY_MS} ms (latency in ms)\n\n`);
-    process.stdout.write(`${weather.join('\n')}\n`);
+      const idle = await measure(server.port, { path: `/users/${userId}` });
+      const saturating = load(server.port, loginRequest, DURATION_SECONDS + 2);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const busy = await load(server.port, { path: `/users/${userId}` }, DURATION_SECONDS);
+      await saturating;
+      report('GET /users/:id while POST /auth is saturated', `p99 ${busy.p99} ms`, 'p99 <= 2x idle p99', busy.p99 <= 2 * Math.max(idle.p99, 1), `idle p99 ${idle.p99} ms, ${rps(busy)}`);
+    }
+
+    if (wanted('catalogue')) {
+      const basic = { Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` };
+      const open = await started([...TS_NODE, 'bench/unauthenticated-catalogue.ts'], serverEnv);
+      const withoutAuth = await measure(open.port, { path: '/api/v1/products' });
+      const withAuth = await measure(server.port, { path: '/api/v1/products', headers: basic });
+      const uncachedServer = await started(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'off' });
+      const uncached = await measure(uncachedServer.port, { path: '/api/v1/products', headers: basic });
+      await uncachedServer.stop();
+      report('GET /api/v1/products, same handler without auth', rps(withoutAuth), '', null, '');
+      report('GET /api/v1/products, Basic, cache', rps(withAuth), '>= 80% of it without auth', withAuth.requestsPerSecond >= 0.8 * withoutAuth.requestsPerSecond, pct(withAuth.requestsPerSecond / withoutAuth.requestsPerSecond));
+      report('GET /api/v1/products, Basic, no cache', rps(uncached), '', null, `the cache gives ${(withAuth.requestsPerSecond / uncached.requestsPerSecond).toFixed(1)}x`);
+    }
+
+    if (wanted('oauth')) {
+      const token = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
+      const client = (await post(server.port, '/oauth/clients', { name: 'Bench', website: 'https://bench.example.com', redirect_uri: 'https://bench.example.com/cb', grants: ['client_credentials'] }, {
+        Authorization: `Bearer ${token.accessToken}`,
+      })) as { client_id: string; client_secret: string };
+      const tokenRequest: LoadRequest = {
+        path: '/oauth/token',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }).toString(),
+      };
+      const issued = await measure(server.port, tokenRequest);
+      report('POST /oauth/token client_credentials', rps(issued), '>= 30% of GET /hello', issued.requestsPerSecond >= 0.3 * appHello.requestsPerSecond, pct(issued.requestsPerSecond / appHello.requestsPerSecond));
+    }
+
+    if (wanted('weather')) {
+      const fake = await started([...TS_NODE, 'bench/fake-weather-provider.ts'], { DELAY_MS: String(WEATHER_DELAY_MS) });
+      const weatherServer = await started(['dist/server.js'], {
+        ...serverEnv,
+        OPENWEATHERMAP_URL: `http://127.0.0.1:${fake.port}/data/2.5/weather`,
+        OPENWEATHERMAP_API_KEY: 'bench-key',
+        WUNDERGROUND_URL: `http://127.0.0.1:${fake.port}`,
+        WUNDERGROUND_API_KEY: 'bench-key',
+      });
+      for (const connections of [1, 10, 50, 100]) {
+        const weather = await measure(weatherServer.port, { path: '/weather/London', connections });
+        const bare = await measure(fake.port, { path: '/data/2.5/weather?q=London', connections }, 'bench/bare-get.ts');
+        const over = (ms: number) => `${(ms - WEATHER_DELAY_MS).toFixed(1)}`;
+        report(
+          `GET /weather/:city, ${connections} connections`,
+          `p99 +${over(weather.p99)} ms`,
+          connections === 50 ? 'p99 <= delay + 10 ms' : '',
+          connections === 50 ? weather.p99 <= WEATHER_DELAY_MS + 10 : null,
+          `p50 +${over(weather.p50)} ms, ${rps(weather)}; bare http.get p50 +${over(bare.p50)}, p99 +${over(bare.p99)} ms`,
+        );
+      }
+      await weatherServer.stop();
+    }
+
+    if (wanted('memory')) {
+      // Two equal runs of 50,000 requests; what the second adds is growth, not warm-up.
+      const batch: LoadRequest = { path: `/users/${userId}`, amount: 50_000 };
+      await load(server.port, batch, 60);
+      const afterFirst = await rssMegabytes(server.pid);
+      await load(server.port, batch, 60);
+      const afterSecond = await rssMegabytes(server.pid);
+      report('memory after two runs of 50k requests', `RSS ${afterSecond.toFixed(0)} MB`, '< 200 MB, no growth', afterSecond < 200 && afterSecond - afterFirst < 10, `after the first run ${afterFirst.toFixed(0)} MB (+${(afterSecond - afterFirst).toFixed(1)} MB)`);
+    }
+
+    process.stdout.write(`\nNode ${process.version}, database ${database.engine}, ${CONNECTIONS} connections unless stated, ${DURATION_SECONDS} s per scenario, LOG_LEVEL=${serverEnv.LOG_LEVEL}\n\n`);
+    process.stdout.write(`| scenario | figure | goal | | detail |\n|---|---:|---|---|---|\n${rows.join('\n')}\n`);
   } finally {
     await Promise.all(targets.map((target) => target.stop()));
     await database.stop();

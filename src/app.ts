@@ -1,13 +1,13 @@
 // Builds the Express apps without listening: middleware, feature routers, 404 and the error handler.
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { createAuthRouter } from './auth/auth.routes';
 import { VerifiedCredentialsCache } from './auth/verified-credentials.cache';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
-import { redactUrl, type Logger } from './common/logger';
+import type { Logger } from './common/logger';
+import { requestLogging } from './common/request-logging';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createSessionMiddleware } from './session/session.middleware';
@@ -24,17 +24,7 @@ export interface AppDeps {
 function buildApp(logger: Logger, mountRoutes: (app: Express) => void): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(
-    pinoHttp({
-      logger,
-      // Only method, redacted URL and status: headers and bodies may carry credentials.
-      serializers: {
-        req: (req: { method: string; url: string; id: unknown }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLogging(logger));
   mountRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
@@ -43,6 +33,8 @@ function buildApp(logger: Logger, mountRoutes: (app: Express) => void): Express 
 
 export function createApp({ config, logger }: AppDeps): Express {
   return buildApp(logger, (app) => {
+    // Bodiless and the busiest under load: ahead of the body parser and the other routers.
+    app.use(createWeatherRouter(config.weather));
     app.use(express.json({ limit: '100kb' }));
     const accessTokens = createAccessTokens(config.jwtSecret);
     app.use('/users', createUsersRouter());
@@ -53,7 +45,6 @@ export function createApp({ config, logger }: AppDeps): Express {
     app.use(createSessionRouter(sessions));
     app.use(createSocialRouter(config, logger, sessions));
     app.use(createOAuthRouter(config, accessTokens, sessions));
-    app.use(createWeatherRouter(config.weather));
   });
 }
 

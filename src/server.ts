@@ -67,6 +67,7 @@ export async function start(config: Config = loadConfigFromProcess()): Promise<R
       await Promise.all(servers.map(closeServer));
       await database.close();
       logger.info('stopped');
+      logger.flush();
     })());
 
   return { config, port, weatherPort, stop };

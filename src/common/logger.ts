@@ -18,14 +18,17 @@ const REDACTED_PATHS = [
   '*.token',
 ];
 
+/**
+ * Logs go to stdout through a buffer written asynchronously in 4 KiB chunks: a synchronous write per
+ * request line was the largest single cost of a small request. Call logger.flush() before exiting.
+ */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }
 
 // Variant A of the OAuth token endpoint accepts secrets in the query string, so no URL is logged raw.
