@@ -1,5 +1,6 @@
-// The ceiling for POST /auth: argon2id verifications per second with the server's own parameters,
-// ten at a time (as many as the load generator's connections), for a fixed time.
+// The ceiling for POST /auth: argon2id verifications per second with the server's own parameters
+// and its own limit on concurrent hashing, asked ten at a time (as many as the load generator's
+// connections), for a fixed time.
 import { hashPassword, verifyPassword } from '../src/common/passwords';
 
 async function main(): Promise<void> {

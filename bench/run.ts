@@ -19,6 +19,8 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 10;
 const WEATHER_DELAY_MS = 50;
+// The server runs as `npm start` runs it (package.json), with the same V8 heap limit.
+const SERVER = ['--max-old-space-size=256', 'dist/server.js'];
 
 interface Figures {
   requestsPerSecond: number;
@@ -139,7 +141,7 @@ async function main(): Promise<void> {
     report('node:http hello (baseline)', rps(nodeHello), '', null, `p50 ${nodeHello.p50} ms, p99 ${nodeHello.p99} ms`);
     report('Express hello (baseline)', rps(expressHello), '', null, `${pct(expressHello.requestsPerSecond / nodeHello.requestsPerSecond)} of node:http`);
 
-    const server = await started(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'on' });
+    const server = await started(SERVER, { ...serverEnv, CREDENTIAL_CACHE: 'on' });
     const email = 'bench@example.com';
     const password = 'bench-password';
     const { id: userId } = (await post(server.port, '/users', { email, password })) as { id: string };
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
       const open = await started([...TS_NODE, 'bench/unauthenticated-catalogue.ts'], serverEnv);
       const withoutAuth = await measure(open.port, { path: '/api/v1/products' });
       const withAuth = await measure(server.port, { path: '/api/v1/products', headers: basic });
-      const uncachedServer = await started(['dist/server.js'], { ...serverEnv, CREDENTIAL_CACHE: 'off' });
+      const uncachedServer = await started(SERVER, { ...serverEnv, CREDENTIAL_CACHE: 'off' });
       const uncached = await measure(uncachedServer.port, { path: '/api/v1/products', headers: basic });
       await uncachedServer.stop();
       report('GET /api/v1/products, same handler without auth', rps(withoutAuth), '', null, '');
@@ -196,7 +198,7 @@ async function main(): Promise<void> {
 
     if (wanted('weather')) {
       const fake = await started([...TS_NODE, 'bench/fake-weather-provider.ts'], { DELAY_MS: String(WEATHER_DELAY_MS) });
-      const weatherServer = await started(['dist/server.js'], {
+      const weatherServer = await started(SERVER, {
         ...serverEnv,
         OPENWEATHERMAP_URL: `http://127.0.0.1:${fake.port}/data/2.5/weather`,
         OPENWEATHERMAP_API_KEY: 'bench-key',

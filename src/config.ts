@@ -39,6 +39,8 @@ export interface Config {
     readonly userProfileUrl: string;
     readonly userEmailsUrl: string;
   };
+  /** argon2id parameters for new password hashes. */
+  readonly passwordHashing: { readonly memoryKib: number; readonly timeCost: number; readonly parallelism: number };
   readonly weather: {
     readonly openWeatherMapUrl: string;
     readonly openWeatherMapApiKey: string | null;
@@ -179,6 +181,11 @@ export function loadConfig(env: Env): Config {
       tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token'),
       userProfileUrl: url(env, 'GITHUB_USER_PROFILE_URL', 'https://api.github.com/user'),
       userEmailsUrl: url(env, 'GITHUB_USER_EMAILS_URL', 'https://api.github.com/user/emails'),
+    }),
+    passwordHashing: Object.freeze({
+      memoryKib: positiveInteger(env, 'ARGON2_MEMORY_KIB', 19_456, 4_194_304),
+      timeCost: positiveInteger(env, 'ARGON2_TIME_COST', 2, 20),
+      parallelism: positiveInteger(env, 'ARGON2_PARALLELISM', 1, 16),
     }),
     weather: Object.freeze({
       openWeatherMapUrl: url(env, 'OPENWEATHERMAP_URL', 'http://api.openweathermap.org/data/2.5/weather'),

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, createWeatherApp } from './app';
 import { createLogger } from './common/logger';
+import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
 import { openDatabase } from './db/open';
@@ -46,6 +47,7 @@ export async function start(config: Config = loadConfigFromProcess()): Promise<R
     logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
   }
 
+  configurePasswordHashing(config.passwordHashing);
   const database = await openDatabase(config, logger);
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');

@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       rateLimits: true,
       credentialCache: true,
       isProduction: false,
+      passwordHashing: { memoryKib: 19456, timeCost: 2, parallelism: 1 },
+      oauth: { accessTokenLifetime: 31536000, v1AccessTokenLifetime: 2592000, refreshTokenLifetime: 31536000 },
       weather: {
         openWeatherMapUrl: 'http://api.openweathermap.org/data/2.5/weather',
         openWeatherMapApiKey: null,
@@ -68,6 +70,9 @@ describe('loadConfig', () => {
     ['WEATHER_TIMEOUT_MS', '5s'],
     ['OPENWEATHERMAP_URL', 'api.openweathermap.org'],
     ['CREDENTIAL_CACHE', 'sometimes'],
+    ['ARGON2_TIME_COST', '0'],
+    ['ARGON2_MEMORY_KIB', 'lots'],
+    ['OAUTH_ACCESS_TOKEN_LIFETIME', '-5'],
   ])('names %s in the error for the bad value %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });

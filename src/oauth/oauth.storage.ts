@@ -60,6 +60,11 @@ export async function saveToken(token: Token, client: Client, user: OAuthUser): 
 }
 
 export const oauthModel: OAuthModel = {
+  // 256 random bits, URL-safe; the library's default spends 2 KiB of randomness and a SHA-256 on each.
+  generateAccessToken: async () => randomToken(),
+  generateRefreshToken: async () => randomToken(),
+  generateAuthorizationCode: async () => randomToken(),
+
   async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | Falsey> {
     // null: no secret is needed (authorization requests). undefined: a token request without one,
     // which every client here must send, PKCE or not, since all clients are confidential.
