@@ -8,6 +8,7 @@ const config: Config = {
   // Starts the embedded database once for the run unless MONGODB_URI is set.
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/spec-conformance.ts'],
   testTimeout: 30_000,
   // Two cores: one worker per core keeps argon2 and the database from starving each other.
   maxWorkers: 2,

@@ -8,8 +8,12 @@ import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
 import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
+import { corsFor, securityHeaders } from './common/security';
+import { createHealthRouter } from './health/health.routes';
+import { STYLE_HASH } from './session/pages';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
+import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
@@ -21,10 +25,15 @@ export interface AppDeps {
   logger: Logger;
 }
 
-function buildApp(logger: Logger, mountRoutes: (app: Express) => void): Express {
+function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: { probes: boolean }): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(securityHeaders(STYLE_HASH));
+  if (options.probes) app.use(createHealthRouter());
   app.use(requestLogging(logger));
+  const cors = corsFor(config);
+  if (cors) app.use(cors);
   mountRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
@@ -32,24 +41,25 @@ function buildApp(logger: Logger, mountRoutes: (app: Express) => void): Express 
 }
 
 export function createApp({ config, logger }: AppDeps): Express {
-  return buildApp(logger, (app) => {
+  return buildApp({ config, logger }, (app) => {
     // Bodiless and the busiest under load: ahead of the body parser and the other routers.
     app.use(createWeatherRouter(config.weather));
     app.use(express.json({ limit: '100kb' }));
     const accessTokens = createAccessTokens(config.jwtSecret);
     app.use('/users', createUsersRouter());
-    app.use('/auth', createAuthRouter(accessTokens));
+    app.use('/auth', createAuthRouter(accessTokens, config));
     app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
     // One session middleware, mounted only on the browser routes.
     const sessions = createSessionMiddleware(config);
-    app.use(createSessionRouter(sessions));
+    app.use(createSessionRouter(sessions, config));
     app.use(createSocialRouter(config, logger, sessions));
     app.use(createOAuthRouter(config, accessTokens, sessions));
-  });
+    app.use(createOpenApiRouter());
+  }, { probes: true });
 }
 
 export function createWeatherApp({ config, logger }: AppDeps): Express {
-  return buildApp(logger, (app) => {
+  return buildApp({ config, logger }, (app) => {
     app.use(createWeatherRouter(config.weather));
-  });
+  }, { probes: false });
 }

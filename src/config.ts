@@ -21,6 +21,10 @@ export interface Config {
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
   readonly rateLimits: boolean;
+  /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
+  readonly corsOrigins: readonly string[];
+  /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets. */
+  readonly trustProxy: boolean | number | readonly string[];
   /** Remember successful HTTP Basic verifications (off only to measure what it saves). */
   readonly credentialCache: boolean;
   readonly oauth: {
@@ -118,6 +122,32 @@ function positiveInteger(env: Env, name: string, fallback: number, max: number):
   return Number(raw);
 }
 
+function origins(env: Env): string[] {
+  const raw = read(env, 'CORS_ORIGINS');
+  if (!raw) return [];
+  return raw.split(',').map((origin) => {
+    const value = origin.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `must be a comma-separated list of origins such as https://app.example.com (got "${value}")`);
+    }
+    if (parsed.origin !== value) throw new ConfigError('CORS_ORIGINS', `must list bare origins, without paths (got "${value}")`);
+    return value;
+  });
+}
+
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = read(env, 'TRUST_PROXY')?.toLowerCase() ?? 'false';
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => /^[0-9a-f:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return entries;
+  throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count, or IP addresses and subnets (got "${raw}")`);
+}
+
 function mongodbUri(env: Env): string | null {
   const raw = read(env, 'MONGODB_URI');
   if (raw === undefined) return null;
@@ -168,6 +198,8 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
+    corsOrigins: Object.freeze(origins(env)),
+    trustProxy: trustProxy(env),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),
     oauth: Object.freeze({
       accessTokenLifetime: positiveInteger(env, 'OAUTH_ACCESS_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),

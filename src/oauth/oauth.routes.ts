@@ -2,6 +2,7 @@
 // client registration, the protected resource, revocation, introspection and metadata.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
+import { limitsFor, TOKEN_ENDPOINT_RULES } from '../common/rate-limit';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
 import { requireCsrf } from '../session/csrf';
@@ -10,6 +11,7 @@ import { createAuthorizeController } from './authorize.controller';
 import * as clientsController from './clients.controller';
 import * as clientsValidation from './clients.validation';
 import { createOAuthController } from './oauth.controller';
+import { OAuthErrorResponse } from './oauth.errors';
 import { createOAuthServers } from './oauth.server';
 import { createTokenController } from './token.controller';
 
@@ -25,8 +27,9 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   router.post(AUTHORIZE_PATHS, sessions, formBody, requireCsrf, authorize.decide);
 
-  router.post('/v1/oauth/token', formBody, token.variantA);
-  router.post('/oauth/token', formBody, token.variantB);
+  const tokenLimits = limitsFor(config, TOKEN_ENDPOINT_RULES, new OAuthErrorResponse('too_many_requests', 'Too many token requests, try again later', 429));
+  router.post('/v1/oauth/token', formBody, ...tokenLimits, token.variantA);
+  router.post('/oauth/token', formBody, ...tokenLimits, token.variantB);
   router.post('/oauth/revoke', formBody, oauth.revoke);
   router.post('/oauth/introspect', formBody, oauth.introspect);
   router.get('/.well-known/oauth-authorization-server', oauth.metadata);

@@ -1,4 +1,5 @@
 // The server-rendered pages: small, accessible, readable without JavaScript.
+import { createHash } from 'node:crypto';
 import { AppError } from '../common/errors';
 import { html, type SafeHtml } from './html';
 
@@ -10,9 +11,12 @@ input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:
 .check{display:flex;gap:.4rem;align-items:center;font-weight:400}.row{display:flex;gap:.6rem;margin-top:1.2rem}
 button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid #1b5fb8;background:#1b5fb8;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
-a{color:#1b5fb8}ul{padding-left:1.2rem}`;
+a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}`;
 
-function layout(title: string, body: SafeHtml): string {
+/** For the content security policy, which allows this one inline stylesheet and no other. */
+export const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+
+export function layout(title: string, body: SafeHtml, options: { wide?: boolean } = {}): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +25,7 @@ function layout(title: string, body: SafeHtml): string {
 <title>${title}</title>
 <style>${STYLE}</style>
 </head>
-<body><main>${body}</main></body>
+<body><main${options.wide ? html` class="wide"` : ''}>${body}</main></body>
 </html>`.value;
 }
 

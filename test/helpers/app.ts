@@ -1,7 +1,8 @@
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';
 import { loadConfig, type Config } from '../../src/config';
+import { responseProblem } from './openapi-validator';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
 
@@ -16,7 +17,41 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+const violations: string[] = [];
+
+/** The spec violations recorded since the last call. */
+export function takeSpecViolations(): string[] {
+  return violations.splice(0);
+}
+
+/** The real app, with every response checked against the OpenAPI document on its way out. */
 export function testApp(overrides: Record<string, string> = {}): Express {
   const config = testConfig(overrides);
-  return createApp({ config, logger: createLogger(config.logLevel) });
+  const app = createApp({ config, logger: createLogger(config.logLevel) });
+  const checked = express();
+  checked.use((req, res, next) => {
+    // Routers rewrite req.url on the way in, so the path is taken now.
+    const { method, path } = req;
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    const keep = (chunk: unknown) => {
+      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk);
+      return end(chunk, ...rest);
+    }) as typeof res.end;
+    res.once('finish', () => {
+      const problem = responseProblem(method, path, res.statusCode, res.get('Content-Type'), Buffer.concat(chunks).toString('utf8'));
+      if (problem) violations.push(problem);
+    });
+    next();
+  });
+  checked.use(app);
+  return checked;
 }

@@ -1,0 +1,66 @@
+import request from 'supertest';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+
+useTestDatabase();
+
+describe('security headers', () => {
+  it('are set on API responses, without x-powered-by', async () => {
+    const res = await request(testApp()).get('/users').expect(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('give the pages a CSP that allows their one stylesheet, frames nothing, and leaves form-action open', async () => {
+    const res = await request(testApp()).get('/login').expect(200);
+    const csp = res.headers['content-security-policy'];
+    const style = /<style>([\s\S]*?)<\/style>/.exec(res.text)![1];
+    const hash = require('node:crypto').createHash('sha256').update(style).digest('base64');
+    expect(csp).toContain(`style-src 'sha256-${hash}'`);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('form-action');
+    expect(csp).not.toContain('unsafe-inline');
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default', async () => {
+    const res = await request(testApp()).get('/users').set('Origin', 'https://app.example.com').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('allows only the configured origins', async () => {
+    const app = testApp({ CORS_ORIGINS: 'https://app.example.com,https://admin.example.com' });
+    const allowed = await request(app).get('/users').set('Origin', 'https://admin.example.com').expect(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example.com');
+    const other = await request(app).get('/users').set('Origin', 'https://evil.example.com').expect(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await request(app).options('/users').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'POST').expect(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+  });
+});
+
+describe('trust proxy', () => {
+  it('reads the client protocol from X-Forwarded-Proto only when configured, for Secure cookies', async () => {
+    const production = { NODE_ENV: 'production' };
+    const untrusted = await request(testApp(production)).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(untrusted.headers['set-cookie']).toBeUndefined();
+    const trusted = await request(testApp({ ...production, TRUST_PROXY: '1' })).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(trusted.headers['set-cookie'][0]).toMatch(/; Secure/);
+  });
+});
+
+describe('health', () => {
+  it('GET /healthz answers 200 while the process runs', async () => {
+    const res = await request(testApp()).get('/healthz').expect(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 200 when the database answers', async () => {
+    const res = await request(testApp()).get('/readyz').expect(200);
+    expect(res.body).toEqual({ status: 'ready' });
+  });
+});

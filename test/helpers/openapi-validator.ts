@@ -1,0 +1,76 @@
+// Checks responses against the OpenAPI document: the route and status must be documented, and a
+// JSON body must match its schema. testApp() runs every response through it.
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { openApiDocument } from '../../src/openapi/openapi.document';
+
+interface Response {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown> }>;
+}
+
+interface Operation {
+  responses: Record<string, Response>;
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: 'openapi.json', components: openApiDocument.components });
+
+const validators = new Map<object, ValidateFunction>();
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'));
+    validate = ajv.compile(rebased);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+// Literal paths first, so /auth/refresh-token is not taken for /auth/{provider}.
+const routes = Object.entries(openApiDocument.paths)
+  .map(([template, item]) => ({
+    template,
+    item: item as unknown as Record<string, Operation>,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    literal: !template.includes('{'),
+  }))
+  .sort((a, b) => Number(b.literal) - Number(a.literal));
+
+export function findOperation(method: string, path: string): Operation | undefined {
+  return routes.find((route) => route.item[method.toLowerCase()] && route.pattern.test(path))?.item[method.toLowerCase()];
+}
+
+export function documentedRoutes(): string[] {
+  return routes.flatMap((route) => METHODS.filter((method) => route.item[method]).map((method) => `${method.toUpperCase()} ${route.template}`));
+}
+
+/** What is wrong with a response, or null when the document allows it. */
+export function responseProblem(method: string, path: string, status: number, contentType: string | undefined, body: string): string | null {
+  const where = `${method} ${path} -> ${status}`;
+  // CORS preflights are answered by the cors middleware for any route.
+  if (method === 'OPTIONS') return null;
+  const operation = findOperation(method, path);
+  // Not a route: the generic 404 (and the catalogue's 405 for writes) answer those.
+  if (!operation) return status === 404 || status === 405 ? null : `${where}: no such operation in the document`;
+  const response = operation.responses[String(status)];
+  if (!response) return `${where}: status not documented`;
+  if (!response.content) return null;
+  // A client error may come as a bare status (the Bearer challenge on /api/user, say).
+  if (status >= 400 && body === '' && !contentType) return null;
+  const type = contentType?.split(';')[0].trim() ?? '';
+  const media = response.content[type];
+  if (!media) return `${where}: content type "${type}" not documented (${Object.keys(response.content).join(', ')})`;
+  if (type !== 'application/json') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return `${where}: body is not JSON`;
+  }
+  const validate = validatorFor(media.schema);
+  return validate(parsed) ? null : `${where}: ${ajv.errorsText(validate.errors)} in ${body.slice(0, 300)}`;
+}

@@ -1,0 +1,69 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { createLogger } from '../../src/common/logger';
+import { openApiDocument } from '../../src/openapi/openapi.document';
+import { testApp, testConfig } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { documentedRoutes, responseProblem } from '../helpers/openapi-validator';
+
+useTestDatabase();
+
+interface Layer {
+  rawPath?: string;
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/** Every "METHOD /path" the app answers, read from Express's router, in OpenAPI's path syntax. */
+function appRoutes(app: Express): string[] {
+  const found: string[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const path of paths) {
+          for (const method of Object.keys(layer.route.methods)) {
+            // `.all()` only answers 405 on the read-only catalogue; it is no operation of its own.
+            if (method === '_all') continue;
+            found.push(`${method.toUpperCase()} ${(prefix + path).replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`);
+          }
+        }
+      } else if (layer.handle.stack) {
+        walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== '/' ? layer.rawPath : ''));
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return [...new Set(found)].sort();
+}
+
+describe('the OpenAPI document', () => {
+  const app = createApp({ config: testConfig(), logger: createLogger('silent') });
+
+  it('lists exactly the routes the app serves, neither more nor fewer', () => {
+    expect(documentedRoutes().sort()).toEqual(appRoutes(app));
+  });
+
+  it('is served at /openapi.json as OpenAPI 3.1', async () => {
+    const res = await request(testApp()).get('/openapi.json').expect(200);
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('is rendered at /docs, every operation included', async () => {
+    const res = await request(testApp()).get('/docs').expect(200).expect('Content-Type', /text\/html/);
+    for (const route of documentedRoutes()) {
+      const [method, path] = route.split(' ');
+      expect(res.text).toContain(`${method} ${path.replaceAll('&', '&amp;')}`);
+    }
+  });
+
+  it('tells a conforming response from one that is not', () => {
+    expect(responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', permissionFlags: 1, __v: 0 }))).toBeNull();
+    expect(responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', password: 'x', permissionFlags: 1, __v: 0 }))).toMatch(/additional/);
+    expect(responseProblem('GET', '/users/abc', 418, 'application/json', '{}')).toMatch(/status not documented/);
+    expect(responseProblem('GET', '/hello', 200, 'application/json', '"hello!"')).toMatch(/content type/);
+    expect(responseProblem('PUT', '/hello', 200, 'text/plain', 'x')).toMatch(/no such operation/);
+  });
+});
