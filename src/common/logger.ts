@@ -19,8 +19,9 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * Logs go to stdout through a buffer written asynchronously in 4 KiB chunks: a synchronous write per
- * request line was the largest single cost of a small request. Call logger.flush() before exiting.
+ * Logs go to stdout asynchronously (lines that arrive while a write is in progress go out together):
+ * a synchronous write per request line was the largest single cost of a small request. No minimum
+ * batch size, so a quiet server's lines are not held back. Call logger.flush() before exiting.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
@@ -28,7 +29,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: undefined,
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 // Variant A of the OAuth token endpoint accepts secrets in the query string, so no URL is logged raw.

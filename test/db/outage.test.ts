@@ -41,6 +41,9 @@ it('answers 503 within about a second while the database is down, and recovers w
   expect(down.headers['retry-after']).toBe('1');
   expect(Date.now() - started).toBeLessThan(2000);
   await request(app).post('/users').send({ email: 'during-outage@example.com', password: 'secret1' }).expect(503);
+  const readiness = await request(app).get('/readyz').expect(503);
+  expect(readiness.body).toEqual({ status: 'database unavailable' });
+  await request(app).get('/healthz').expect(200);
 
   database = await startDatabase(database.port);
   const deadline = Date.now() + 20_000;

@@ -1,0 +1,44 @@
+// Runs the server as a real process (ts-node on src/server.ts), for tests of signals and of several
+// instances sharing one database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { findFreePort, waitForPort } from '../../src/db/ports';
+import { TEST_JWT_SECRET } from './app';
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/server.ts'], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      WEATHER_PORT: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMITS: 'off',
+      JWT_SECRET: TEST_JWT_SECRET,
+      SESSION_SECRET: 'test-session-secret-that-is-at-least-32-chars',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await Promise.race([waitForPort(port, 60_000), exited.then((code) => Promise.reject(new Error(`server exited with ${code}`)))]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
