@@ -12,6 +12,7 @@ import { corsFor, securityHeaders } from './common/security';
 import { createHealthRouter } from './health/health.routes';
 import { STYLE_HASH } from './session/pages';
 import type { Config } from './config';
+import { OAUTH_BODY_PATHS, oauthBodyErrors } from './oauth/oauth.body-errors';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createSessionMiddleware } from './session/session.middleware';
@@ -45,6 +46,7 @@ export function createApp({ config, logger }: AppDeps): Express {
     // Bodiless and the busiest under load: ahead of the body parser and the other routers.
     app.use(createWeatherRouter(config.weather));
     app.use(express.json({ limit: '100kb' }));
+    app.use(OAUTH_BODY_PATHS, oauthBodyErrors);
     const accessTokens = createAccessTokens(config.jwtSecret);
     app.use('/users', createUsersRouter());
     app.use('/auth', createAuthRouter(accessTokens, config));

@@ -15,7 +15,14 @@ const BODY_ERRORS: Record<string, [number, string]> = {
   'stream.encoding.set': [500, 'Internal server error'],
 };
 
-function bodyError(err: unknown): [number, string] | undefined {
+/** Express's own client errors (a path that does not decode, say) carry a 4xx status to keep. */
+function clientError(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** The status and message for a request body the client got wrong, or undefined. */
+export function bodyError(err: unknown): [number, string] | undefined {
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   return BODY_ERRORS[String(err.type)];
 }
@@ -45,6 +52,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = bodyError(err);
   if (known) {
     send(res, new AppError(known[0], { errors: [known[1]] }));
+    return;
+  }
+  const clientStatus = clientError(err);
+  if (clientStatus) {
+    send(res, new AppError(clientStatus, { error: clientStatus === 400 ? 'Malformed request' : 'Request refused' }));
     return;
   }
   if (isDatabaseUnavailable(err)) {

@@ -24,7 +24,8 @@ export function createOAuthController(servers: OAuthServers, config: Config) {
     async currentUser(req: Request, res: Response): Promise<void> {
       const authorization = req.headers.authorization;
       if (!authorization || !/^bearer(\s|$)/i.test(authorization.trim())) {
-        throw new AppError(401, undefined, { 'WWW-Authenticate': REALM });
+        // RFC 6750 §3.1: no error code when no credentials were sent, only the challenge.
+        throw new AppError(401, { error_description: 'Send an access token as Authorization: Bearer <token>' }, { 'WWW-Authenticate': REALM });
       }
       let token;
       try {

@@ -26,6 +26,8 @@ const jsonFaults: Responses = {
   '503': json(ref('Error'), 'Database unavailable; retry after Retry-After seconds'),
 };
 const pageFaults: Responses = { '503': json(ref('Error'), 'Database unavailable') };
+/** A path whose percent-encoding does not decode never reaches the route. */
+const malformedPath = json(ref('Error'), 'Malformed percent-encoding in the path');
 
 const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str });
 const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
@@ -55,12 +57,14 @@ const catalogueErrors: Responses = {
   ...jsonFaults,
 };
 
-const oauthTokenErrors: Responses = {
-  '400': json(ref('OAuthError'), 'invalid_request, invalid_grant, unsupported_grant_type, invalid_scope or unauthorized_client'),
-  '401': json(ref('OAuthError'), 'invalid_client'),
-  '429': json(ref('OAuthError'), 'too_many_requests; see Retry-After'),
+const oauthClientErrors: Responses = {
   ...jsonFaults,
+  '413': json(ref('OAuthError'), 'invalid_request: body over 100 kB'),
+  '415': json(ref('OAuthError'), 'invalid_request: unsupported body encoding or charset'),
+  '400': json(ref('OAuthError'), 'invalid_request (a malformed body too), invalid_grant, unsupported_grant_type, invalid_scope or unauthorized_client'),
+  '401': json(ref('OAuthError'), 'invalid_client'),
 };
+const oauthTokenErrors: Responses = { ...oauthClientErrors, '429': json(ref('OAuthError'), 'too_many_requests; see Retry-After') };
 
 const tokenParameters = {
   type: 'object',
@@ -172,14 +176,14 @@ export const openApiDocument = {
       get: {
         tags: ['Users'],
         summary: 'Read a user',
-        responses: { '200': json(ref('User'), 'The user'), '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
+        responses: { '200': json(ref('User'), 'The user'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
       },
       put: { tags: ['Users'], summary: 'Replace a user (the email must stay the same)', requestBody: jsonBody(ref('UserPut')), responses: userWriteResponses('Replaced') },
       patch: { tags: ['Users'], summary: 'Update some fields of a user', requestBody: jsonBody(ref('UserPatch')), responses: userWriteResponses('Updated') },
       delete: {
         tags: ['Users'],
         summary: 'Delete a user',
-        responses: { '204': empty('Deleted'), '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
+        responses: { '204': empty('Deleted'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
       },
     },
     '/auth': {
@@ -225,7 +229,7 @@ export const openApiDocument = {
         ],
         responses: {
           '302': redirect('To the provider, or to /home once signed in (30-day cookie)'),
-          '400': page('invalid_state: the callback was replayed or did not start here'),
+          '400': { description: 'invalid_state: the callback was replayed or did not start here (page), or a malformed path (JSON)', content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } } },
           '403': page('The user denied access at the provider'),
           '404': page('Unknown provider'),
           '502': page('The provider failed or answered unreadably'),
@@ -295,7 +299,7 @@ export const openApiDocument = {
         tags: ['OAuth 2'],
         summary: 'RFC 7009 revocation of the calling client\'s token',
         requestBody: formBody({ type: 'object', properties: { token: str, token_type_hint: str, client_id: str, client_secret: str } }),
-        responses: { '200': empty('Revoked, or unknown (the same answer)'), '400': json(ref('OAuthError'), 'invalid_request'), '401': json(ref('OAuthError'), 'invalid_client'), ...jsonFaults },
+        responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
       },
     },
     '/oauth/introspect': {
@@ -303,7 +307,7 @@ export const openApiDocument = {
         tags: ['OAuth 2'],
         summary: 'RFC 7662 introspection of the calling client\'s token',
         requestBody: formBody({ type: 'object', properties: { token: str, token_type_hint: str, client_id: str, client_secret: str } }),
-        responses: { '200': json(ref('Introspection'), 'Token state'), '400': json(ref('OAuthError'), 'invalid_request'), '401': json(ref('OAuthError'), 'invalid_client'), ...jsonFaults },
+        responses: { ...oauthClientErrors, '200': json(ref('Introspection'), 'Token state') },
       },
     },
     '/oauth/clients': {
@@ -333,7 +337,7 @@ export const openApiDocument = {
         tags: ['OAuth 2'],
         summary: 'Delete a client and revoke everything issued to it',
         security: [{ jwt: [] }, { session: [] }],
-        responses: { '204': empty('Deleted'), '401': empty('No credentials'), '403': empty('Bad access token'), '404': json(ref('Error'), 'Client <clientId> not found'), ...jsonFaults },
+        responses: { '204': empty('Deleted'), '400': malformedPath, '401': empty('No credentials'), '403': empty('Bad access token'), '404': json(ref('Error'), 'Client <clientId> not found'), ...jsonFaults },
       },
     },
     '/.well-known/oauth-authorization-server': {
@@ -346,7 +350,7 @@ export const openApiDocument = {
         security: [{ oauth: ['read'] }],
         responses: {
           '200': json(ref('User'), 'The user'),
-          '401': { description: 'No bearer token (empty), or a wrong, expired or revoked one (invalid_request)', content: { 'application/json': { schema: ref('OAuthError') } } },
+          '401': json({ oneOf: [ref('OAuthError'), ref('BearerChallenge')] }, 'No bearer token (challenge only, no error code), or a wrong, expired or revoked one (invalid_request)'),
           '403': json(ref('OAuthError'), 'insufficient_scope, or a client_credentials token'),
           ...jsonFaults,
         },
@@ -355,12 +359,12 @@ export const openApiDocument = {
     '/api/v1/products': { get: { tags: ['Catalogue'], summary: 'Every product', security: basicAuth, responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueErrors } } },
     '/api/v1/products/{id}': {
       parameters: [pathParam('id', 'Product id')],
-      get: { tags: ['Catalogue'], summary: 'One product', security: basicAuth, responses: { '200': json(ref('ProductOne'), 'Product'), '404': json(ref('CatalogueError'), 'Product <id> not found'), ...catalogueErrors } },
+      get: { tags: ['Catalogue'], summary: 'One product', security: basicAuth, responses: { '200': json(ref('ProductOne'), 'Product'), '400': malformedPath, '404': json(ref('CatalogueError'), 'Product <id> not found'), ...catalogueErrors } },
     },
     '/api/v1/categories': { get: { tags: ['Catalogue'], summary: 'Every category (under the key `user`)', security: basicAuth, responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueErrors } } },
     '/api/v1/categories/{id}': {
       parameters: [pathParam('id', 'Category id')],
-      get: { tags: ['Catalogue'], summary: 'One category (under the key `user`)', security: basicAuth, responses: { '200': json(ref('CategoryOne'), 'Category'), '404': json(ref('CatalogueError'), 'Category <id> not found'), ...catalogueErrors } },
+      get: { tags: ['Catalogue'], summary: 'One category (under the key `user`)', security: basicAuth, responses: { '200': json(ref('CategoryOne'), 'Category'), '400': malformedPath, '404': json(ref('CatalogueError'), 'Category <id> not found'), ...catalogueErrors } },
     },
     '/hello': { get: { tags: ['Weather'], summary: 'Says hello!', responses: { '200': text('hello!') } } },
     '/weather/{city}': {
@@ -370,7 +374,7 @@ export const openApiDocument = {
         summary: 'Mean temperature in kelvin over two providers, queried at once',
         responses: {
           '200': json(ref('Weather'), 'Weather'),
-          '400': text('City name too long'),
+          '400': { description: 'City name too long (text), or a malformed path (JSON)', content: { 'text/plain': { schema: str }, 'application/json': { schema: ref('Error') } } },
           '500': text('A provider failed: names the provider and the cause, never the key'),
         },
       },
@@ -435,6 +439,7 @@ export const openApiDocument = {
         properties: { client_id: str, client_secret: str, name: str, website: str, redirect_uri: str, grants: { type: 'array', items: ref('Grant') } },
         additionalProperties: false,
       },
+      BearerChallenge: { type: 'object', required: ['error_description'], properties: { error_description: str }, additionalProperties: false },
       OAuthError: { type: 'object', required: ['error'], properties: { error: str, error_description: str }, additionalProperties: false },
       TokenResponseA: {
         type: 'object',

@@ -37,12 +37,12 @@ describe('GET /api/user', () => {
     expect(res.body.email).toBe(user.email);
   });
 
-  it.each([undefined, 'Basic dXNlcjpwYXNz'])('answers 401 with a Bearer challenge and no body for the header %s', async (header) => {
+  it.each([undefined, 'Basic dXNlcjpwYXNz'])('answers 401 with a bare Bearer challenge and no error code for the header %s', async (header) => {
     const req = request(app).get('/api/user');
     if (header) req.set('Authorization', header);
     const res = await req.expect(401);
     expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
-    expect(res.text).toBe('');
+    expect(res.body).toEqual({ error_description: 'Send an access token as Authorization: Bearer <token>' });
   });
 
   it.each(['Bearer made-up-token', 'Bearer', 'Bearer a b'])('answers 401 invalid_request for "%s"', async (header) => {

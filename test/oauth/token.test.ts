@@ -182,6 +182,17 @@ describe('variant B: POST /oauth/token', () => {
     expectOAuthError(res, 400, 'invalid_request');
   });
 
+  it.each([
+    ['malformed JSON', 'application/json', '{"grant_type": '],
+    ['an unsupported charset', 'application/json; charset=latin2', '{}'],
+  ])('answers %s with an RFC 6749 error, not the users\' format', async (_case, type, body) => {
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
+      const res = await request(app).post(path).set('Content-Type', type).send(body);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    }
+  });
+
   it('stores tokens only as hashes', async () => {
     const { client, tokens } = await grantPassword(app);
     const stored = JSON.stringify(await TokenModel.find({ clientId: client.client_id }).lean());

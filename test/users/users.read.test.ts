@@ -36,6 +36,11 @@ describe('GET /users/:userId', () => {
   it.each(['$gt', '..', '%7B%22%24ne%22%3Anull%7D', 'a'.repeat(500)])('answers 404 for the odd id %s', async (id) => {
     await request(app).get(`/users/${id}`).expect(404);
   });
+
+  it('answers 400, not 500, for a path whose percent-encoding does not decode', async () => {
+    const res = await request(app).get('/users/%E0%A4%A').expect(400);
+    expect(res.body).toEqual({ error: 'Malformed request' });
+  });
 });
 
 describe('GET /users', () => {
