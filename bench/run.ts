@@ -19,8 +19,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 10;
 const WEATHER_DELAY_MS = 50;
-// The server runs as `npm start` runs it (package.json), with the same V8 heap limit.
+// The server runs as `npm start` runs it (package.json): the same V8 heap limit and malloc setting.
 const SERVER = ['--max-old-space-size=256', 'dist/server.js'];
+const SERVER_MALLOC = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 interface Figures {
   requestsPerSecond: number;
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
     WEATHER_PORT: 'off',
     RATE_LIMITS: 'off',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...SERVER_MALLOC,
   };
   const targets: Target[] = [];
   const started = async (args: string[], env: Record<string, string>) => {
