@@ -20,7 +20,7 @@ const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 10;
 const WEATHER_DELAY_MS = 50;
 // The server runs as `npm start` runs it (package.json): the same V8 heap limit and malloc setting.
-const SERVER = ['--max-old-space-size=256', 'dist/server.js'];
+const SERVER = ['--max-old-space-size=256', '--max-semi-space-size=8', 'dist/server.js'];
 const SERVER_MALLOC = { MALLOC_ARENA_MAX: '2' };
 
 interface Figures {
