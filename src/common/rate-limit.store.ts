@@ -1,22 +1,23 @@
 // express-rate-limit's store in MongoDB, so every instance behind a load balancer counts together.
-// Each hit is a document counted within a fixed window: an insert and a count are exact under
-// concurrency on MongoDB and FerretDB alike, where an $inc through findAndModify is not guaranteed
-// to be atomic on FerretDB 1.x. Old hits are swept by query (no TTL indexes there).
+// A sliding window: each hit is a document that expires one window after it was made, and a client's
+// count is its unexpired hits. An insert and a count are exact under concurrency on MongoDB and
+// FerretDB alike (an $inc through findAndModify is not guaranteed atomic on FerretDB 1.x), and a
+// sliding window has no boundary at which a client could double its rate. Expired hits are swept by
+// query (no TTL indexes there).
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { Schema, model, trusted } from 'mongoose';
 import { throttled } from '../db/sweeper';
 
 interface HitDocument {
   key: string;
-  windowStart: Date;
   expiresAt: Date;
 }
 
 const hitSchema = new Schema<HitDocument>(
-  { key: { type: String, required: true }, windowStart: { type: Date, required: true }, expiresAt: { type: Date, required: true } },
+  { key: { type: String, required: true }, expiresAt: { type: Date, required: true } },
   { collection: 'rate_limit_hits', versionKey: false },
 );
-hitSchema.index({ key: 1, windowStart: 1 });
+hitSchema.index({ key: 1, expiresAt: 1 });
 hitSchema.index({ expiresAt: 1 });
 const HitModel = model<HitDocument>('RateLimitHit', hitSchema);
 
@@ -34,27 +35,29 @@ export class MongoRateLimitStore implements Store {
     this.windowMs = options.windowMs;
   }
 
-  private windowStart(now = Date.now()): Date {
-    return new Date(Math.floor(now / this.windowMs) * this.windowMs);
+  private live(key: string, now: Date) {
+    return { key: this.prefix + key, expiresAt: trusted({ $gt: now }) };
   }
 
   async get(key: string): Promise<ClientRateLimitInfo> {
-    const windowStart = this.windowStart();
-    const totalHits = await HitModel.countDocuments({ key: this.prefix + key, windowStart }).exec();
-    return { totalHits, resetTime: new Date(windowStart.getTime() + this.windowMs) };
+    const now = new Date();
+    const [totalHits, oldest] = await Promise.all([
+      HitModel.countDocuments(this.live(key, now)).exec(),
+      HitModel.findOne(this.live(key, now), { expiresAt: 1 }).sort({ expiresAt: 1 }).lean().exec(),
+    ]);
+    // The count goes down when the oldest hit expires.
+    return { totalHits, resetTime: oldest?.expiresAt ?? new Date(now.getTime() + this.windowMs) };
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    const windowStart = this.windowStart();
-    const resetTime = new Date(windowStart.getTime() + this.windowMs);
-    await HitModel.create({ key: this.prefix + key, windowStart, expiresAt: resetTime });
-    await sweepExpired();
-    const totalHits = await HitModel.countDocuments({ key: this.prefix + key, windowStart }).exec();
-    return { totalHits, resetTime };
+    const now = new Date();
+    await HitModel.create({ key: this.prefix + key, expiresAt: new Date(now.getTime() + this.windowMs) });
+    await sweepExpired(now);
+    return this.get(key);
   }
 
   async decrement(key: string): Promise<void> {
-    await HitModel.findOneAndDelete({ key: this.prefix + key, windowStart: this.windowStart() }).exec();
+    await HitModel.findOneAndDelete(this.live(key, new Date()), { sort: { expiresAt: -1 } }).exec();
   }
 
   async resetKey(key: string): Promise<void> {
