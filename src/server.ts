@@ -2,7 +2,7 @@
 // and a graceful shutdown that finishes in-flight requests before closing the database.
 import { createServer, type Server } from 'node:http';
 import { createApp, createWeatherApp } from './app';
-import { createLogger } from './common/logger';
+import { createLogger, type Logger } from './common/logger';
 import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
@@ -41,8 +41,7 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-export async function start(config: Config = loadConfigFromProcess()): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+export async function start(config: Config = loadConfigFromProcess(), logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   for (const name of config.generatedSecrets) {
     logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
   }
@@ -69,7 +68,8 @@ export async function start(config: Config = loadConfigFromProcess()): Promise<R
       await Promise.all(servers.map(closeServer));
       await database.close();
       logger.info('stopped');
-      logger.flush();
+      // Log writes are asynchronous: wait for them before the process exits.
+      await new Promise<void>((resolve) => logger.flush(() => resolve()));
     })());
 
   return { config, port, weatherPort, stop };
