@@ -1,11 +1,10 @@
 import http from 'node:http';
-import { Writable } from 'node:stream';
 import mongoose from 'mongoose';
-import { createLogger } from '../src/common/logger';
 import { loadConfig } from '../src/config';
 import { start, type RunningServer } from '../src/server';
 import { testConfig } from './helpers/app';
 import { testDatabaseUriWithName } from './helpers/db';
+import { capturingLogger } from './helpers/logs';
 
 describe('start()', () => {
   let server: RunningServer;
@@ -91,15 +90,9 @@ describe('start() with WEATHER_PORT=off', () => {
 
 describe('start() without secrets outside production', () => {
   it('warns that each missing secret was generated for this start, naming it but not its value', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { logger, lines } = capturingLogger('warn');
     const config = loadConfig({ NODE_ENV: 'development', PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), LOG_LEVEL: 'warn' });
-    const server = await start(config, createLogger('warn', sink));
+    const server = await start(config, logger);
     await server.stop();
     const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40).map((entry) => entry.msg as string);
     expect(warnings).toEqual([

@@ -1,23 +1,16 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { createLogger, redactUrl } from '../../src/common/logger';
+import { redactUrl } from '../../src/common/logger';
 import { testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
+import { capturingLogger } from '../helpers/logs';
 
 useTestDatabase();
 
 function capturingApp() {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  const config = testConfig({ LOG_LEVEL: 'trace' });
-  return { app: createApp({ config, logger: createLogger('trace', sink) }), lines };
+  const { logger, lines } = capturingLogger();
+  return { app: createApp({ config: testConfig({ LOG_LEVEL: 'trace' }), logger }), lines };
 }
 
 describe('request logging', () => {

@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/common/logger';
 import { testApp, testConfig } from '../helpers/app';
+import { capturingLogger } from '../helpers/logs';
 import { delay, json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 
 const OWM_KEY = 'owm-secret-key-1234';
@@ -156,15 +155,9 @@ describe('GET /weather/:city', () => {
     });
 
     it('never writes an API key to the log', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      });
+      const { logger, lines } = capturingLogger();
       const config = testConfig({ ...envFor(), LOG_LEVEL: 'trace' });
-      const app = createApp({ config, logger: createLogger('trace', sink) });
+      const app = createApp({ config, logger });
       owm.handle((_req, res) => json(res, 500, {}));
       await request(app).get('/weather/Rome').expect(500);
       answerNormally();
