@@ -22,6 +22,9 @@ export async function signIn(req: Request, userId: string, remember: boolean): P
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
   req.session.userId = userId;
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
+  // Stored before the redirect goes out: express-session sends the headers before its own save
+  // finishes, and the next request may reach another instance straight away.
+  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
 }
 
 export function signOut(req: Request): Promise<void> {
