@@ -2,10 +2,12 @@
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
 import express, { type Express } from 'express';
 import { createAuthRouter } from './auth/auth.routes';
+import { signInLimits } from './auth/sign-in-limits';
 import { VerifiedCredentialsCache } from './auth/verified-credentials.cache';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
+import { refuseDeepJson } from './common/json-depth';
 import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
@@ -15,6 +17,7 @@ import type { Config } from './config';
 import { OAUTH_BODY_PATHS, oauthBodyErrors } from './oauth/oauth.body-errors';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createOpenApiRouter } from './openapi/openapi.routes';
+import { createCsrf } from './session/csrf';
 import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
@@ -45,17 +48,18 @@ export function createApp({ config, logger }: AppDeps): Express {
   return buildApp({ config, logger }, (app) => {
     // Bodiless and the busiest under load: ahead of the body parser and the other routers.
     app.use(createWeatherRouter(config.weather));
-    app.use(express.json({ limit: '100kb' }));
+    app.use(express.json({ limit: '100kb', verify: refuseDeepJson }));
     app.use(OAUTH_BODY_PATHS, oauthBodyErrors);
     const accessTokens = createAccessTokens(config.jwtSecret);
-    app.use('/users', createUsersRouter());
+    app.use('/users', createUsersRouter(config, accessTokens));
     app.use('/auth', createAuthRouter(accessTokens, config));
-    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined));
+    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)));
     // One session middleware, mounted only on the browser routes.
     const sessions = createSessionMiddleware(config);
-    app.use(createSessionRouter(sessions, config));
+    const csrf = createCsrf(config);
+    app.use(createSessionRouter(sessions, csrf, config));
     app.use(createSocialRouter(config, logger, sessions));
-    app.use(createOAuthRouter(config, accessTokens, sessions));
+    app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
     app.use(createOpenApiRouter());
   }, { probes: true });
 }

@@ -21,6 +21,20 @@ export interface Config {
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
   readonly rateLimits: boolean;
+  /** Requests (or failures) allowed per 15 minutes, by rule. */
+  readonly limits: {
+    /** Failed password checks for one account from one client address: the strict limit. */
+    readonly signInPerAccountAndAddress: number;
+    /** Failed password checks for one account from anywhere: high, so others cannot lock the owner out. */
+    readonly signInPerAccount: number;
+    /** Failed password checks from one address, whatever the account. */
+    readonly signInPerAddress: number;
+    readonly tokenPerAddress: number;
+    readonly tokenPerClient: number;
+    readonly refreshPerAddress: number;
+  };
+  /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
+  readonly usersApiAuth: 'open' | 'jwt';
   /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
   readonly corsOrigins: readonly string[];
   /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets. */
@@ -70,6 +84,7 @@ const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
 const MIN_SECRET_LENGTH = 32;
 // Ten years: long enough for any sane lifetime, short enough that expiry dates stay valid.
 const MAX_LIFETIME_SECONDS = 315_360_000;
+const MAX_LIMIT = 1_000_000;
 
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -198,6 +213,15 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimits: onOff(env, 'RATE_LIMITS'),
+    limits: Object.freeze({
+      signInPerAccountAndAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS', 10, MAX_LIMIT),
+      signInPerAccount: positiveInteger(env, 'RATE_LIMIT_SIGN_IN_PER_ACCOUNT', 100, MAX_LIMIT),
+      signInPerAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_IN_PER_ADDRESS', 100, MAX_LIMIT),
+      tokenPerAddress: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_ADDRESS', 300, MAX_LIMIT),
+      tokenPerClient: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_CLIENT', 1000, MAX_LIMIT),
+      refreshPerAddress: positiveInteger(env, 'RATE_LIMIT_REFRESH_PER_ADDRESS', 300, MAX_LIMIT),
+    }),
+    usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
     corsOrigins: Object.freeze(origins(env)),
     trustProxy: trustProxy(env),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),

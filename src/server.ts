@@ -46,6 +46,12 @@ export async function start(config: Config = loadConfigFromProcess(), logger: Lo
     logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
   }
 
+  if (config.isProduction && config.usersApiAuth === 'open') {
+    logger.warn(
+      'USERS_API_AUTH=open in production: anyone can list every user and change or delete any account without credentials ' +
+        "(seed 000's behaviour); set USERS_API_AUTH=jwt to require the account's own access token",
+    );
+  }
   configurePasswordHashing(config.passwordHashing);
   const database = await openDatabase(config, logger);
   if (database.embedded && (await loadSampleIfEmpty())) {

@@ -103,3 +103,18 @@ describe('start() without secrets outside production', () => {
     expect(lines.join('')).not.toContain(config.sessionSecret);
   });
 });
+
+describe('start() in production with USERS_API_AUTH=open', () => {
+  it('warns that anyone can change or delete every account', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const config = testConfig({ NODE_ENV: 'production', PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), LOG_LEVEL: 'warn' });
+    const server = await start(config, logger);
+    await server.stop();
+    const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40).map((entry) => entry.msg as string);
+    expect(warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
+    const quiet = capturingLogger('warn');
+    const protectedServer = await start(testConfig({ NODE_ENV: 'production', USERS_API_AUTH: 'jwt', PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }), quiet.logger);
+    await protectedServer.stop();
+    expect(quiet.lines).toEqual([]);
+  });
+});

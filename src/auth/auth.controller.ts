@@ -3,8 +3,10 @@ import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../common/access-tokens';
 import { AppError, InvalidRequestError } from '../common/errors';
 import type { JwtLocals } from '../common/guards';
+import { clientAddress } from '../common/rate-limit';
 import { isDatabaseUnavailable } from '../db/mongoose';
 import * as authService from './auth.service';
+import type { SignInLimits } from './sign-in-limits';
 
 const MAX_REFRESH_TOKEN_LENGTH = 512;
 
@@ -20,11 +22,11 @@ async function sendTokenPair(res: Response, issue: () => Promise<authService.Tok
   res.status(201).set('Cache-Control', 'no-store').json(pair);
 }
 
-export function createAuthController(accessTokens: AccessTokens) {
+export function createAuthController(accessTokens: AccessTokens, limits: SignInLimits | null) {
   return {
     async login(req: Request, res: Response): Promise<void> {
       const { email, password } = matchedData<{ email: string; password: string }>(req, { locations: ['body'] });
-      await sendTokenPair(res, () => authService.login(accessTokens, email, password));
+      await sendTokenPair(res, () => authService.login(accessTokens, { email, password, address: clientAddress(req) }, limits));
     },
 
     async refresh(req: Request, res: Response): Promise<void> {

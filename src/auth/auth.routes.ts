@@ -2,21 +2,23 @@
 // (a valid access token in the Authorization header plus its refresh token in the body).
 import { Router } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
-import { AppError } from '../common/errors';
-import { limitsFor, REFRESH_RULES, SIGN_IN_RULES } from '../common/rate-limit';
-import type { Config } from '../config';
 import { requireAccessToken } from '../common/guards';
+import { clientAddress, limitsFor } from '../common/rate-limit';
 import { validate } from '../common/validation';
+import type { Config } from '../config';
 import { createAuthController } from './auth.controller';
 import * as authValidation from './auth.validation';
+import { signInLimits } from './sign-in-limits';
 
-const tooManyRequests = new AppError(429, { errors: ['Too many requests, try again later'] });
+const FIFTEEN_MINUTES = 15 * 60_000;
 
 export function createAuthRouter(accessTokens: AccessTokens, config: Config): Router {
-  const controller = createAuthController(accessTokens);
+  const controller = createAuthController(accessTokens, signInLimits(config));
+  const refreshLimit = { rule: { name: 'refresh:address', limit: config.limits.refreshPerAddress, windowMs: FIFTEEN_MINUTES }, key: clientAddress };
   const router = Router();
-  router.post('/', ...limitsFor(config, SIGN_IN_RULES, tooManyRequests), validate(authValidation.login), controller.login);
+  // Failed passwords are counted by the sign-in budget inside the service, whichever route checks them.
+  router.post('/', validate(authValidation.login), controller.login);
   // The header is checked before the body: 401/403 with empty bodies come first.
-  router.post('/refresh-token', ...limitsFor(config, REFRESH_RULES, tooManyRequests), requireAccessToken(accessTokens), controller.refresh);
+  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], (refused) => refused), requireAccessToken(accessTokens), controller.refresh);
   return router;
 }

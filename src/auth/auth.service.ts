@@ -2,12 +2,30 @@
 // email and password, and a new pair for a valid access token presented with its refresh token.
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
 import { randomToken, sha256 } from '../common/crypto';
+import { normalizeEmail } from '../common/email';
 import { InvalidRequestError, NotFoundError } from '../common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import { throttled } from '../db/sweeper';
 import * as usersService from '../users/users.service';
 import * as refreshGrantsDao from './refresh-grants.dao';
+import { ensureAttemptAllowed, recordFailure, type SignInLimits } from './sign-in-limits';
 import type { VerifiedCredentialsCache } from './verified-credentials.cache';
+
+// A deleted user or a new password ends every refresh grant of seed 000 at once.
+usersService.onAccessEnded(refreshGrantsDao.removeForUser);
+
+/** A password check: the email as typed, the password, and the client address it came from. */
+export interface PasswordAttempt {
+  email: string;
+  password: string;
+  address: string;
+}
+
+export interface VerifyOptions {
+  /** The failed-attempt budget; null when rate limits are off. */
+  limits: SignInLimits | null;
+  cache?: VerifiedCredentialsCache;
+}
 
 export interface TokenPair {
   accessToken: string;
@@ -38,15 +56,24 @@ async function issuePair(accessTokens: AccessTokens, userId: string): Promise<To
 }
 
 /**
- * Returns the id of the user with this email and password, or null. Without a cache hit the password
- * is verified even for an unknown email, so both failures take the same time; a hash made with older
+ * Returns the id of the user with this email and password, or null. Every password check of the
+ * server comes here, and over the failed-attempt budget it throws TooManyRequestsError before looking
+ * (even a right password is refused then); each failure counts. Without a cache hit the password is
+ * verified even for an unknown email, so both failures take the same time; a hash made with older
  * parameters is upgraded after a successful verification.
  */
-export async function verifyCredentials(email: string, password: string, cache?: VerifiedCredentialsCache): Promise<string | null> {
+export async function verifyCredentials(attempt: PasswordAttempt, { limits, cache }: VerifyOptions): Promise<string | null> {
+  const email = normalizeEmail(attempt.email);
+  const { password } = attempt;
+  const budget = { email, address: attempt.address };
+  await ensureAttemptAllowed(limits, budget);
   const credentials = await usersService.findCredentials(email);
   const storedHash = credentials?.password;
   if (storedHash !== undefined && cache?.has(email, password, storedHash)) return credentials!._id;
-  if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) return null;
+  if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
+    await recordFailure(limits, budget);
+    return null;
+  }
   if (needsRehash(storedHash)) {
     await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
   } else {
@@ -55,8 +82,8 @@ export async function verifyCredentials(email: string, password: string, cache?:
   return credentials._id;
 }
 
-export async function login(accessTokens: AccessTokens, email: string, password: string): Promise<TokenPair> {
-  const userId = await verifyCredentials(email, password);
+export async function login(accessTokens: AccessTokens, attempt: PasswordAttempt, limits: SignInLimits | null): Promise<TokenPair> {
+  const userId = await verifyCredentials(attempt, { limits });
   if (!userId) throw new InvalidRequestError(['Invalid email and/or password']);
   return issuePair(accessTokens, userId);
 }

@@ -24,3 +24,7 @@ export async function consume(refreshKey: string, userId: string, tokenHash: str
 export async function removeExpired(now: Date): Promise<void> {
   await RefreshGrantModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 }
+
+export async function removeForUser(userId: string): Promise<void> {
+  await RefreshGrantModel.deleteMany({ userId }).exec();
+}

@@ -1,23 +1,33 @@
-// HTTP Basic authentication for the catalogue (seed 001 part B): the email and password of a user.
+// HTTP Basic authentication for the catalogue (seed 001 part B): the email and password of a user,
+// raw as RFC 7617 sends them. Failures count against the server's one sign-in budget.
 import type { RequestHandler } from 'express';
 import * as authService from '../auth/auth.service';
+import type { SignInLimits } from '../auth/sign-in-limits';
 import type { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
-import { parseBasicAuthorization } from '../common/basic-auth';
+import { basicCredentials } from '../common/authorization';
 import { AppError } from '../common/errors';
+import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="catalogue"' };
 
 /** 401 in the catalogue's envelope, with the Basic challenge. */
 export class CatalogueUnauthorizedError extends AppError {
   constructor(message: string) {
-    super(401, { error: true, message, status_code: 401 }, { 'WWW-Authenticate': 'Basic realm="catalogue"' });
+    super(401, { error: true, message, status_code: 401 }, CHALLENGE);
   }
 }
 
-export function requireBasicAuth(cache: VerifiedCredentialsCache | undefined): RequestHandler {
+export function requireBasicAuth(cache: VerifiedCredentialsCache | undefined, limits: SignInLimits | null): RequestHandler {
   return async (req, _res, next) => {
-    const credentials = parseBasicAuthorization(req.headers.authorization);
+    const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) throw new CatalogueUnauthorizedError('Authentication required');
-    const email = credentials.name.trim().toLowerCase();
-    const userId = await authService.verifyCredentials(email, credentials.password, cache);
+    let userId: string | null;
+    try {
+      userId = await authService.verifyCredentials({ email: credentials.name, password: credentials.password, address: clientAddress(req) }, { limits, cache });
+    } catch (err) {
+      if (!(err instanceof TooManyRequestsError)) throw err;
+      throw tooManyRequestsAs({ error: true, message: 'Too many failed sign-ins, try again later', status_code: 429 }, {}, err);
+    }
     if (!userId) throw new CatalogueUnauthorizedError('Invalid email or password');
     next();
   };

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   try {
     let ownerId: string | undefined;
     if (values.owner) {
-      const owner = await usersService.findCredentials(values.owner.trim().toLowerCase());
+      const owner = await usersService.findCredentials(values.owner);
       if (!owner) throw new Error(`no user has the email ${values.owner}`);
       ownerId = owner._id;
     }

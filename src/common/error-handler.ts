@@ -1,6 +1,7 @@
 // Maps every error to its wire format in one place, so routes and services only throw.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, ServiceUnavailableError } from './errors';
+import { MAX_JSON_DEPTH } from './json-depth';
 import { isDatabaseUnavailable } from '../db/mongoose';
 
 /** body-parser's error types for a body the client got wrong, with the status and message to answer. */
@@ -8,6 +9,7 @@ const BODY_ERRORS: Record<string, [number, string]> = {
   'entity.parse.failed': [400, 'Malformed JSON in request body'],
   'entity.too.large': [413, 'Request body is larger than 100 kB'],
   'entity.verify.failed': [400, 'Request body could not be verified'],
+  'entity.too.deep': [400, `JSON in the request body is nested more than ${MAX_JSON_DEPTH} levels deep`],
   'encoding.unsupported': [415, 'Unsupported content encoding'],
   'charset.unsupported': [415, 'Unsupported charset'],
   'request.aborted': [400, 'Request aborted'],

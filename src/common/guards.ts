@@ -2,6 +2,7 @@
 // 401 with an empty body; a token that is malformed, badly signed or expired is 403 with an empty body.
 import type { RequestHandler } from 'express';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens';
+import { bearerToken } from './authorization';
 import { ForbiddenError, UnauthorizedError } from './errors';
 
 export interface JwtLocals {
@@ -10,12 +11,9 @@ export interface JwtLocals {
 
 export function requireAccessToken(accessTokens: AccessTokens): RequestHandler {
   return (req, res, next) => {
-    const header = req.headers.authorization;
-    if (!header) throw new UnauthorizedError();
-    const [scheme, token, ...rest] = header.trim().split(/ +/);
-    // The scheme name is case-insensitive (RFC 7235).
-    if (scheme.toLowerCase() !== 'bearer') throw new UnauthorizedError();
-    const claims = token && rest.length === 0 ? accessTokens.verify(token) : null;
+    const token = bearerToken(req.headers.authorization);
+    if (token === null) throw new UnauthorizedError();
+    const claims = token ? accessTokens.verify(token) : null;
     if (!claims) throw new ForbiddenError();
     (res.locals as JwtLocals).jwt = claims;
     next();

@@ -1,10 +1,7 @@
-// express-rate-limit's store in MongoDB, so every instance behind a load balancer counts together.
-// A sliding window: each hit is a document that expires one window after it was made, and a client's
-// count is its unexpired hits. An insert and a count are exact under concurrency on MongoDB and
-// FerretDB alike (an $inc through findAndModify is not guaranteed atomic on FerretDB 1.x), and a
-// sliding window has no boundary at which a client could double its rate. Expired hits are swept by
-// query (no TTL indexes there).
-import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+// Rate-limit counts in MongoDB, so every instance behind a load balancer counts together. A sliding
+// window: each counted request is a document that expires one window after it was made, and a key's
+// count is its unexpired hits. Inserts and counts stay exact under concurrency on MongoDB and FerretDB
+// alike (an $inc through findAndModify is not atomic on FerretDB 1.x). Expired hits are swept by query.
 import { Schema, model, trusted } from 'mongoose';
 import { throttled } from '../db/sweeper';
 
@@ -25,42 +22,21 @@ const sweepExpired = throttled(60_000, async (now) => {
   await HitModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 });
 
-export class MongoRateLimitStore implements Store {
-  readonly localKeys = false;
-  private windowMs = 60_000;
+const live = (key: string, now: Date) => ({ key, expiresAt: trusted({ $gt: now }) });
 
-  constructor(readonly prefix: string) {}
+/** The number of unexpired hits of a key. */
+export function countLive(key: string, now: Date): Promise<number> {
+  return HitModel.countDocuments(live(key, now)).exec();
+}
 
-  init(options: Options): void {
-    this.windowMs = options.windowMs;
-  }
+/** When the oldest unexpired hit of a key expires; null when there is none. */
+export async function oldestExpiry(key: string, now: Date): Promise<Date | null> {
+  const oldest = await HitModel.findOne(live(key, now), { expiresAt: 1 }).sort({ expiresAt: 1 }).lean<{ expiresAt: Date }>().exec();
+  return oldest?.expiresAt ?? null;
+}
 
-  private live(key: string, now: Date) {
-    return { key: this.prefix + key, expiresAt: trusted({ $gt: now }) };
-  }
-
-  async get(key: string): Promise<ClientRateLimitInfo> {
-    const now = new Date();
-    const [totalHits, oldest] = await Promise.all([
-      HitModel.countDocuments(this.live(key, now)).exec(),
-      HitModel.findOne(this.live(key, now), { expiresAt: 1 }).sort({ expiresAt: 1 }).lean().exec(),
-    ]);
-    // The count goes down when the oldest hit expires.
-    return { totalHits, resetTime: oldest?.expiresAt ?? new Date(now.getTime() + this.windowMs) };
-  }
-
-  async increment(key: string): Promise<ClientRateLimitInfo> {
-    const now = new Date();
-    await HitModel.create({ key: this.prefix + key, expiresAt: new Date(now.getTime() + this.windowMs) });
-    await sweepExpired(now);
-    return this.get(key);
-  }
-
-  async decrement(key: string): Promise<void> {
-    await HitModel.findOneAndDelete(this.live(key, new Date()), { sort: { expiresAt: -1 } }).exec();
-  }
-
-  async resetKey(key: string): Promise<void> {
-    await HitModel.deleteMany({ key: this.prefix + key }).exec();
-  }
+export async function insertHits(hits: { key: string; expiresAt: Date }[], now: Date): Promise<void> {
+  if (hits.length === 0) return;
+  await HitModel.insertMany(hits);
+  await sweepExpired(now);
 }

@@ -1,76 +1,98 @@
-// Rate limits on the credential-guessing and token endpoints, keyed by client IP and by account,
-// counted in MongoDB (shared by every instance), answered 429 with Retry-After in the route's own
-// error format. RATE_LIMITS=off turns them all off.
-import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+// Sliding-window rate limits counted in MongoDB (shared by every instance). A request is checked
+// before anything is written: one refused by a limit writes nothing, and only what a rule counts
+// (every request, or failures only) adds a hit. RATE_LIMITS=off turns them all off.
+import { isIPv6 } from 'node:net';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config';
-import { parseBasicAuthorization } from './basic-auth';
 import { AppError } from './errors';
-import { MongoRateLimitStore } from './rate-limit.store';
-
-const FIFTEEN_MINUTES = 15 * 60_000;
+import * as rateLimitStore from './rate-limit.store';
 
 export interface LimitRule {
   /** Names the counter; rules with the same name share counts. */
-  name: string;
-  limit: number;
-  windowMs: number;
-  /** The client or account a hit counts against; undefined skips the rule for this request. */
-  key(req: Request): string | undefined;
-  /** Count only failed attempts (responses of 400 and above). */
-  failuresOnly?: boolean;
+  readonly name: string;
+  readonly limit: number;
+  readonly windowMs: number;
 }
 
-/** The rules as middleware; `tooMany` is the route's own 429, sent with Retry-After added. */
-export function limitsFor(config: Config, rules: LimitRule[], tooMany: AppError): RequestHandler[] {
-  if (!config.rateLimits) return [];
-  return rules.map((rule) =>
-    rateLimit({
-      windowMs: rule.windowMs,
-      limit: rule.limit,
-      store: new MongoRateLimitStore(`${rule.name}:`),
-      keyGenerator: (req) => rule.key(req) ?? '',
-      skip: (req) => rule.key(req) === undefined,
-      skipSuccessfulRequests: rule.failuresOnly ?? false,
-      standardHeaders: 'draft-7',
-      legacyHeaders: false,
-      // Its configuration checks report through console; ours are covered by tests instead.
-      validate: false,
-      handler: (req, _res, next) => {
-        const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-        const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(rule.windowMs / 1000);
-        next(new AppError(tooMany.status, tooMany.body, { ...tooMany.headers, 'Retry-After': String(seconds) }));
-      },
-    }),
+/** A rule applied to one client or account. */
+export interface Hit {
+  rule: LimitRule;
+  key: string;
+}
+
+/** 429 in the seed 000 format; features that answer in another format catch it and translate. */
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, { errors: ['Too many requests, try again later'] }, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** The same refusal, re-worded for a feature's own wire format. */
+export function tooManyRequestsAs(body: unknown, headers: Record<string, string>, refused: TooManyRequestsError): AppError {
+  return new AppError(429, body, { ...headers, 'Retry-After': String(refused.retryAfterSeconds) });
+}
+
+const storeKey = ({ rule, key }: Hit) => `${rule.name}:${key}`;
+
+/** Throws TooManyRequestsError when any of the hits' rules is already at its limit; writes nothing. */
+export async function ensureAllowed(hits: Hit[], now = new Date()): Promise<void> {
+  const counts = await Promise.all(hits.map((hit) => rateLimitStore.countLive(storeKey(hit), now)));
+  const full = hits.filter((hit, i) => counts[i] >= hit.rule.limit);
+  if (full.length === 0) return;
+  // A count drops when its oldest hit expires; wait until every full rule has room again.
+  const expiries = await Promise.all(full.map((hit) => rateLimitStore.oldestExpiry(storeKey(hit), now)));
+  const waitMs = Math.max(...full.map((hit, i) => (expiries[i] ? expiries[i].getTime() - now.getTime() : hit.rule.windowMs)));
+  throw new TooManyRequestsError(Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
+export function record(hits: Hit[], now = new Date()): Promise<void> {
+  return rateLimitStore.insertHits(
+    hits.map((hit) => ({ key: storeKey(hit), expiresAt: new Date(now.getTime() + hit.rule.windowMs) })),
+    now,
   );
 }
 
-/** The client address, with IPv6 addresses grouped by /56 as express-rate-limit advises. */
-export const byIp = (req: Request): string => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-
-/** The email a sign-in names (JSON or form body), normalised as stored. */
-export function byEmail(req: Request): string | undefined {
-  const email: unknown = req.body?.email;
-  return typeof email === 'string' && email.trim() !== '' ? email.trim().toLowerCase().slice(0, 254) : undefined;
+/** The client address; IPv6 addresses are grouped by /56, since one subscriber usually holds that many. */
+export function clientAddress(req: Request): string {
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (!isIPv6(address) || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
+  const groups = expandIPv6(address);
+  return `${groups.slice(0, 3).join(':')}:${groups[3].slice(0, 2)}00::/56`;
 }
 
-/** The OAuth client a token request names, by HTTP Basic or by parameter. */
-export function byClientId(req: Request): string | undefined {
-  const basic = parseBasicAuthorization(req.headers.authorization);
-  const fromParameters: unknown = req.body?.client_id ?? req.query.client_id;
-  const clientId = basic?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
-  return clientId ? clientId.slice(0, 256) : undefined;
+function expandIPv6(address: string): string[] {
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((group) => group.padStart(4, '0'));
 }
 
-/** Password guessing: per address, and per account whatever the address. */
-export const SIGN_IN_RULES: LimitRule[] = [
-  { name: 'sign-in:ip', limit: 100, windowMs: FIFTEEN_MINUTES, key: byIp, failuresOnly: true },
-  { name: 'sign-in:account', limit: 10, windowMs: FIFTEEN_MINUTES, key: byEmail, failuresOnly: true },
-];
+export interface RouteLimit {
+  rule: LimitRule;
+  /** The client or account a request counts against; undefined skips the rule for it. */
+  key(req: Request): string | undefined;
+}
 
-export const REFRESH_RULES: LimitRule[] = [{ name: 'refresh:ip', limit: 300, windowMs: FIFTEEN_MINUTES, key: byIp }];
-
-export const TOKEN_ENDPOINT_RULES: LimitRule[] = [
-  { name: 'token:ip', limit: 300, windowMs: FIFTEEN_MINUTES, key: byIp },
-  { name: 'token:client', limit: 1000, windowMs: FIFTEEN_MINUTES, key: byClientId },
-];
+/**
+ * Route middleware counting every request (refused ones excepted). `tooMany` shapes the 429 in the
+ * route's format.
+ */
+export function limitsFor(config: Config, limits: RouteLimit[], tooMany: (refused: TooManyRequestsError) => AppError): RequestHandler[] {
+  if (!config.rateLimits) return [];
+  return [
+    async (req: Request, _res: Response, next) => {
+      const hits = limits.flatMap(({ rule, key }) => {
+        const value = key(req);
+        return value === undefined ? [] : [{ rule, key: value }];
+      });
+      try {
+        await ensureAllowed(hits);
+      } catch (err) {
+        throw err instanceof TooManyRequestsError ? tooMany(err) : err;
+      }
+      await record(hits);
+      next();
+    },
+  ];
+}

@@ -1,6 +1,7 @@
 // Runs express-validator chains and turns their findings into seed 000's 400 `{ errors: [...] }`.
 import type { RequestHandler } from 'express';
 import { body, validationResult, type ValidationChain, type ValidationError } from 'express-validator';
+import { emailProblem, normalizeEmail } from './email';
 import { InvalidRequestError } from './errors';
 
 const MAX_EMAIL_LENGTH = 254;
@@ -37,14 +38,19 @@ export function present(chain: ValidationChain, presence: Presence, missingMessa
   return presence === 'optional' ? chain.optional() : chain.exists().withMessage(missingMessage).bail();
 }
 
-/** An email field: trimmed, lower-cased (as stored and compared), then checked as an address. */
+/** An email field: normalised as stored and compared (common/email.ts), then checked as an address. */
 export function email(presence: Presence): ValidationChain {
   return present(body('email'), presence, 'Must include email')
     .isString()
     .withMessage('Email must be a string')
     .bail()
-    .trim()
-    .toLowerCase()
+    .customSanitizer(normalizeEmail)
+    .custom((value: string) => {
+      const problem = emailProblem(value);
+      if (problem) throw new Error(problem);
+      return true;
+    })
+    .bail()
     .isLength({ max: MAX_EMAIL_LENGTH })
     .withMessage(`Email must be at most ${MAX_EMAIL_LENGTH} characters`)
     .bail()

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import { AppError } from '../common/errors';
 import { randomToken } from '../common/crypto';
-import { csrfToken } from '../session/csrf';
+import type { Csrf } from '../session/csrf';
 import { consentPage, pageError } from '../session/pages';
 import * as sessionService from '../session/session.service';
 import * as clientsService from './clients.service';
@@ -53,7 +53,7 @@ function readParameters(req: Request, source: 'query' | 'body'): Parameters {
 async function parseRequest(parameters: Parameters): Promise<AuthorizationRequest> {
   const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
   if (!client) throw pageError(400, 'Unknown application', 'The application that sent you here is not registered with this server.');
-  if (parameters.redirect_uri !== undefined && parameters.redirect_uri !== client.redirectUri) {
+  if (parameters.redirect_uri !== undefined && !clientsService.isRegisteredRedirectUri(client, parameters.redirect_uri)) {
     throw pageError(400, 'Invalid redirect address', 'The application asked to send you to an address it has not registered, so you were not sent there.');
   }
   const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
@@ -95,11 +95,11 @@ function consentFields(request: AuthorizationRequest): Record<string, string> {
   return fields;
 }
 
-export function createAuthorizeController(servers: OAuthServers, oauth: Config['oauth']) {
+export function createAuthorizeController(servers: OAuthServers, oauth: Config['oauth'], csrf: Csrf) {
   async function issueCode(request: AuthorizationRequest, userId: string): Promise<string> {
     const response = new OAuthResponse();
     try {
-      await servers.variantA.authorize(libraryRequest(consentFields(request), undefined), response, {
+      await servers.variantA.authorize(libraryRequest(consentFields(request)), response, {
         authenticateHandler: { handle: () => ({ id: userId }) },
       });
     } catch (err) {
@@ -139,7 +139,7 @@ export function createAuthorizeController(servers: OAuthServers, oauth: Config['
       res.set('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(
         consentPage({
           action: req.baseUrl + req.path,
-          csrfToken: csrfToken(req),
+          csrfToken: csrf.token(req, res),
           clientName: request.client.name,
           clientWebsite: request.client.website,
           scopes: request.scope,

@@ -6,6 +6,31 @@ import * as oauthDao from './oauth.dao';
 import type { ClientDocument, GrantType } from './oauth.model';
 
 export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
+const MAX_REDIRECT_URI_LENGTH = 2048;
+
+/**
+ * A redirect URI in the form it is stored and compared in: RFC 6749 §3.1.2's absolute URI without a
+ * fragment, http(s), with no user name or password and no control characters or spaces (URL parsing
+ * would drop CR/LF silently). Scheme and host are lower-cased and the rest normalised as RFC 3986 §6.2.2
+ * allows, so equivalent spellings compare equal. null when the value is not acceptable.
+ */
+export function normalizeRedirectUri(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > MAX_REDIRECT_URI_LENGTH || /[\x00-\x20\x7f#]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
+  return url.href;
+}
+
+/** True when a redirect_uri sent with a request is the client's registered one. */
+export function isRegisteredRedirectUri(client: ClientDocument, redirectUri: string): boolean {
+  const normalized = normalizeRedirectUri(redirectUri);
+  return normalized !== null && normalized === normalizeRedirectUri(client.redirectUri);
+}
 
 export interface ClientRegistration {
   name: string;

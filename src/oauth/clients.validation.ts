@@ -1,13 +1,15 @@
 import { body } from 'express-validator';
+import { normalizeRedirectUri } from './clients.service';
 import { GRANT_TYPES } from './oauth.model';
 
 const MAX_URL_LENGTH = 2048;
 
-function httpUrl(value: unknown, allowFragment: boolean): boolean {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return false;
+/** An absolute http(s) URL typed as it is meant: no control characters or spaces (which URL parsing would silently drop). */
+function httpUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || /[\x00-\x20\x7f]/.test(value)) return false;
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && (allowFragment || url.hash === '' && !value.includes('#'));
+    return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
   }
@@ -21,9 +23,12 @@ export const registerClient = [
     .trim()
     .isLength({ min: 1, max: 100 })
     .withMessage('name must be 1 to 100 characters'),
-  body('website').custom((value) => httpUrl(value, true)).withMessage('website must be an absolute http(s) URL'),
-  // RFC 6749 §3.1.2: an absolute URI without a fragment.
-  body('redirect_uri').custom((value) => httpUrl(value, false)).withMessage('redirect_uri must be an absolute http(s) URL without a fragment'),
+  body('website').custom(httpUrl).withMessage('website must be an absolute http(s) URL'),
+  body('redirect_uri')
+    .custom((value) => normalizeRedirectUri(value) !== null)
+    .withMessage('redirect_uri must be an absolute http(s) URL without a fragment, user name, password, spaces or control characters')
+    .bail()
+    .customSanitizer(normalizeRedirectUri),
   body('grants')
     .optional()
     .custom(

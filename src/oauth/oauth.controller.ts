@@ -1,14 +1,12 @@
 // The protected resource (GET /api/user), revocation, introspection and discovery metadata.
 import type { Request, Response } from 'express';
-import { OAuthError, Request as OAuthRequest } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
-import { AppError, NotFoundError } from '../common/errors';
+import { bearerToken } from '../common/authorization';
+import { AppError } from '../common/errors';
 import * as usersService from '../users/users.service';
 import { toUserRead } from '../users/users.types';
 import { NO_STORE } from './oauth.errors';
 import { collectParameters } from './oauth.parameters';
-import { OAuthResponse, type OAuthServers } from './oauth.server';
-import type { OAuthUser } from './oauth.storage';
 import { SCOPES } from './oauth.scopes';
 import * as tokensService from './tokens.service';
 
@@ -19,32 +17,21 @@ function bearerError(status: 401 | 403, error: 'invalid_request' | 'insufficient
   return new AppError(status, { error, error_description: description }, { 'WWW-Authenticate': `${REALM}, error="${error}"` });
 }
 
-export function createOAuthController(servers: OAuthServers, config: Config) {
+export function createOAuthController(config: Config) {
   return {
     async currentUser(req: Request, res: Response): Promise<void> {
-      const authorization = req.headers.authorization;
-      if (!authorization || !/^bearer(\s|$)/i.test(authorization.trim())) {
+      const token = bearerToken(req.headers.authorization);
+      if (token === null) {
         // RFC 6750 §3.1: no error code when no credentials were sent, only the challenge.
         throw new AppError(401, { error_description: 'Send an access token as Authorization: Bearer <token>' }, { 'WWW-Authenticate': REALM });
       }
-      let token;
-      try {
-        token = await servers.variantB.authenticate(new OAuthRequest({ method: 'GET', query: {}, headers: { authorization } }), new OAuthResponse(), {
-          scope: ['read'],
-        });
-      } catch (err) {
-        if (!(err instanceof OAuthError) || err.name === 'server_error') throw err;
-        if (err.name === 'insufficient_scope') throw bearerError(403, 'insufficient_scope', 'The token lacks the read scope');
-        throw bearerError(401, 'invalid_request', 'The access token is invalid, expired or revoked');
-      }
-      const userId = (token.user as OAuthUser).id;
-      if (!userId) throw bearerError(403, 'insufficient_scope', 'This token acts for a client application, not a user');
-      try {
-        res.json(toUserRead(await usersService.getById(userId)));
-      } catch (err) {
-        if (err instanceof NotFoundError) throw bearerError(401, 'invalid_request', 'The user of this token no longer exists');
-        throw err;
-      }
+      const doc = token ? await tokensService.liveAccessToken(token) : null;
+      if (!doc) throw bearerError(401, 'invalid_request', 'The access token is invalid, expired or revoked');
+      if (!doc.scope.includes('read')) throw bearerError(403, 'insufficient_scope', 'The token lacks the read scope');
+      if (!doc.userId) throw bearerError(403, 'insufficient_scope', 'This token acts for a client application, not a user');
+      const user = await usersService.findById(doc.userId);
+      if (!user) throw bearerError(401, 'invalid_request', 'The user of this token no longer exists');
+      res.json(toUserRead(user));
     },
 
     async revoke(req: Request, res: Response): Promise<void> {

@@ -59,6 +59,11 @@ export async function deleteFamily(familyId: string): Promise<void> {
   await TokenModel.deleteMany({ familyId }).exec();
 }
 
+/** Every token and unused code of a user. */
+export async function deleteForUser(userId: string): Promise<void> {
+  await Promise.all([TokenModel.deleteMany({ userId }).exec(), CodeModel.deleteMany({ userId }).exec()]);
+}
+
 export async function insertCode(code: CodeDocument): Promise<void> {
   await CodeModel.create(code);
 }

@@ -1,33 +1,47 @@
 // OAuth 2 authorization server (seed 001 part A): authorize and consent, both token variants,
 // client registration, the protected resource, revocation, introspection and metadata.
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
-import { limitsFor, TOKEN_ENDPOINT_RULES } from '../common/rate-limit';
+import { signInLimits } from '../auth/sign-in-limits';
+import { basicClientCredentials } from '../common/authorization';
+import { clientAddress, limitsFor, type RouteLimit } from '../common/rate-limit';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
-import { requireCsrf } from '../session/csrf';
+import type { Csrf } from '../session/csrf';
 import { formBody } from '../session/session.routes';
 import { createAuthorizeController } from './authorize.controller';
 import * as clientsController from './clients.controller';
 import * as clientsValidation from './clients.validation';
 import { createOAuthController } from './oauth.controller';
-import { OAuthErrorResponse } from './oauth.errors';
+import { tooManyTokenRequests } from './oauth.errors';
 import { createOAuthServers } from './oauth.server';
 import { createTokenController } from './token.controller';
 
+/** The OAuth client a token request names, by HTTP Basic or by parameter. */
+function byClientId(req: Request): string | undefined {
+  const fromParameters: unknown = req.body?.client_id ?? req.query.client_id;
+  const clientId = basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
+  return clientId ? clientId.slice(0, 256) : undefined;
+}
+
 export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', '/oauth/authorize'];
 
-export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler): Router {
+export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
   const servers = createOAuthServers(config.oauth);
-  const authorize = createAuthorizeController(servers, config.oauth);
-  const token = createTokenController(servers, config.oauth);
-  const oauth = createOAuthController(servers, config);
+  const authorize = createAuthorizeController(servers, config.oauth, csrf);
+  const token = createTokenController(servers, config.oauth, signInLimits(config));
+  const oauth = createOAuthController(config);
   const router = Router();
 
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
-  router.post(AUTHORIZE_PATHS, sessions, formBody, requireCsrf, authorize.decide);
+  router.post(AUTHORIZE_PATHS, sessions, formBody, csrf.require, authorize.decide);
 
-  const tokenLimits = limitsFor(config, TOKEN_ENDPOINT_RULES, new OAuthErrorResponse('too_many_requests', 'Too many token requests, try again later', 429));
+  const window = 15 * 60_000;
+  const tokenRules: RouteLimit[] = [
+    { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: window }, key: clientAddress },
+    { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: window }, key: byClientId },
+  ];
+  const tokenLimits = limitsFor(config, tokenRules, tooManyTokenRequests);
   router.post('/v1/oauth/token', formBody, ...tokenLimits, token.variantA);
   router.post('/oauth/token', formBody, ...tokenLimits, token.variantB);
   router.post('/oauth/revoke', formBody, oauth.revoke);

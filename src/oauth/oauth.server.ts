@@ -1,10 +1,12 @@
 // The two token-issuing configurations of @node-oauth/oauth2-server (variant A under /v1/oauth with
 // its shorter default lifetime, variant B under /oauth), and the bridge from Express requests to the
-// library's form-only Request: parameters already collected and checked are handed over as a form body.
+// library's form-only Request: parameters already collected and checked (client credentials
+// included, decoded) are handed over as a form body.
 import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
 import type { Parameters } from './oauth.parameters';
 import { oauthModel } from './oauth.storage';
+import { CheckedRefreshGrant } from './refresh-grant';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
 
@@ -21,6 +23,7 @@ export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
     allowEmptyState: true,
     enablePlainPKCE: true,
     alwaysIssueNewRefreshToken: true,
+    extendedGrantTypes: { refresh_token: CheckedRefreshGrant },
   };
   return {
     variantA: new OAuth2Server({ ...common, accessTokenLifetime: oauth.v1AccessTokenLifetime }),
@@ -28,9 +31,8 @@ export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
   };
 }
 
-export function libraryRequest(parameters: Parameters, authorization: string | undefined): OAuthRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' };
-  if (authorization) headers.authorization = authorization;
+export function libraryRequest(parameters: Parameters): OAuthRequest {
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' };
   return new OAuthRequest({ method: 'POST', query: {}, headers, body: parameters });
 }
 

@@ -14,7 +14,9 @@ import type {
   User,
 } from '@node-oauth/oauth2-server';
 import * as authService from '../auth/auth.service';
+import type { SignInLimits } from '../auth/sign-in-limits';
 import { randomToken, sha256 } from '../common/crypto';
+import * as usersService from '../users/users.service';
 import { throttled } from '../db/sweeper';
 import * as clientsService from './clients.service';
 import * as oauthDao from './oauth.dao';
@@ -31,6 +33,9 @@ export interface OAuthUser extends User {
 export type OAuthModel = AuthorizationCodeModel & RefreshTokenModel & PasswordModel & ClientCredentialsModel;
 
 const sweepExpired = throttled(60_000, oauthDao.deleteExpired);
+
+// A deleted user or a new password ends every token and code issued for the user, on every instance.
+usersService.onAccessEnded(oauthDao.deleteForUser);
 
 export function toLibraryClient(client: ClientDocument): Client {
   return { id: client._id, grants: client.grants, redirectUris: [client.redirectUri] };
@@ -166,12 +171,23 @@ export const oauthModel: OAuthModel = {
     return true;
   },
 
-  async getUser(username: string, password: string): Promise<OAuthUser | Falsey> {
-    const userId = await authService.verifyCredentials(username.trim().toLowerCase(), password);
-    return userId ? { id: userId } : false;
+  async getUser(): Promise<OAuthUser | Falsey> {
+    // Password checks need the client address for the sign-in budget: see withPasswordCheck.
+    return false;
   },
 
   async getUserFromClient(): Promise<OAuthUser> {
     return { id: null };
   },
 };
+
+/** The model for one token request: the password grant checks against the sign-in budget of its address. */
+export function withPasswordCheck(limits: SignInLimits | null, address: string): OAuthModel {
+  return {
+    ...oauthModel,
+    async getUser(username: string, password: string): Promise<OAuthUser | Falsey> {
+      const userId = await authService.verifyCredentials({ email: username, password, address }, { limits });
+      return userId ? { id: userId } : false;
+    },
+  };
+}

@@ -2,34 +2,43 @@
 // body, authorization_code and refresh_token only, the response carrying scope, uid and info.
 // Variant B (POST /oauth/token): a form or JSON body, every grant the client is allowed.
 import type { Request, Response } from 'express';
-import type { Token } from '@node-oauth/oauth2-server';
+import type { ServerOptions, Token, TokenOptions } from '@node-oauth/oauth2-server';
+import type { SignInLimits } from '../auth/sign-in-limits';
 import type { Config } from '../config';
 import { NotFoundError } from '../common/errors';
+import { clientAddress } from '../common/rate-limit';
 import * as usersService from '../users/users.service';
 import { displayName } from '../session/session.service';
 import { fromLibraryError, NO_STORE, OAuthErrorResponse } from './oauth.errors';
 import { collectParameters, type Parameters } from './oauth.parameters';
 import { libraryRequest, OAuthResponse, type OAuthServers } from './oauth.server';
-import type { OAuthUser } from './oauth.storage';
+import { withPasswordCheck, type OAuthUser } from './oauth.storage';
+import { clientCredentials } from './tokens.service';
 
 const VARIANT_A_GRANTS = ['authorization_code', 'refresh_token'];
 
-async function issue(server: OAuthServers['variantA'], parameters: Parameters, authorization: string | undefined): Promise<Token> {
-  try {
-    return await server.token(libraryRequest(parameters, authorization), new OAuthResponse());
-  } catch (err) {
-    throw fromLibraryError(err);
+export function createTokenController(servers: OAuthServers, oauth: Config['oauth'], limits: SignInLimits | null) {
+  /** Runs the library's token flow with the client's credentials handed over as (decoded) parameters. */
+  async function issue(server: OAuthServers['variantA'], req: Request, parameters: Parameters): Promise<Token> {
+    const { clientId, clientSecret } = clientCredentials(parameters, req.headers.authorization);
+    const { client_id: _id, client_secret: _secret, ...rest } = parameters;
+    const credentials = { ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) };
+    // The library's options type leaves out the model, which it does accept per call.
+    const options: Partial<ServerOptions> = { model: withPasswordCheck(limits, clientAddress(req)) };
+    try {
+      return await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options as TokenOptions);
+    } catch (err) {
+      throw fromLibraryError(err);
+    }
   }
-}
 
-export function createTokenController(servers: OAuthServers, oauth: Config['oauth']) {
   return {
     async variantA(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['query', 'body']);
       if (parameters.grant_type && !VARIANT_A_GRANTS.includes(parameters.grant_type)) {
         throw new OAuthErrorResponse('unsupported_grant_type', 'This endpoint supports authorization_code and refresh_token');
       }
-      const token = await issue(servers.variantA, parameters, req.headers.authorization);
+      const token = await issue(servers.variantA, req, parameters);
       let user;
       try {
         user = await usersService.getById((token.user as OAuthUser).id!);
@@ -49,7 +58,7 @@ export function createTokenController(servers: OAuthServers, oauth: Config['oaut
     },
 
     async variantB(req: Request, res: Response): Promise<void> {
-      const token = await issue(servers.variantB, collectParameters(req, ['body']), req.headers.authorization);
+      const token = await issue(servers.variantB, req, collectParameters(req, ['body']));
       res.set(NO_STORE).json({
         token_type: 'Bearer',
         expires_in: oauth.accessTokenLifetime,

@@ -1,6 +1,6 @@
 // Token lookups outside the grant flows: the protected resource, RFC 7009 revocation and RFC 7662
 // introspection. A client may revoke or introspect only the tokens issued to it.
-import { parseBasicAuthorization } from '../common/basic-auth';
+import { basicClientCredentials } from '../common/authorization';
 import { sha256 } from '../common/crypto';
 import * as clientsService from './clients.service';
 import * as oauthDao from './oauth.dao';
@@ -8,17 +8,30 @@ import type { ClientDocument, TokenDocument } from './oauth.model';
 import { OAuthErrorResponse } from './oauth.errors';
 import type { Parameters } from './oauth.parameters';
 
-/** Client authentication by HTTP Basic or by client_id/client_secret parameters, never both. */
-export async function authenticateClient(parameters: Parameters, authorization: string | undefined): Promise<ClientDocument> {
-  const basic = authorization ? parseBasicAuthorization(authorization) : null;
+/**
+ * The client's id and secret from HTTP Basic (client_secret_basic, form-decoded as RFC 6749 §2.3.1
+ * says) or from the client_id/client_secret parameters (client_secret_post), never both.
+ */
+export function clientCredentials(parameters: Parameters, authorization: string | undefined): { clientId?: string; clientSecret?: string } {
+  const basic = basicClientCredentials(authorization);
   if (basic && (parameters.client_id || parameters.client_secret)) {
     throw new OAuthErrorResponse('invalid_request', 'Use one client authentication method, not two');
   }
-  const clientId = basic?.name ?? parameters.client_id;
-  const clientSecret = basic?.password ?? parameters.client_secret;
+  return basic ? { clientId: basic.name, clientSecret: basic.password } : { clientId: parameters.client_id, clientSecret: parameters.client_secret };
+}
+
+/** Client authentication for revocation and introspection. */
+export async function authenticateClient(parameters: Parameters, authorization: string | undefined): Promise<ClientDocument> {
+  const { clientId, clientSecret } = clientCredentials(parameters, authorization);
   const client = clientId && clientSecret ? await clientsService.authenticate(clientId, clientSecret) : null;
   if (!client) throw new OAuthErrorResponse('invalid_client', 'Client authentication failed');
   return client;
+}
+
+/** The stored access token if it is live (known, unexpired, not revoked), else null. */
+export async function liveAccessToken(token: string): Promise<TokenDocument | null> {
+  const doc = await oauthDao.findTokenByAccessHash(sha256(token));
+  return doc && doc.accessTokenExpiresAt > new Date() ? doc : null;
 }
 
 interface FoundToken {

@@ -33,10 +33,18 @@ const pathParam = (name: string, description: string) => ({ name, in: 'path', re
 const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
 const formBody = (schema: Schema) => ({ required: true, content: { 'application/x-www-form-urlencoded': { schema } } });
 
+/** USERS_API_AUTH=jwt: the access token from POST /auth; the open mode (the default) needs none. */
+const usersSecurity = [{}, { jwt: [] }];
+const usersAuthErrors: Responses = {
+  '401': empty('USERS_API_AUTH=jwt: Authorization header absent or not Bearer'),
+  '403': empty("USERS_API_AUTH=jwt: bad access token, or another user's record without the admin flag (8)"),
+};
+
 const userWriteResponses = (done: string): Responses => ({
   '204': empty(done),
-  '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, or Invalid email'),
+  '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, Invalid email, or (USERS_API_AUTH=jwt) User cannot change permission flags'),
   '404': json(ref('Error'), 'User <userId> not found (checked before the body)'),
+  ...usersAuthErrors,
   ...jsonFaults,
 });
 
@@ -53,6 +61,7 @@ const jwtAuth = [{ jwt: [] }];
 
 const catalogueErrors: Responses = {
   '401': json(ref('CatalogueError'), 'Missing or wrong credentials (with a Basic challenge)'),
+  '429': json(ref('CatalogueError'), 'Too many failed sign-ins for this account from here; see Retry-After'),
   '405': json(ref('CatalogueError'), 'The catalogue is read-only'),
   ...jsonFaults,
 };
@@ -63,6 +72,7 @@ const oauthClientErrors: Responses = {
   '415': json(ref('OAuthError'), 'invalid_request: unsupported body encoding or charset'),
   '400': json(ref('OAuthError'), 'invalid_request (a malformed body too), invalid_grant, unsupported_grant_type, invalid_scope or unauthorized_client'),
   '401': json(ref('OAuthError'), 'invalid_client'),
+  '503': json(ref('OAuthError'), 'temporarily_unavailable: the database cannot be reached; see Retry-After'),
 };
 const oauthTokenErrors: Responses = { ...oauthClientErrors, '429': json(ref('OAuthError'), 'too_many_requests; see Retry-After') };
 
@@ -153,12 +163,18 @@ export const openApiDocument = {
     '/users': {
       get: {
         tags: ['Users'],
-        summary: 'The first 100 users in creation order, or a page of them',
+        summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
+        security: usersSecurity,
         parameters: [
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
           { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 1000000 } },
         ],
-        responses: { '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'), '400': json(ref('Errors'), 'Invalid limit or page'), ...jsonFaults },
+        responses: {
+          '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),
+          '400': json(ref('Errors'), 'Invalid limit or page'),
+          ...usersAuthErrors,
+          ...jsonFaults,
+        },
       },
       post: {
         tags: ['Users'],
@@ -176,14 +192,28 @@ export const openApiDocument = {
       get: {
         tags: ['Users'],
         summary: 'Read a user',
-        responses: { '200': json(ref('User'), 'The user'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
+        security: usersSecurity,
+        responses: { '200': json(ref('User'), 'The user'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...usersAuthErrors, ...jsonFaults },
       },
-      put: { tags: ['Users'], summary: 'Replace a user (the email must stay the same)', requestBody: jsonBody(ref('UserPut')), responses: userWriteResponses('Replaced') },
-      patch: { tags: ['Users'], summary: 'Update some fields of a user', requestBody: jsonBody(ref('UserPatch')), responses: userWriteResponses('Updated') },
+      put: {
+        tags: ['Users'],
+        summary: 'Replace a user (the email must stay the same); a new password ends their tokens and sessions',
+        security: usersSecurity,
+        requestBody: jsonBody(ref('UserPut')),
+        responses: userWriteResponses('Replaced'),
+      },
+      patch: {
+        tags: ['Users'],
+        summary: 'Update some fields of a user; a new password ends their tokens and sessions',
+        security: usersSecurity,
+        requestBody: jsonBody(ref('UserPatch')),
+        responses: userWriteResponses('Updated'),
+      },
       delete: {
         tags: ['Users'],
-        summary: 'Delete a user',
-        responses: { '204': empty('Deleted'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...jsonFaults },
+        summary: 'Delete a user and end every token, grant and session issued to them',
+        security: usersSecurity,
+        responses: { '204': empty('Deleted'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...usersAuthErrors, ...jsonFaults },
       },
     },
     '/auth': {

@@ -1,25 +1,67 @@
-// Synchronizer-token CSRF protection for the HTML forms: a random token kept in the session and
-// repeated in a hidden field; a POST without the matching token is refused.
-import { timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+// CSRF protection for the HTML forms: a random token repeated in a hidden field, and a POST without
+// the matching token is refused. Signed-in pages keep the token in the session. Anonymous pages (the
+// login form) keep it in a cookie signed with SESSION_SECRET, so showing a form stores nothing: a
+// session is only written once there is something to keep.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import { randomToken } from '../common/crypto';
+import type { Config } from '../config';
 import { pageError } from './pages';
 
-export function csrfToken(req: Request): string {
-  req.session.csrfToken ??= randomToken();
-  return req.session.csrfToken;
+const COOKIE = 'csrf';
+
+export interface Csrf {
+  /** The token for a form on this response, created (and stored) when there is none yet. */
+  token(req: Request, res: Response): string;
+  /** Refuses a form POST whose _csrf field does not match. */
+  require: RequestHandler;
 }
 
-export const requireCsrf: RequestHandler = (req, _res, next) => {
-  const expected = req.session.csrfToken;
-  const presented: unknown = req.body?._csrf;
-  const valid =
-    typeof expected === 'string' &&
-    typeof presented === 'string' &&
-    presented.length === expected.length &&
-    timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
-  if (!valid) {
-    throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
+function sameText(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+function cookieValue(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
   }
-  next();
-};
+  return undefined;
+}
+
+export function createCsrf(config: Config): Csrf {
+  const sign = (token: string) => createHmac('sha256', config.sessionSecret).update(`csrf:${token}`).digest('base64url');
+
+  function cookieToken(req: Request): string | undefined {
+    const [token, signature] = (cookieValue(req, COOKIE) ?? '').split('.');
+    return token && signature && sameText(signature, sign(token)) ? token : undefined;
+  }
+
+  const signedIn = (req: Request) => typeof req.session?.userId === 'string';
+
+  return {
+    token(req, res) {
+      if (signedIn(req)) {
+        req.session.csrfToken ??= randomToken();
+        return req.session.csrfToken;
+      }
+      const existing = cookieToken(req);
+      if (existing) return existing;
+      const token = randomToken();
+      // Like the session cookie: in production only over https (TRUST_PROXY tells when a proxy terminated it).
+      if (!config.isProduction || req.secure) {
+        res.cookie(COOKIE, `${token}.${sign(token)}`, { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' });
+      }
+      return token;
+    },
+
+    require(req, _res, next) {
+      const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
+      const presented: unknown = req.body?._csrf;
+      if (typeof expected !== 'string' || typeof presented !== 'string' || !sameText(presented, expected)) {
+        throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
+      }
+      next();
+    },
+  };
+}

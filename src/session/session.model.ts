@@ -4,14 +4,17 @@ export interface SessionDocument {
   _id: string;
   /** The session data as JSON text, exactly as express-session hands it over. */
   data: string;
+  /** The signed-in user, so every session of a user can be ended at once. */
+  userId?: string;
   expiresAt: Date;
 }
 
 const sessionSchema = new Schema<SessionDocument>(
-  { _id: { type: String, required: true }, data: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { _id: { type: String, required: true }, data: { type: String, required: true }, userId: { type: String }, expiresAt: { type: Date, required: true } },
   { collection: 'sessions', versionKey: false },
 );
 // Expired sessions are swept by query (FerretDB 1.x has no TTL indexes) and ignored when read.
 sessionSchema.index({ expiresAt: 1 });
+sessionSchema.index({ userId: 1 });
 
 export const SessionModel = model<SessionDocument>('Session', sessionSchema);

@@ -4,6 +4,10 @@ import { NotFoundError } from '../common/errors';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import { REMEMBER_ME_MS } from './session.middleware';
+import { removeSessionsOf } from './session.store';
+
+// A deleted user or a new password signs the user out of every browser, on every instance.
+usersService.onAccessEnded(removeSessionsOf);
 
 /** The signed-in user, or null (a session whose user was deleted counts as signed out). */
 export async function currentUser(req: Request): Promise<UserRecord | null> {

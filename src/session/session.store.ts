@@ -29,7 +29,9 @@ export class MongoSessionStore extends Store {
   }
 
   set(sid: string, session: SessionData, callback?: Callback): void {
-    SessionModel.updateOne({ _id: sid }, { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) } }, { upsert: true })
+    const { userId } = session;
+    const update = userId ? { $set: { data: JSON.stringify(session), userId, expiresAt: expiryOf(session) } } : { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) }, $unset: { userId: 1 } };
+    SessionModel.updateOne({ _id: sid }, update, { upsert: true })
       .exec()
       .then(() => sweepExpired())
       .then(() => callback?.(), (err: unknown) => callback?.(err));
@@ -46,4 +48,9 @@ export class MongoSessionStore extends Store {
       .exec()
       .then(() => callback?.(), (err: unknown) => callback?.(err));
   }
+}
+
+/** Ends every session of a user, remember-me ones included. */
+export async function removeSessionsOf(userId: string): Promise<void> {
+  await SessionModel.deleteMany({ userId }).exec();
 }

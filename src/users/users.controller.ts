@@ -1,10 +1,34 @@
 import type { Request, Response, NextFunction } from 'express';
 import { matchedData } from 'express-validator';
+import { ForbiddenError } from '../common/errors';
+import type { JwtLocals } from '../common/guards';
 import * as usersService from './users.service';
 import { toUserRead, type CreateUserDto, type PatchUserDto, type UserRecord } from './users.types';
 
 interface UserLocals {
   user: UserRecord;
+  /** The signed-in caller under USERS_API_AUTH=jwt; absent in the open mode. */
+  caller?: UserRecord;
+}
+
+const caller = (res: Response) => (res.locals as UserLocals).caller;
+
+/** USERS_API_AUTH=jwt: the access token's user as it is now (a deleted one is refused). */
+export async function loadCaller(_req: Request, res: Response, next: NextFunction): Promise<void> {
+  const found = await usersService.findById((res.locals as JwtLocals).jwt.userId);
+  if (!found) throw new ForbiddenError();
+  (res.locals as UserLocals).caller = found;
+  next();
+}
+
+export function requireMayList(_req: Request, res: Response, next: NextFunction): void {
+  usersService.ensureMayList(caller(res)!);
+  next();
+}
+
+export function requireMayManage(req: Request<{ userId: string }>, res: Response, next: NextFunction): void {
+  usersService.ensureMayManage(caller(res)!, req.params.userId);
+  next();
 }
 
 /** Seed 000 rule 1: every /users/:userId method answers 404 first, before the body is looked at. */
@@ -32,7 +56,7 @@ export function get(_req: Request, res: Response): void {
 }
 
 export async function update(req: Request, res: Response): Promise<void> {
-  await usersService.update((res.locals as UserLocals).user, matchedData<PatchUserDto>(req, { locations: ['body'] }));
+  await usersService.update((res.locals as UserLocals).user, matchedData<PatchUserDto>(req, { locations: ['body'] }), caller(res) ?? null);
   res.status(204).end();
 }
 

@@ -1,5 +1,6 @@
 // The only importer of the user model; every function returns plain objects.
 import { trusted } from 'mongoose';
+import { withRecordLock } from '../db/record-lock';
 import type { ProviderIdField } from '../social/provider-names';
 import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
@@ -28,15 +29,18 @@ export function list(skip: number, limit: number): Promise<UserRecord[]> {
   return UserModel.find({}, READ_FIELDS).sort({ uid: 1 }).skip(skip).limit(limit).lean<UserRecord[]>().exec();
 }
 
-/** Applies the changes and bumps the version counter in one atomic write; false when the user is gone. */
+// Every update of a user goes through the record lock, so none is lost and __v counts each one.
+const locked = <T>(id: string, work: () => Promise<T>) => withRecordLock(`users:${id}`, work);
+
+/** Applies the changes and bumps the version counter; false when the user is gone. */
 export async function update(id: string, changes: UserChanges): Promise<boolean> {
-  const result = await UserModel.updateOne({ _id: id }, { $set: changes, $inc: { __v: 1 } }).exec();
+  const result = await locked(id, () => UserModel.updateOne({ _id: id }, { $set: changes, $inc: { __v: 1 } }).exec());
   return result.matchedCount === 1;
 }
 
 /** Replaces the stored hash without counting it as an update of the record. */
 export async function setPasswordHash(id: string, passwordHash: string): Promise<void> {
-  await UserModel.updateOne({ _id: id }, { $set: { password: passwordHash } }).exec();
+  await locked(id, () => UserModel.updateOne({ _id: id }, { $set: { password: passwordHash } }).exec());
 }
 
 export async function remove(id: string): Promise<boolean> {
@@ -63,5 +67,19 @@ export async function refreshFields(id: string, fields: Record<string, string | 
     set[field] = value;
     return { [field]: trusted({ $ne: value }) };
   });
-  await UserModel.updateOne({ _id: id, $or: differs }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec();
+  await locked(id, () => UserModel.updateOne({ _id: id, $or: differs }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec());
+}
+
+/** Adds permission flags (a bitwise OR) to the user with this email; false when there is none. */
+export async function addPermissionFlags(email: string, flags: number): Promise<boolean> {
+  const found = await UserModel.findOne({ email }, { _id: 1 }).lean<{ _id: string }>().exec();
+  if (!found) return false;
+  return locked(found._id, async () => {
+    const user = await findById(found._id);
+    if (!user) return false;
+    if ((user.permissionFlags & flags) !== flags) {
+      await UserModel.updateOne({ _id: user._id }, { $set: { permissionFlags: user.permissionFlags | flags }, $inc: { __v: 1 } }).exec();
+    }
+    return true;
+  });
 }

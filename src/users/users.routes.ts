@@ -1,18 +1,28 @@
-// User records (seed 000): create, read, list, replace, partially update and delete.
-// No credentials are required on these routes, as the seed says.
-import { Router } from 'express';
+// User records (seed 000): create, read, list, replace, partially update and delete. By default no
+// credentials are required, as the seed says; USERS_API_AUTH=jwt (CONTRACT.md) protects everything
+// but POST /users with the access token from POST /auth.
+import { Router, type RequestHandler } from 'express';
+import type { AccessTokens } from '../common/access-tokens';
+import { requireAccessToken } from '../common/guards';
 import { validate } from '../common/validation';
+import type { Config } from '../config';
 import * as usersController from './users.controller';
 import { MAX_PAGE_SIZE } from './users.service';
 import * as usersValidation from './users.validation';
 
-export function createUsersRouter(): Router {
+export function createUsersRouter(config: Config, accessTokens: AccessTokens): Router {
+  const protectedMode = config.usersApiAuth === 'jwt';
+  // In the protected mode: 401/403 for the token, then 403 for someone else's record, then the seed's order.
+  const signedIn: RequestHandler[] = protectedMode ? [requireAccessToken(accessTokens), usersController.loadCaller] : [];
+  const mayList: RequestHandler[] = protectedMode ? [usersController.requireMayList] : [];
+  const mayManage: RequestHandler[] = protectedMode ? [usersController.requireMayManage as RequestHandler] : [];
+
   const router = Router();
-  router.get('/', validate(usersValidation.listUsers(MAX_PAGE_SIZE)), usersController.list);
+  router.get('/', ...signedIn, ...mayList, validate(usersValidation.listUsers(MAX_PAGE_SIZE)), usersController.list);
   router.post('/', validate(usersValidation.createUser), usersController.create);
   router
     .route('/:userId')
-    .all(usersController.loadUser)
+    .all(...signedIn, ...mayManage, usersController.loadUser)
     .get(usersController.get)
     .put(validate(usersValidation.putUser), usersController.update)
     .patch(validate(usersValidation.patchUser), usersController.update)

@@ -1,6 +1,7 @@
 // Seed 000's rules for user records: unique email, an email that belongs to the addressed user,
 // permissionFlags fixed at 1 on creation, and passwords stored only as argon2id hashes.
-import { BadRequestError, NotFoundError } from '../common/errors';
+import { normalizeEmail } from '../common/email';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../common/errors';
 import { hashPassword } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
 import { isDuplicateKeyError } from '../db/duplicate-key';
@@ -9,7 +10,27 @@ import { providerIdField, type ProviderName } from '../social/provider-names';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;
+/** CONTRACT.md: a caller whose permissionFlags include 8 may manage every user (USERS_API_AUTH=jwt). */
+export const ADMIN_FLAG = 8;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Called with a user's id when what was issued to them must end: the user was deleted or their
+ * password changed. Features that issue tokens or sessions register here, since users/ cannot
+ * import them (they import users/).
+ */
+type AccessEndedListener = (userId: string) => Promise<void>;
+const accessEndedListeners = new Set<AccessEndedListener>();
+
+export function onAccessEnded(listener: AccessEndedListener): void {
+  accessEndedListeners.add(listener);
+}
+
+async function endAccess(userId: string): Promise<void> {
+  await Promise.all([...accessEndedListeners].map((listener) => listener(userId)));
+}
+
+export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.permissionFlags & ADMIN_FLAG) === ADMIN_FLAG;
 
 const emailTaken = () => new BadRequestError('User email already exists');
 
@@ -39,27 +60,59 @@ export async function getById(id: string): Promise<UserRecord> {
   return user;
 }
 
+/** The user, or null when there is none. */
+export function findById(id: string): Promise<UserRecord | null> {
+  return usersDao.findById(id);
+}
+
+/**
+ * USERS_API_AUTH=jwt: a caller may act on their own record, an admin on anyone's; others get 403
+ * whether the record exists or not, so ids cannot be probed.
+ */
+export function ensureMayManage(caller: UserRecord, targetId: string): void {
+  if (caller._id !== targetId && !isAdmin(caller)) throw new ForbiddenError();
+}
+
+export function ensureMayList(caller: UserRecord): void {
+  if (!isAdmin(caller)) throw new ForbiddenError();
+}
+
 export function list(page: number, limit: number): Promise<UserRecord[]> {
   return usersDao.list(page * limit, limit);
 }
 
-/** PUT and PATCH alike: validation has already made PUT's fields all present. */
-export async function update(user: UserRecord, dto: PatchUserDto): Promise<void> {
+/**
+ * PUT and PATCH alike: validation has already made PUT's fields all present. `caller` is the signed-in
+ * user under USERS_API_AUTH=jwt (null in the open mode): only admins may change permission flags.
+ * A new password ends every token, grant and session of the user.
+ */
+export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRecord | null = null): Promise<void> {
   // The email identifies the account and cannot change: it may only repeat the stored one.
   if (dto.email !== undefined && dto.email !== user.email) throw new BadRequestError('Invalid email');
+  if (caller && !isAdmin(caller) && dto.permissionFlags !== undefined && dto.permissionFlags !== user.permissionFlags) {
+    throw new BadRequestError('User cannot change permission flags');
+  }
   const { password, ...fields } = dto;
   const changes: UserChanges = { ...fields };
   if (password !== undefined) changes.password = await hashPassword(password);
   if (!(await usersDao.update(user._id, changes))) throw new NotFoundError(`User ${user._id} not found`);
+  if (password !== undefined) await endAccess(user._id);
 }
 
+/** Deletes the user and ends everything issued to them. */
 export async function remove(id: string): Promise<void> {
   if (!(await usersDao.remove(id))) throw new NotFoundError(`User ${id} not found`);
+  await endAccess(id);
 }
 
-/** For sign-in: the account id and stored hash for an email, or null. */
+/** Makes the user with this email an admin (the first admin comes from the command line). */
+export async function grantAdmin(email: string): Promise<boolean> {
+  return usersDao.addPermissionFlags(normalizeEmail(email), ADMIN_FLAG);
+}
+
+/** For sign-in: the account id and stored hash for an email (normalised here), or null. */
 export function findCredentials(email: string): Promise<{ _id: string; password?: string } | null> {
-  return usersDao.findPasswordHashByEmail(email);
+  return usersDao.findPasswordHashByEmail(normalizeEmail(email));
 }
 
 export function upgradePasswordHash(id: string, passwordHash: string): Promise<void> {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { testApp } from '../helpers/app';
+import { testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { csrfFrom, registerClient } from '../helpers/oauth';
@@ -63,25 +63,36 @@ describe('POST /login', () => {
 });
 
 describe('token endpoints', () => {
-  it('answer 429 too_many_requests after 300 requests from one address in 15 minutes', async () => {
-    const app = limited();
+  it('answer 429 too_many_requests after RATE_LIMIT_TOKEN_PER_ADDRESS requests from one address in 15 minutes', async () => {
+    const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_ADDRESS: '12' });
     const client = await registerClient({ grants: ['client_credentials'] });
     const issue = () => request(app).post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
-    const statuses = await times(300, issue);
+    const statuses = await times(12, issue);
     expect(statuses.every((status) => status === 200)).toBe(true);
     const res = await issue().expect(429);
     expect(res.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
     expect(res.headers['retry-after']).toBeDefined();
     // Variant A shares the address's count.
     await request(app).post('/v1/oauth/token').query({ grant_type: 'refresh_token' }).expect(429);
-  }, 60_000);
+  });
+
+  it('count per client as well, up to RATE_LIMIT_TOKEN_PER_CLIENT', async () => {
+    const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_CLIENT: '3' });
+    const client = await registerClient({ grants: ['client_credentials'] });
+    const issue = () => request(app).post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    expect(await times(4, issue)).toEqual([200, 200, 200, 429]);
+  });
+
+  it('is 300 requests per address and 1000 per client by default', () => {
+    expect(testConfig({ RATE_LIMITS: 'on' }).limits).toMatchObject({ tokenPerAddress: 300, tokenPerClient: 1000, refreshPerAddress: 300 });
+  });
 });
 
 describe('POST /auth/refresh-token', () => {
-  it('answers 429 after 300 requests from one address', async () => {
-    const app = limited();
-    const statuses = await times(301, () => request(app).post('/auth/refresh-token').send({}));
-    expect(statuses.slice(0, 300).every((status) => status === 401)).toBe(true);
-    expect(statuses[300]).toBe(429);
-  }, 60_000);
+  it('answers 429 after RATE_LIMIT_REFRESH_PER_ADDRESS requests from one address', async () => {
+    const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_REFRESH_PER_ADDRESS: '10' });
+    const statuses = await times(11, () => request(app).post('/auth/refresh-token').send({}));
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
 });

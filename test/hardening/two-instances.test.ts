@@ -25,7 +25,7 @@ const jsonBody = (body: unknown): RequestInit => ({ method: 'POST', headers: { '
 const formBody = (body: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
 const csrfFrom = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 const read = async (res: Response) => (await res.json()) as Record<string, string>;
-const sidFrom = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('sid='))!.split(';')[0];
+const cookieFrom = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))!.split(';')[0];
 
 it('refreshes a JWT on the other instance, and refuses the replay on the first', async () => {
   const created = await call(a, '/users', jsonBody({ email: 'twin-jwt@example.com', password: 'twin-password' }));
@@ -45,12 +45,14 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${jwt.accessToken}` },
     }));
 
-  // Sign in: the form from A, the post to B.
+  // Sign in: the form from A (its CSRF cookie is signed with the shared SESSION_SECRET), the post to B.
   const loginPage = await call(a, '/login');
-  let cookie = sidFrom(loginPage);
-  const signedIn = await call(b, '/login', { ...formBody({ _csrf: csrfFrom(await loginPage.text()), email: 'twin-oauth@example.com', password: 'twin-password' }), cookie });
+  const signedIn = await call(b, '/login', {
+    ...formBody({ _csrf: csrfFrom(await loginPage.text()), email: 'twin-oauth@example.com', password: 'twin-password' }),
+    cookie: cookieFrom(loginPage, 'csrf'),
+  });
   expect(signedIn.status).toBe(303);
-  cookie = sidFrom(signedIn);
+  const cookie = cookieFrom(signedIn, 'sid');
 
   // Consent page from A, decision to B.
   const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb', state: 'twin' });

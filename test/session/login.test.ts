@@ -62,12 +62,15 @@ describe('POST /login', () => {
   });
 
   it('gives a new session id on sign-in (no session fixation)', async () => {
-    const user = await createUser();
+    // An anonymous visit gets no session at all; a session that exists is replaced at sign-in.
+    const [first, second] = [await createUser(), await createUser()];
     const agent = request.agent(app);
     const page = await agent.get('/login');
-    const before = sidCookie(page);
-    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password });
-    expect(sidCookie(res).split(';')[0]).not.toBe(before.split(';')[0]);
+    expect(([] as string[]).concat(page.headers['set-cookie'] ?? []).some((cookie) => cookie.startsWith('sid='))).toBe(false);
+    const signedIn = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: first.email, password: first.password }).expect(303);
+    const home = await agent.get('/home').expect(200);
+    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(home.text), email: second.email, password: second.password }).expect(303);
+    expect(sidCookie(res).split(';')[0]).not.toBe(sidCookie(signedIn).split(';')[0]);
   });
 
   it('answers 401 with the form and a message for a wrong password, never echoing it', async () => {

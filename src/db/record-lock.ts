@@ -1,0 +1,53 @@
+// Serialises read-modify-write updates of one record, across requests and server instances. FerretDB
+// 1.x applies an update by reading the document and writing it back whole, so two concurrent updates
+// can lose one another ($inc included); an insert into a unique _id is atomic on every engine, so a
+// lock document decides who goes. A lock left by a dead holder is taken over once its lease runs out.
+import { Schema, model, trusted } from 'mongoose';
+import { randomToken } from '../common/crypto';
+import { isDuplicateKeyError } from './duplicate-key';
+
+const LEASE_MS = 10_000;
+const MAX_ATTEMPTS = 400;
+
+interface LockDocument {
+  _id: string;
+  holder: string;
+  expiresAt: Date;
+}
+
+const LockModel = model<LockDocument>(
+  'RecordLock',
+  new Schema<LockDocument>(
+    { _id: { type: String, required: true }, holder: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+    { collection: 'record_locks', versionKey: false },
+  ),
+);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function acquire(key: string, holder: string): Promise<void> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const now = new Date();
+    try {
+      await LockModel.create({ _id: key, holder, expiresAt: new Date(now.getTime() + LEASE_MS) });
+      return;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    await LockModel.deleteOne({ _id: key, expiresAt: trusted({ $lte: now }) }).exec();
+    // Short, jittered waits: updates under the lock take milliseconds.
+    await pause(Math.min(50, 2 + attempt) * (0.5 + Math.random()));
+  }
+  throw new Error(`record ${key} stayed locked for too long`);
+}
+
+/** Runs `work` while holding the lock named `key`. */
+export async function withRecordLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const holder = randomToken(12);
+  await acquire(key, holder);
+  try {
+    return await work();
+  } finally {
+    await LockModel.deleteOne({ _id: key, holder }).exec();
+  }
+}

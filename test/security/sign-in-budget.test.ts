@@ -1,0 +1,84 @@
+// One budget of failed password checks for POST /auth, the /login page, the catalogue's Basic and
+// the OAuth password grant; strict per account and address, much higher per account alone, so a
+// stranger cannot lock the owner out; refused requests write nothing.
+import mongoose from 'mongoose';
+import request from 'supertest';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { basicAuth, csrfFrom, registerClient } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
+const from = (address: string) => ({ 'X-Forwarded-For': address });
+const hitCount = () => mongoose.connection.collection('rate_limit_hits').countDocuments();
+
+const wrongOnAuth = (email: string, address: string) => request(app).post('/auth').set(from(address)).send({ email, password: 'wrong-password' });
+const wrongOnBasic = (email: string, address: string) => request(app).get('/api/v1/products').set(from(address)).set('Authorization', basicAuth(email, 'wrong-password'));
+async function wrongOnLoginPage(email: string, address: string) {
+  const agent = request.agent(app);
+  const page = await agent.get('/login').set(from(address));
+  return agent.post('/login').set(from(address)).type('form').send({ _csrf: csrfFrom(page.text), email, password: 'wrong-password' });
+}
+async function passwordGrant(client: { client_id: string; client_secret: string }, email: string, password: string, address: string) {
+  return request(app)
+    .post('/oauth/token')
+    .set(from(address))
+    .type('form')
+    .send({ grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret, username: email, password });
+}
+
+it('counts failures from every password check in one per-account budget', async () => {
+  const user = await createUser();
+  const client = await registerClient({ grants: ['password'] });
+  const address = '203.0.113.10';
+  const statuses = [];
+  for (let i = 0; i < 3; i += 1) statuses.push((await wrongOnBasic(user.email, address)).status);
+  for (let i = 0; i < 3; i += 1) statuses.push((await passwordGrant(client, user.email, 'wrong-password', address)).status);
+  for (let i = 0; i < 2; i += 1) statuses.push((await wrongOnLoginPage(user.email, address)).status);
+  for (let i = 0; i < 2; i += 1) statuses.push((await wrongOnAuth(user.email, address)).status);
+  expect(statuses).toEqual([401, 401, 401, 400, 400, 400, 401, 401, 400, 400]);
+
+  // Ten failures: the right password is refused everywhere from this address, each in its own format.
+  const auth = await request(app).post('/auth').set(from(address)).send({ email: user.email, password: user.password }).expect(429);
+  expect(auth.body).toEqual({ errors: ['Too many requests, try again later'] });
+  const basic = await request(app).get('/api/v1/products').set(from(address)).set('Authorization', basicAuth(user.email, user.password)).expect(429);
+  expect(basic.body).toEqual({ error: true, message: expect.any(String), status_code: 429 });
+  expect(Number(basic.headers['retry-after'])).toBeGreaterThan(0);
+  const grant = await passwordGrant(client, user.email, user.password, address);
+  expect(grant.status).toBe(429);
+  expect(grant.body.error).toBe('too_many_requests');
+  expect(grant.headers['retry-after']).toBeDefined();
+});
+
+it('lets the owner sign in from another address after a stranger used up the budget of theirs', async () => {
+  const user = await createUser();
+  for (let i = 0; i < 10; i += 1) await wrongOnAuth(user.email, '198.51.100.7').expect(400);
+  await request(app).post('/auth').set(from('198.51.100.7')).send({ email: user.email, password: user.password }).expect(429);
+  await request(app).post('/auth').set(from('192.0.2.55')).send({ email: user.email, password: user.password }).expect(201);
+});
+
+it('still bounds guessing spread over many addresses with the per-account limit', async () => {
+  const spread = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback', RATE_LIMIT_SIGN_IN_PER_ACCOUNT: '4' });
+  const user = await createUser();
+  for (let i = 0; i < 4; i += 1) {
+    await request(spread).post('/auth').set(from(`203.0.113.${100 + i}`)).send({ email: user.email, password: 'wrong-password' }).expect(400);
+  }
+  await request(spread).post('/auth').set(from('203.0.113.200')).send({ email: user.email, password: user.password }).expect(429);
+});
+
+it('writes nothing for a request refused by a limit', async () => {
+  const user = await createUser();
+  for (let i = 0; i < 10; i += 1) await wrongOnAuth(user.email, '203.0.113.77').expect(400);
+  const before = await hitCount();
+  await wrongOnAuth(user.email, '203.0.113.77').expect(429);
+  await wrongOnBasic(user.email, '203.0.113.77').expect(429);
+  expect(await hitCount()).toBe(before);
+});
+
+it('does not count successful checks', async () => {
+  const user = await createUser();
+  for (let i = 0; i < 12; i += 1) {
+    await request(app).get('/api/v1/products').set(from('203.0.113.90')).set('Authorization', basicAuth(user.email, user.password)).expect(200);
+  }
+});
