@@ -41,6 +41,19 @@ it('answers 503 within about a second while the database is down, and recovers w
   expect(down.headers['retry-after']).toBe('1');
   expect(Date.now() - started).toBeLessThan(2000);
   await request(app).post('/users').send({ email: 'during-outage@example.com', password: 'secret1' }).expect(503);
+  // The OAuth endpoints too, in their own format, with Retry-After.
+  for (const path of ['/oauth/token', '/v1/oauth/token']) {
+    const token = await request(app).post(path).type('form').send({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'c', client_secret: 's' });
+    expect(token.status).toBe(503);
+    expect(token.body.error).toBe('temporarily_unavailable');
+    expect(token.headers['retry-after']).toBe('1');
+  }
+  const resource = await request(app).get('/api/user').set('Authorization', 'Bearer some-token');
+  expect(resource.status).toBe(503);
+  expect(resource.headers['retry-after']).toBe('1');
+  // The sign-in page needs no database and hands out no session cookie.
+  const login = await request(app).get('/login').expect(200);
+  expect(([] as string[]).concat(login.headers['set-cookie'] ?? []).some((cookie) => cookie.startsWith('sid='))).toBe(false);
   const readiness = await request(app).get('/readyz').expect(503);
   expect(readiness.body).toEqual({ status: 'database unavailable' });
   await request(app).get('/healthz').expect(200);

@@ -169,3 +169,12 @@ describe('GET /weather/:city', () => {
     });
   });
 });
+
+describe('GET /weather/:city with overflowing readings', () => {
+  it('answers 500 in plain text when the mean is not a finite number', async () => {
+    answerNormally(1e308, 1e308);
+    const res = await request(weatherApp()).get('/weather/Overflow').expect(500);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.text).toBe('weather provider openweathermap and wunderground returned temperatures too large to average');
+  });
+});
