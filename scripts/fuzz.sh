@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Schema-driven fuzzing: Schemathesis (from PyPI, in a virtual environment) against the built server
-# on a fresh embedded database, every operation of /openapi.json, a bounded number of examples.
-# Weather points at a local fake provider, so no 5xx is expected anywhere. Prints Schemathesis's
-# summary and a closing line "fuzz: N passed, N failed".
+# on a fresh embedded database, every operation of /openapi.json, a bounded number of examples, with
+# real credentials for every security scheme (scripts/fuzz/). Weather points at a local fake
+# provider, so no 5xx is expected anywhere. Prints Schemathesis's summary and a closing line
+# "fuzz: N passed, N failed". FUZZ_SECONDS, FUZZ_EXAMPLES and FUZZ_EXTRA (more st options, such as
+# a HAR report) tune a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,16 +41,42 @@ pids+=($!)
 wait_port "$provider_port"
 wait_port "$port"
 
-# A user whose Basic credentials open the catalogue (the other schemes are exercised without credentials).
-curl -sf -X POST "http://127.0.0.1:$port/users" -H 'Content-Type: application/json' \
-  -d '{"email":"fuzz@example.com","password":"fuzz-password"}' >/dev/null
+base="http://127.0.0.1:$port"
+json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+csrf_in() { sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -n1; }
+cookie_in() { awk -v name="$2" '$6 == name { print $7 }' "$1"; }
+post_json() { curl -sf -X POST "$base$1" -H 'Content-Type: application/json' "${@:3}" -d "$2"; }
+
+# Real credentials for every security scheme, so the fuzzer gets past authentication everywhere:
+# a user (Basic, POST /auth, the password grant), its JWT, an OAuth client allowed every grant, a
+# signed-in session with its CSRF token, an OAuth access token, and a second user to read and write.
+export FUZZ_BASE_URL=$base FUZZ_EMAIL=fuzz@example.com FUZZ_PASSWORD=fuzz-password
+export FUZZ_TARGET_EMAIL=fuzz-target@example.com FUZZ_REDIRECT_URI="$base/fuzz/callback"
+FUZZ_USER_ID=$(post_json /users "{\"email\":\"$FUZZ_EMAIL\",\"password\":\"$FUZZ_PASSWORD\"}" | json_field id)
+FUZZ_TARGET_ID=$(post_json /users "{\"email\":\"$FUZZ_TARGET_EMAIL\",\"password\":\"target-password\"}" | json_field id)
+FUZZ_JWT=$(post_json /auth "{\"email\":\"$FUZZ_EMAIL\",\"password\":\"$FUZZ_PASSWORD\"}" | json_field accessToken)
+client=$(post_json /oauth/clients \
+  "{\"name\":\"Fuzz\",\"website\":\"$base\",\"redirect_uri\":\"$FUZZ_REDIRECT_URI\",\"grants\":[\"authorization_code\",\"implicit\",\"refresh_token\",\"password\",\"client_credentials\"]}" \
+  -H "Authorization: Bearer $FUZZ_JWT")
+FUZZ_CLIENT_ID=$(json_field client_id <<<"$client")
+FUZZ_CLIENT_SECRET=$(json_field client_secret <<<"$client")
+FUZZ_OAUTH_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_type=password --data-urlencode "username=$FUZZ_EMAIL" \
+  --data-urlencode "password=$FUZZ_PASSWORD" --data-urlencode "client_id=$FUZZ_CLIENT_ID" --data-urlencode "client_secret=$FUZZ_CLIENT_SECRET" | json_field access_token)
+anonymous_jar="$work/anonymous.jar" session_jar="$work/session.jar"
+FUZZ_ANON_CSRF=$(curl -sf -c "$anonymous_jar" "$base/login" | csrf_in)
+FUZZ_CSRF_COOKIE=$(cookie_in "$anonymous_jar" csrf)
+curl -sf -c "$session_jar" -b "$anonymous_jar" -o /dev/null -X POST "$base/login" --data-urlencode "_csrf=$FUZZ_ANON_CSRF" \
+  --data-urlencode "email=$FUZZ_EMAIL" --data-urlencode "password=$FUZZ_PASSWORD"
+FUZZ_SID=$(cookie_in "$session_jar" sid)
+FUZZ_SESSION_CSRF=$(curl -sf -b "$session_jar" "$base/home" | csrf_in)
+export FUZZ_USER_ID FUZZ_TARGET_ID FUZZ_JWT FUZZ_CLIENT_ID FUZZ_CLIENT_SECRET FUZZ_OAUTH_TOKEN FUZZ_ANON_CSRF FUZZ_CSRF_COOKIE FUZZ_SID FUZZ_SESSION_CSRF
 
 status=0
-"$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" \
+PYTHONPATH=scripts/fuzz SCHEMATHESIS_HOOKS=hooks "$venv/bin/st" --config-file scripts/fuzz/schemathesis.toml run "$base/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${FUZZ_EXAMPLES:-25}" --max-time "${FUZZ_SECONDS:-300}" --workers 2 --seed 20261121 \
-  --auth fuzz@example.com:fuzz-password --request-timeout 10 --no-color \
-  --report junit --report-junit-path "$work/junit.xml" || status=$?
+  --request-timeout 10 --no-color \
+  --report junit --report-junit-path "$work/junit.xml" ${FUZZ_EXTRA:-} || status=$?
 
 node -e '
   const xml = require("fs").readFileSync(process.argv[1], "utf8");

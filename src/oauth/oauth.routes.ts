@@ -13,6 +13,7 @@ import { createAuthorizeController } from './authorize.controller';
 import * as clientsController from './clients.controller';
 import * as clientsValidation from './clients.validation';
 import { createOAuthController } from './oauth.controller';
+import { oauthBodyErrors } from './oauth.body-errors';
 import { tooManyTokenRequests } from './oauth.errors';
 import { createOAuthServers } from './oauth.server';
 import { createTokenController } from './token.controller';
@@ -42,10 +43,12 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
     { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: window }, key: byClientId },
   ];
   const tokenLimits = limitsFor(config, tokenRules, tooManyTokenRequests);
-  router.post('/v1/oauth/token', formBody, ...tokenLimits, token.variantA);
-  router.post('/oauth/token', formBody, ...tokenLimits, token.variantB);
-  router.post('/oauth/revoke', formBody, oauth.revoke);
-  router.post('/oauth/introspect', formBody, oauth.introspect);
+  // A form the parser refuses is answered in the OAuth format too.
+  const oauthForm = [formBody, oauthBodyErrors];
+  router.post('/v1/oauth/token', ...oauthForm, ...tokenLimits, token.variantA);
+  router.post('/oauth/token', ...oauthForm, ...tokenLimits, token.variantB);
+  router.post('/oauth/revoke', ...oauthForm, oauth.revoke);
+  router.post('/oauth/introspect', ...oauthForm, oauth.introspect);
   router.get('/.well-known/oauth-authorization-server', oauth.metadata);
   router.get('/api/user', oauth.currentUser);
 

@@ -21,6 +21,7 @@ const int = { type: 'integer' };
 /** Responses any JSON route may give besides its own. */
 const jsonFaults: Responses = {
   '413': json(ref('Errors'), 'Body over 100 kB'),
+  '431': empty('Request line and headers over 16 kB (refused by Node before any route)'),
   '415': json(ref('Errors'), 'Unsupported body encoding or charset'),
   '500': json(ref('Error'), 'Unexpected failure'),
   '503': json(ref('Error'), 'Database unavailable; retry after Retry-After seconds'),
@@ -76,33 +77,50 @@ const oauthClientErrors: Responses = {
 };
 const oauthTokenErrors: Responses = { ...oauthClientErrors, '429': json(ref('OAuthError'), 'too_many_requests; see Retry-After') };
 
-const tokenParameters = {
-  type: 'object',
-  properties: {
-    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token', 'password', 'client_credentials'] },
-    client_id: str,
-    client_secret: str,
-    code: str,
-    redirect_uri: str,
-    code_verifier: str,
-    refresh_token: str,
-    username: str,
-    password: str,
-    scope: str,
-  },
-};
+/** An OAuth parameter: sent once (RFC 6749 §3.1), at most 2048 UTF-16 code units (1000 characters always fit). */
+const param = { type: 'string', maxLength: 1000 };
+/** OAuth endpoints ignore parameters they do not know, but refuse a repeated or non-string one. */
+const oauthForm = (properties: Record<string, Schema>, required: string[] = []) => ({ type: 'object', required, properties, additionalProperties: param });
 
-const authorizeQuery = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'].map((name) => ({
-  name,
-  in: 'query',
-  required: false,
-  schema: str,
-}));
+const tokenParameters = (grants: string[]) => oauthForm(
+  {
+    grant_type: { type: 'string', enum: grants },
+    client_id: param,
+    client_secret: param,
+    code: param,
+    redirect_uri: param,
+    code_verifier: param,
+    refresh_token: param,
+    username: param,
+    password: param,
+    scope: { type: 'string', enum: ['read', 'write', 'read write'] },
+  },
+  ['grant_type'],
+);
+
+const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
+const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
+
+const authorizeQuery = [
+  { name: 'response_type', schema: { type: 'string', enum: ['code', 'token'] } },
+  { name: 'client_id', schema: str },
+  { name: 'redirect_uri', schema: str },
+  { name: 'scope', schema: { type: 'string', enum: ['read', 'write', 'read write'] } },
+  { name: 'state', schema: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 } },
+  { name: 'code_challenge', schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' } },
+  { name: 'code_challenge_method', schema: { type: 'string', enum: ['S256', 'plain'] } },
+].map((parameter) => ({ ...parameter, in: 'query', required: false }));
+
+/** The browser session from /login; without one the browser routes redirect to /login. */
+const sessionAuth = [{ session: [] }];
+/** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
+const clientAuth = [{ clientBasic: [] }, {}];
 
 const authorizeOperations = {
   get: {
     tags: ['OAuth 2'],
     summary: 'Authorization request: consent page, or a redirect to /login',
+    security: sessionAuth,
     parameters: authorizeQuery,
     responses: {
       '200': page('Consent page naming the client, its website and the scopes, with Approve and Deny'),
@@ -114,10 +132,21 @@ const authorizeOperations = {
   post: {
     tags: ['OAuth 2'],
     summary: 'The consent decision (form posted by the consent page)',
-    requestBody: formBody({
-      type: 'object',
-      properties: { _csrf: str, decision: { type: 'string', enum: ['approve', 'deny'] }, client_id: str, redirect_uri: str, response_type: str, scope: str, state: str },
-    }),
+    security: sessionAuth,
+    requestBody: formBody(
+      oauthForm(
+        {
+          _csrf: param,
+          decision: { type: 'string', enum: ['approve', 'deny'] },
+          client_id: param,
+          redirect_uri: param,
+          response_type: { type: 'string', enum: ['code', 'token'] },
+          scope: { type: 'string', enum: ['read', 'write', 'read write'] },
+          state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
+        },
+        ['_csrf', 'decision', 'client_id', 'response_type'],
+      ),
+    ),
     responses: {
       '302': redirect('To redirect_uri with code (query) or access_token and token (fragment), or error=access_denied'),
       '303': redirect('To /login when not signed in'),
@@ -301,6 +330,7 @@ export const openApiDocument = {
       get: {
         tags: ['Browser sign-in'],
         summary: 'Page for the signed-in user',
+        security: sessionAuth,
         responses: { '200': page('Who is signed in, and a sign-out button'), '302': redirect('To /login when not signed in'), ...pageFaults },
       },
     },
@@ -311,8 +341,9 @@ export const openApiDocument = {
       post: {
         tags: ['OAuth 2'],
         summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
-        parameters: Object.keys(tokenParameters.properties).map((name) => ({ name, in: 'query', required: false, schema: str })),
-        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: tokenParameters } } },
+        security: clientAuth,
+        parameters: Object.entries(variantAParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: variantAParameters } } },
         responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
       },
     },
@@ -320,7 +351,8 @@ export const openApiDocument = {
       post: {
         tags: ['OAuth 2'],
         summary: 'Token endpoint, variant B: every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: tokenParameters }, 'application/json': { schema: tokenParameters } } },
+        security: clientAuth,
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: variantBParameters }, 'application/json': { schema: variantBParameters } } },
         responses: { '200': json(ref('TokenResponseB'), 'Tokens (no refresh_token for client_credentials)'), ...oauthTokenErrors },
       },
     },
@@ -328,7 +360,8 @@ export const openApiDocument = {
       post: {
         tags: ['OAuth 2'],
         summary: 'RFC 7009 revocation of the calling client\'s token',
-        requestBody: formBody({ type: 'object', properties: { token: str, token_type_hint: str, client_id: str, client_secret: str } }),
+        security: clientAuth,
+        requestBody: formBody(oauthForm({ token: param, token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: param, client_secret: param })),
         responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
       },
     },
@@ -336,7 +369,8 @@ export const openApiDocument = {
       post: {
         tags: ['OAuth 2'],
         summary: 'RFC 7662 introspection of the calling client\'s token',
-        requestBody: formBody({ type: 'object', properties: { token: str, token_type_hint: str, client_id: str, client_secret: str } }),
+        security: clientAuth,
+        requestBody: formBody(oauthForm({ token: param, token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: param, client_secret: param })),
         responses: { ...oauthClientErrors, '200': json(ref('Introspection'), 'Token state') },
       },
     },
@@ -419,6 +453,7 @@ export const openApiDocument = {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth' },
       session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Browser session from /login' },
       catalogueBasic: { type: 'http', scheme: 'basic', description: "A user's email and password" },
+      clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client_id and client_secret, each form-encoded (RFC 6749 §2.3.1)' },
       oauth: {
         type: 'oauth2',
         flows: {

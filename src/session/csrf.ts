@@ -15,6 +15,8 @@ export interface Csrf {
   token(req: Request, res: Response): string;
   /** Refuses a form POST whose _csrf field does not match. */
   require: RequestHandler;
+  /** The same, but only for a signed-in session (signing out one that is not changes nothing). */
+  requireWhenSignedIn: RequestHandler;
 }
 
 function sameText(a: string, b: string): boolean {
@@ -39,7 +41,22 @@ export function createCsrf(config: Config): Csrf {
 
   const signedIn = (req: Request) => typeof req.session?.userId === 'string';
 
+  function require(req: Request, _res: Response, next: () => void): void {
+    const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
+    const presented: unknown = req.body?._csrf;
+    if (typeof expected !== 'string' || typeof presented !== 'string' || !sameText(presented, expected)) {
+      throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
+    }
+    next();
+  }
+
   return {
+    require,
+    requireWhenSignedIn(req, res, next) {
+      if (signedIn(req)) require(req, res, next);
+      else next();
+    },
+
     token(req, res) {
       if (signedIn(req)) {
         req.session.csrfToken ??= randomToken();
@@ -53,15 +70,6 @@ export function createCsrf(config: Config): Csrf {
         res.cookie(COOKIE, `${token}.${sign(token)}`, { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' });
       }
       return token;
-    },
-
-    require(req, _res, next) {
-      const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
-      const presented: unknown = req.body?._csrf;
-      if (typeof expected !== 'string' || typeof presented !== 'string' || !sameText(presented, expected)) {
-        throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
-      }
-      next();
     },
   };
 }

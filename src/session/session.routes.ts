@@ -12,7 +12,7 @@ export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, formBody, csrf.require, sessionController.login);
-  router.post('/logout', sessions, formBody, csrf.require, sessionController.logout);
+  router.post('/logout', sessions, formBody, csrf.requireWhenSignedIn, sessionController.logout);
   router.get('/home', sessions, sessionController.home);
   return router;
 }

@@ -28,6 +28,13 @@ describe('deeply nested JSON', () => {
   });
 });
 
+it('answers an oversized form on the OAuth endpoints in the OAuth format', async () => {
+  for (const path of ['/oauth/introspect', '/oauth/revoke', '/oauth/token', '/v1/oauth/token']) {
+    const res = await request(app).post(path).type('form').send(`token=${'x'.repeat(110_000)}`).expect(413);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  }
+});
+
 it('counts every one of 20 concurrent PATCHes of one user in __v, and loses none of their fields', async () => {
   const user = await createUser();
   const fields = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { firstName: `first-${i}` } : { lastName: `last-${i}` }));

@@ -120,4 +120,15 @@ describe('GET /home and POST /logout', () => {
     await agent.post('/logout').type('form').send({ _csrf: csrfFrom(home.text) }).expect(303).expect('Location', '/login');
     await agent.get('/home').expect(302);
   });
+
+  it('refuses to sign a session out without its CSRF token, so another site cannot', async () => {
+    const { agent } = await signedInAgent(app);
+    await agent.post('/logout').type('form').send({ _csrf: 'forged' }).expect(403);
+    await agent.post('/logout').type('form').send({}).expect(403);
+    await agent.get('/home').expect(200);
+  });
+
+  it('answers a sign-out without a signed-in session with the redirect, as there is nothing to protect', async () => {
+    await request(app).post('/logout').type('form').send({}).expect(303).expect('Location', '/login');
+  });
 });

@@ -1,0 +1,112 @@
+"""Schemathesis hooks for `npm run fuzz`: real credentials in every request, and fixtures kept alive.
+
+Every phase (the coverage phase included, which ignores configured parameter values) gets the
+values that make a request acceptable: the run's client and secret, its user's email and password,
+the session's CSRF tokens. Single-use values are minted fresh: a refresh token works once, so a new
+pair is issued before each refresh request. The stateful phase follows links from the lists
+(GET /users, GET /oauth/clients) to deletes and password changes; aimed at the run's own account or
+client they would end every credential the run relies on, so such a request goes to a throwaway.
+The fuzzer still varies everything else.
+"""
+import os
+import uuid
+from urllib.parse import parse_qs, urlsplit
+
+import requests
+import schemathesis
+
+ENV = os.environ
+BASE = ENV["FUZZ_BASE_URL"]
+EMAIL, PASSWORD = ENV["FUZZ_EMAIL"], ENV["FUZZ_PASSWORD"]
+USER_ID, TARGET_ID, TARGET_EMAIL = ENV["FUZZ_USER_ID"], ENV["FUZZ_TARGET_ID"], ENV["FUZZ_TARGET_EMAIL"]
+CLIENT = {"client_id": ENV["FUZZ_CLIENT_ID"], "client_secret": ENV["FUZZ_CLIENT_SECRET"]}
+JWT = {"Authorization": f"Bearer {ENV['FUZZ_JWT']}"}
+AUTHORIZE = {"client_id": ENV["FUZZ_CLIENT_ID"], "redirect_uri": ENV["FUZZ_REDIRECT_URI"]}
+TOKEN_PATHS = ("/oauth/token", "/v1/oauth/token", "/oauth/revoke", "/oauth/introspect")
+AUTHORIZE_PATHS = ("/authorize", "/oauth/authorize", "/v1/oauth/authorize")
+TIMEOUT = 10
+
+
+def _post(path, **kwargs):
+    return requests.post(f"{BASE}{path}", timeout=TIMEOUT, **kwargs).json()
+
+
+def _oauth_refresh_token():
+    return _post("/oauth/token", data={"grant_type": "password", "username": EMAIL, "password": PASSWORD, **CLIENT}).get("refresh_token")
+
+
+def _authorization_code():
+    form = {**AUTHORIZE, "_csrf": ENV["FUZZ_SESSION_CSRF"], "decision": "approve", "response_type": "code"}
+    response = requests.post(f"{BASE}/oauth/authorize", data=form, cookies={"sid": ENV["FUZZ_SID"]}, allow_redirects=False, timeout=TIMEOUT)
+    return parse_qs(urlsplit(response.headers.get("Location", "")).query).get("code", [""])[0]
+
+
+def _throwaway_user():
+    return _post("/users", json={"email": f"throwaway-{uuid.uuid4().hex}@example.com", "password": "throwaway"})["id"]
+
+
+def _throwaway_client():
+    body = {"name": "Throwaway", "website": BASE, "redirect_uri": f"{BASE}/fuzz/throwaway"}
+    return _post("/oauth/clients", json=body, headers=JWT)["client_id"]
+
+
+def _fill(target, values):
+    if isinstance(target, dict):
+        target.update(values)
+
+
+def _token_request(case, path):
+    body = case.body if isinstance(case.body, dict) else None
+    carrier = body if body is not None or path != "/v1/oauth/token" else case.query
+    if carrier is None:
+        case.query = carrier = {}
+    carrier.update(CLIENT)
+    if carrier.get("grant_type") == "password":
+        carrier.update({"username": EMAIL, "password": PASSWORD})
+    if carrier.get("grant_type") == "refresh_token":
+        carrier["refresh_token"] = _oauth_refresh_token() or carrier.get("refresh_token", "")
+    if carrier.get("grant_type") == "authorization_code":
+        carrier.update({"code": _authorization_code(), "redirect_uri": AUTHORIZE["redirect_uri"]})
+        carrier.pop("code_verifier", None)
+    # Variant A takes a parameter from the query or the form, never from both.
+    if carrier is body and isinstance(case.query, dict):
+        for name in list(body):
+            case.query.pop(name, None)
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    method, path = case.operation.method.upper(), case.operation.path
+    params = case.path_parameters if case.path_parameters is not None else {}
+    if path == "/users/{userId}":
+        if method == "DELETE" and params.get("userId") in (USER_ID, TARGET_ID):
+            params["userId"] = _throwaway_user()
+        elif method in ("GET", "PUT", "PATCH"):
+            params["userId"] = TARGET_ID
+            if method == "PUT" or (isinstance(case.body, dict) and "email" in case.body):
+                _fill(case.body, {"email": TARGET_EMAIL})
+    elif method == "POST" and path == "/users" and isinstance(case.body, dict) and isinstance(case.body.get("email"), str):
+        # Every new user needs an address nobody has; the fuzzer's choice of the rest stays.
+        case.body["email"] = f"{uuid.uuid4().hex[:12]}.{case.body['email']}" if "@" in case.body["email"] else case.body["email"]
+    elif method == "DELETE" and path == "/oauth/clients/{clientId}" and params.get("clientId") == CLIENT["client_id"]:
+        params["clientId"] = _throwaway_client()
+    elif method == "POST" and path == "/auth":
+        _fill(case.body, {"email": EMAIL, "password": PASSWORD})
+    elif method == "POST" and path == "/auth/refresh-token" and isinstance(case.body, dict):
+        pair = _post("/auth", json={"email": EMAIL, "password": PASSWORD})
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {pair['accessToken']}"}
+        case.body["refreshToken"] = pair["refreshToken"]
+    elif path in TOKEN_PATHS:
+        _token_request(case, path)
+    elif path in AUTHORIZE_PATHS or path == "/home":
+        # The run's own session, whatever a sign-in earlier in the run left in the client's cookie jar.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        if path != "/home" and method == "GET":
+            case.query = {**(case.query or {}), **AUTHORIZE}
+        elif path != "/home":
+            _fill(case.body, {**AUTHORIZE, "_csrf": ENV["FUZZ_SESSION_CSRF"]})
+    elif method == "POST" and path == "/login":
+        case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
+        _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"], "email": EMAIL, "password": PASSWORD})
+    elif path == "/api/user":
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OAUTH_TOKEN']}"}
