@@ -12,6 +12,7 @@ import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
 import { createHealthRouter } from './health/health.routes';
+import { createLandingRouter } from './landing/landing.routes';
 import { STYLE_HASH } from './session/pages';
 import type { Config } from './config';
 import { OAUTH_BODY_PATHS, oauthBodyErrors } from './oauth/oauth.body-errors';
@@ -33,7 +34,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.use(securityHeaders(STYLE_HASH));
+  app.use(securityHeaders(STYLE_HASH, config.publicUrl));
   if (options.probes) app.use(createHealthRouter());
   app.use(requestLogging(logger));
   const cors = corsFor(config);
@@ -61,6 +62,7 @@ export function createApp({ config, logger }: AppDeps): Express {
     app.use(createSocialRouter(config, logger, sessions));
     app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
     app.use(createOpenApiRouter());
+    app.use(createLandingRouter());
   }, { probes: true });
 }
 

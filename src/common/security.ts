@@ -5,10 +5,15 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config';
 
-export function securityHeaders(styleHash: string): RequestHandler {
+export function securityHeaders(styleHash: string, publicUrl: string): RequestHandler {
+  // Served over plain http (a LAN address, a container name, dev.test), upgrade-insecure-requests
+  // would send the login form to an https port nothing listens on, and HSTS would pin the host to it.
+  const https = publicUrl.startsWith('https:');
   return helmet({
+    strictTransportSecurity: https,
     contentSecurityPolicy: {
       directives: {
+        upgradeInsecureRequests: https ? [] : null,
         defaultSrc: ["'none'"],
         // The pages' one inline stylesheet is allowed by its hash, nothing else inline.
         styleSrc: [`'sha256-${styleHash}'`],

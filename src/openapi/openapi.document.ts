@@ -443,6 +443,7 @@ export const openApiDocument = {
         },
       },
     },
+    '/': { get: { tags: ['Operations'], summary: 'Landing page: what runs here, with links to sign in, the API reference, the OAuth metadata and health', responses: { '200': page('Landing page') } } },
     '/healthz': { get: { tags: ['Operations'], summary: 'The process is up', responses: { '200': json(ref('Health'), 'Up') } } },
     '/readyz': { get: { tags: ['Operations'], summary: 'The database answers', responses: { '200': json(ref('Health'), 'Ready'), '503': json(ref('Health'), 'Database unavailable') } } },
     '/openapi.json': { get: { tags: ['Operations'], summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } } },

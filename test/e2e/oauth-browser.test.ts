@@ -1,23 +1,18 @@
 // Drives the real pages in headless Chromium (Debian's, through playwright-core): sign in, consent,
 // receive the code at the client's callback, exchange it and call /api/user.
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import mongoose from 'mongoose';
 import * as clientsService from '../../src/oauth/clients.service';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from '../helpers/app';
+import { describeWithBrowser, launchChromium } from '../helpers/browser';
 import { testDatabaseUriWithName } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Chromium (.ci/run); elsewhere the test is skipped with a note rather than failing.
-const describeWithBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
-if (!existsSync(CHROMIUM) && !process.env.CI) process.stderr.write(`oauth-browser: ${CHROMIUM} not found, skipped\n`);
-
-describeWithBrowser('OAuth code flow in a real browser', () => {
+describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => {
   let server: RunningServer;
   let clientApp: FakeUpstream;
   let browser: Browser;
@@ -28,17 +23,7 @@ describeWithBrowser('OAuth code flow in a real browser', () => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<!doctype html><title>Client</title><p>Signed in with the API</p>');
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

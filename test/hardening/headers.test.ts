@@ -6,11 +6,19 @@ useTestDatabase();
 
 describe('security headers', () => {
   it('are set on API responses, without x-powered-by', async () => {
-    const res = await request(testApp()).get('/users').expect(200);
+    const res = await request(testApp({ PUBLIC_URL: 'https://api.example.com' })).get('/users').expect(200);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
+    expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('leave out HSTS and upgrade-insecure-requests when the public URL is http', async () => {
+    const res = await request(testApp({ PUBLIC_URL: 'http://dev.test:3000' })).get('/login').expect(200);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
   it('give the pages a CSP that allows their one stylesheet, frames nothing, and leaves form-action open', async () => {
@@ -62,5 +70,14 @@ describe('health', () => {
   it('GET /readyz answers 200 when the database answers', async () => {
     const res = await request(testApp()).get('/readyz').expect(200);
     expect(res.body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('GET /', () => {
+  it('is a landing page linking to sign-in, the API reference, the OAuth metadata and health', async () => {
+    const res = await request(testApp()).get('/').expect(200).expect('Content-Type', /text\/html/);
+    for (const href of ['/login', '/docs', '/openapi.json', '/.well-known/oauth-authorization-server', '/healthz']) {
+      expect(res.text).toContain(`<a href="${href}">`);
+    }
   });
 });
