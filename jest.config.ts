@@ -4,11 +4,11 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   // Starts the embedded database once for the run unless MONGODB_URI is set.
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/spec-conformance.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/fast-hashing.ts', '<rootDir>/test/helpers/spec-conformance.ts'],
   testTimeout: 30_000,
   // Two cores: one worker per core keeps argon2 and the database from starving each other.
   maxWorkers: 2,

@@ -97,7 +97,8 @@ describe('POST /auth', () => {
 
     await request(app).post('/auth').send({ email: user.email, password: user.password }).expect(201);
     const stored = await UserModel.findById(user.id).select('+password').lean();
-    expect(stored!.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    // The configured parameters (test/helpers/fast-hashing.ts), not the old ones.
+    expect(stored!.password).toMatch(/^\$argon2id\$v=19\$m=1024,p=1,t=1\$/);
     expect(stored!.__v).toBe(0);
     await request(app).post('/auth').send({ email: user.email, password: user.password }).expect(201);
   });

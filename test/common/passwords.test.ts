@@ -8,7 +8,7 @@ import {
   verifyPassword,
 } from '../../src/common/passwords';
 
-afterEach(() => configurePasswordHashing(OWASP_MINIMUM));
+beforeEach(() => configurePasswordHashing(OWASP_MINIMUM));
 
 describe('password hashing', () => {
   it('uses argon2id with the OWASP minimum by default', async () => {

@@ -24,6 +24,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       WEATHER_PORT: 'off',
       LOG_LEVEL: 'warn',
       RATE_LIMITS: 'off',
+      // As in test/helpers/fast-hashing.ts: behaviour, not cost, is under test.
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
       JWT_SECRET: TEST_JWT_SECRET,
       SESSION_SECRET: 'test-session-secret-that-is-at-least-32-chars',
       ...env,
