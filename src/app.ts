@@ -2,20 +2,18 @@
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
 import express, { type Express } from 'express';
 import { createAuthRouter } from './auth/auth.routes';
-import { signInLimits } from './auth/sign-in-limits';
-import { VerifiedCredentialsCache } from './auth/verified-credentials.cache';
+import { signInLimits, VerifiedCredentialsCache } from './auth/auth.service';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
-import { refuseDeepJson } from './common/json-depth';
+import { jsonBody } from './common/json-body';
 import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
 import { createHealthRouter } from './health/health.routes';
 import { createLandingRouter } from './landing/landing.routes';
-import { STYLE_HASH } from './session/pages';
+import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
-import { OAUTH_BODY_PATHS, oauthBodyErrors } from './oauth/oauth.body-errors';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createCsrf } from './session/csrf';
@@ -49,18 +47,17 @@ export function createApp({ config, logger }: AppDeps): Express {
   return buildApp({ config, logger }, (app) => {
     // Bodiless and the busiest under load: ahead of the body parser and the other routers.
     app.use(createWeatherRouter(config.weather));
-    app.use(express.json({ limit: '100kb', verify: refuseDeepJson }));
-    app.use(OAUTH_BODY_PATHS, oauthBodyErrors);
     const accessTokens = createAccessTokens(config.jwtSecret);
-    app.use('/users', createUsersRouter(config, accessTokens));
-    app.use('/auth', createAuthRouter(accessTokens, config));
-    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)));
     // One session middleware, mounted only on the browser routes.
     const sessions = createSessionMiddleware(config);
     const csrf = createCsrf(config);
+    app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
+    app.use(jsonBody);
+    app.use('/users', createUsersRouter(config, accessTokens));
+    app.use('/auth', createAuthRouter(accessTokens, config));
+    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)));
     app.use(createSessionRouter(sessions, csrf, config));
     app.use(createSocialRouter(config, logger, sessions));
-    app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
     app.use(createOpenApiRouter());
     app.use(createLandingRouter());
   }, { probes: true });

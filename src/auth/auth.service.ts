@@ -11,6 +11,10 @@ import * as refreshGrantsDao from './refresh-grants.dao';
 import { ensureAttemptAllowed, recordFailure, type SignInLimits } from './sign-in-limits';
 import type { VerifiedCredentialsCache } from './verified-credentials.cache';
 
+// What other features need to check passwords the way this one does.
+export { signInLimits, type SignInLimits } from './sign-in-limits';
+export { VerifiedCredentialsCache } from './verified-credentials.cache';
+
 // A deleted user or a new password ends every refresh grant of seed 000 at once.
 usersService.onAccessEnded(refreshGrantsDao.removeForUser);
 

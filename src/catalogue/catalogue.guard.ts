@@ -2,8 +2,8 @@
 // raw as RFC 7617 sends them. Failures count against the server's one sign-in budget.
 import type { RequestHandler } from 'express';
 import * as authService from '../auth/auth.service';
-import type { SignInLimits } from '../auth/sign-in-limits';
-import type { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
+import type { SignInLimits } from '../auth/auth.service';
+import type { VerifiedCredentialsCache } from '../auth/auth.service';
 import { basicCredentials } from '../common/authorization';
 import { AppError } from '../common/errors';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';

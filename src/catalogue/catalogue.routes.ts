@@ -1,8 +1,8 @@
 // Read-only product catalogue (seed 001 part B) behind HTTP Basic. Version 1 lives in its own
 // router, so a v2 can be mounted beside it without touching v1.
 import { Router } from 'express';
-import type { SignInLimits } from '../auth/sign-in-limits';
-import type { VerifiedCredentialsCache } from '../auth/verified-credentials.cache';
+import type { SignInLimits } from '../auth/auth.service';
+import type { VerifiedCredentialsCache } from '../auth/auth.service';
 import * as catalogueController from './catalogue.controller';
 import { requireBasicAuth } from './catalogue.guard';
 

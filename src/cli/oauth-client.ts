@@ -6,8 +6,8 @@ import { validationResult } from 'express-validator';
 import { createLogger } from '../common/logger';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
-import * as clientsService from '../oauth/clients.service';
-import { registerClient } from '../oauth/clients.validation';
+import * as clientsService from '../oauth/clients/clients.service';
+import { registerClient } from '../oauth/clients/clients.validation';
 import * as usersService from '../users/users.service';
 
 const USAGE = 'usage: npm run oauth:client -- --name N --website W --redirect-uri U [--grants g1,g2] [--owner email]';

@@ -1,7 +1,7 @@
 // Maps every error to its wire format in one place, so routes and services only throw.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, ServiceUnavailableError } from './errors';
-import { MAX_JSON_DEPTH } from './json-depth';
+import { MAX_JSON_DEPTH } from './json-body';
 import { isDatabaseUnavailable } from '../db/mongoose';
 
 /** body-parser's error types for a body the client got wrong, with the status and message to answer. */

@@ -1,7 +1,7 @@
 // GET /: what runs here and where to go next (sign in, the API reference, the OAuth metadata, health).
 import { Router } from 'express';
-import { html } from '../session/html';
-import { layout } from '../session/pages';
+import { html } from '../web/html';
+import { layout } from '../web/layout';
 
 const LINKS: [string, string, string][] = [
   ['/login', 'Sign in', 'the browser sign-in page (and GitHub sign-in)'],

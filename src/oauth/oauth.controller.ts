@@ -1,14 +1,12 @@
-// The protected resource (GET /api/user), revocation, introspection and discovery metadata.
+// The protected resource (GET /api/user) and the RFC 8414 metadata.
 import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import { bearerToken } from '../common/authorization';
 import { AppError } from '../common/errors';
 import * as usersService from '../users/users.service';
 import { toUserRead } from '../users/users.types';
-import { NO_STORE } from './oauth.errors';
-import { collectParameters } from './oauth.parameters';
 import { SCOPES } from './oauth.scopes';
-import * as tokensService from './tokens.service';
+import * as tokensService from './tokens/tokens.service';
 
 const REALM = 'Bearer realm="api"';
 
@@ -32,21 +30,6 @@ export function createOAuthController(config: Config) {
       const user = await usersService.findById(doc.userId);
       if (!user) throw bearerError(401, 'invalid_request', 'The user of this token no longer exists');
       res.json(toUserRead(user));
-    },
-
-    async revoke(req: Request, res: Response): Promise<void> {
-      const parameters = collectParameters(req, ['body']);
-      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
-      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
-      // RFC 7009 §2.2: 200 whether or not the token was known.
-      res.set(NO_STORE).status(200).end();
-    },
-
-    async introspect(req: Request, res: Response): Promise<void> {
-      const parameters = collectParameters(req, ['body']);
-      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
-      const result = parameters.token ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint) : { active: false };
-      res.set(NO_STORE).json(result);
     },
 
     metadata(_req: Request, res: Response): void {

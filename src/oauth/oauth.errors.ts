@@ -1,11 +1,12 @@
 // RFC 6749 §5.2 errors for the token, revocation and introspection endpoints: JSON
 // `{ error, error_description }`, 401 for invalid_client, 400 for the rest, never cached.
 import { OAuthError } from '@node-oauth/oauth2-server';
+import type { ErrorRequestHandler } from 'express';
+import { bodyError } from '../common/error-handler';
 import { AppError } from '../common/errors';
+import { NO_STORE } from '../common/no-store';
 import { TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { isDatabaseUnavailable } from '../db/mongoose';
-
-const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export class OAuthErrorResponse extends AppError {
   constructor(error: string, description: string, status = error === 'invalid_client' ? 401 : 400, headers: Record<string, string> = {}) {
@@ -40,4 +41,8 @@ export function fromLibraryError(err: unknown): AppError {
   });
 }
 
-export { NO_STORE };
+/** A body the JSON or form parser refused is invalid_request, not the users' error format. */
+export const oauthBodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  const known = bodyError(err);
+  next(known ? new OAuthErrorResponse('invalid_request', known[1], known[0]) : err);
+};

@@ -6,7 +6,7 @@ import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from
 import type { Config } from '../config';
 import type { Parameters } from './oauth.parameters';
 import { oauthModel } from './oauth.storage';
-import { CheckedRefreshGrant } from './refresh-grant';
+import { CheckedRefreshGrant } from './tokens/refresh.grant';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
 

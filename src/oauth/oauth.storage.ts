@@ -14,13 +14,14 @@ import type {
   User,
 } from '@node-oauth/oauth2-server';
 import * as authService from '../auth/auth.service';
-import type { SignInLimits } from '../auth/sign-in-limits';
+import type { SignInLimits } from '../auth/auth.service';
 import { randomToken, sha256 } from '../common/crypto';
 import * as usersService from '../users/users.service';
 import { throttled } from '../db/sweeper';
-import * as clientsService from './clients.service';
-import * as oauthDao from './oauth.dao';
-import type { ClientDocument, TokenDocument } from './oauth.model';
+import * as clientsService from './clients/clients.service';
+import type { ClientDocument } from './clients/clients.model';
+import * as tokensDao from './tokens/tokens.dao';
+import type { TokenDocument } from './tokens/tokens.model';
 import { grantedScope } from './oauth.scopes';
 
 /** The user as the library carries it; `familyId` travels from a used grant to the tokens it yields. */
@@ -32,10 +33,10 @@ export interface OAuthUser extends User {
 
 export type OAuthModel = AuthorizationCodeModel & RefreshTokenModel & PasswordModel & ClientCredentialsModel;
 
-const sweepExpired = throttled(60_000, oauthDao.deleteExpired);
+const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
 
 // A deleted user or a new password ends every token and code issued for the user, on every instance.
-usersService.onAccessEnded(oauthDao.deleteForUser);
+usersService.onAccessEnded(tokensDao.deleteForUser);
 
 export function toLibraryClient(client: ClientDocument): Client {
   return { id: client._id, grants: client.grants, redirectUris: [client.redirectUri] };
@@ -49,7 +50,7 @@ function tokenUser(doc: TokenDocument): OAuthUser {
 export async function saveToken(token: Token, client: Client, user: OAuthUser): Promise<Token> {
   const familyId = user.familyId ?? (token.authorizationCode ? sha256(token.authorizationCode) : randomToken(16));
   const now = new Date();
-  await oauthDao.insertToken({
+  await tokensDao.insertToken({
     _id: sha256(token.accessToken),
     refreshTokenHash: token.refreshToken ? sha256(token.refreshToken) : undefined,
     accessTokenExpiresAt: token.accessTokenExpiresAt!,
@@ -81,7 +82,7 @@ export const oauthModel: OAuthModel = {
   saveToken,
 
   async getAccessToken(accessToken: string): Promise<Token | Falsey> {
-    const doc = await oauthDao.findTokenByAccessHash(sha256(accessToken));
+    const doc = await tokensDao.findTokenByAccessHash(sha256(accessToken));
     if (!doc) return false;
     return {
       accessToken,
@@ -101,7 +102,7 @@ export const oauthModel: OAuthModel = {
   },
 
   async saveAuthorizationCode(code, client, user): Promise<AuthorizationCode> {
-    await oauthDao.insertCode({
+    await tokensDao.insertCode({
       _id: sha256(code.authorizationCode),
       clientId: client.id,
       userId: (user as OAuthUser).id!,
@@ -116,12 +117,12 @@ export const oauthModel: OAuthModel = {
 
   async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
     const hash = sha256(authorizationCode);
-    const reusedFamily = await oauthDao.spentFamily(hash);
+    const reusedFamily = await tokensDao.spentFamily(hash);
     if (reusedFamily) {
-      await oauthDao.deleteFamily(reusedFamily);
+      await tokensDao.deleteFamily(reusedFamily);
       return false;
     }
-    const code = await oauthDao.findCode(hash);
+    const code = await tokensDao.findCode(hash);
     if (!code) return false;
     return {
       authorizationCode,
@@ -137,12 +138,12 @@ export const oauthModel: OAuthModel = {
 
   async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
     const hash = sha256(code.authorizationCode);
-    return oauthDao.markSpent(hash, hash, code.expiresAt);
+    return tokensDao.markSpent(hash, hash, code.expiresAt);
   },
 
   async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
     const hash = sha256(refreshToken);
-    const doc = await oauthDao.findTokenByRefreshHash(hash);
+    const doc = await tokensDao.findTokenByRefreshHash(hash);
     if (doc) {
       return {
         refreshToken,
@@ -152,8 +153,8 @@ export const oauthModel: OAuthModel = {
         user: tokenUser(doc),
       };
     }
-    const replayedFamily = await oauthDao.spentFamily(hash);
-    if (replayedFamily) await oauthDao.deleteFamily(replayedFamily);
+    const replayedFamily = await tokensDao.spentFamily(hash);
+    if (replayedFamily) await tokensDao.deleteFamily(replayedFamily);
     return false;
   },
 
@@ -162,12 +163,12 @@ export const oauthModel: OAuthModel = {
     const hash = sha256(token.refreshToken);
     const user = token.user as OAuthUser;
     const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + 24 * 3600 * 1000);
-    if (!(await oauthDao.markSpent(hash, user.familyId!, expiresAt))) {
-      await oauthDao.deleteFamily(user.familyId!);
+    if (!(await tokensDao.markSpent(hash, user.familyId!, expiresAt))) {
+      await tokensDao.deleteFamily(user.familyId!);
       return false;
     }
-    const doc = await oauthDao.findTokenByRefreshHash(hash);
-    if (doc) await oauthDao.dropRefreshToken(doc._id);
+    const doc = await tokensDao.findTokenByRefreshHash(hash);
+    if (doc) await tokensDao.dropRefreshToken(doc._id);
     return true;
   },
 

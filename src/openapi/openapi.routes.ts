@@ -1,7 +1,7 @@
 // GET /openapi.json (the document) and GET /docs (the same, rendered as a page without scripts).
 import { Router } from 'express';
-import { html } from '../session/html';
-import { layout } from '../session/pages';
+import { html } from '../web/html';
+import { layout } from '../web/layout';
 import { openApiDocument } from './openapi.document';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;

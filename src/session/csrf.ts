@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { randomToken } from '../common/crypto';
 import type { Config } from '../config';
-import { pageError } from './pages';
+import { pageError } from '../web/layout';
 
 const COOKIE = 'csrf';
 

@@ -1,11 +1,13 @@
 import type { Request, Response } from 'express';
 import * as authService from '../auth/auth.service';
-import type { SignInLimits } from '../auth/sign-in-limits';
+import type { SignInLimits } from '../auth/auth.service';
 import { normalizeEmail } from '../common/email';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from './csrf';
-import { errorPage, homePage, loginPage } from './pages';
+import { errorPage } from '../web/layout';
+import { displayName } from '../users/users.types';
+import { homePage, loginPage } from './session.page';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -68,7 +70,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         res.redirect(302, '/login');
         return;
       }
-      res.type(HTML).send(homePage({ name: sessionService.displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrf.token(req, res) }));
+      res.type(HTML).send(homePage({ name: displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrf.token(req, res) }));
     },
   };
 }

@@ -1,11 +1,10 @@
 // Browser sign-in: GET/POST /login, POST /logout and GET /home, on top of the session middleware.
-import express, { Router, type RequestHandler } from 'express';
-import { signInLimits } from '../auth/sign-in-limits';
+import { Router, type RequestHandler } from 'express';
+import { signInLimits } from '../auth/auth.service';
 import type { Config } from '../config';
+import { formBody } from '../web/form-body';
 import type { Csrf } from './csrf';
 import { createSessionController } from './session.controller';
-
-export const formBody = express.urlencoded({ extended: false, limit: '100kb' });
 
 export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config): Router {
   const sessionController = createSessionController(csrf, signInLimits(config));

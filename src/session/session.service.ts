@@ -39,7 +39,3 @@ export function signOut(req: Request): Promise<void> {
 export function safeReturnTo(value: unknown): string {
   return typeof value === 'string' && value.length <= 2048 && /^\/(?![/\\])/.test(value) ? value : '/home';
 }
-
-export function displayName(user: UserRecord): string {
-  return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email || `user ${user.uid}`;
-}

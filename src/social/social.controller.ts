@@ -5,7 +5,7 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { isDatabaseUnavailable } from '../db/mongoose';
-import { pageError } from '../session/pages';
+import { pageError } from '../web/layout';
 import * as sessionService from '../session/session.service';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';

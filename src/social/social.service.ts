@@ -2,7 +2,7 @@
 // user, or a new user is created; name and picture follow the provider at each sign-in.
 import * as usersService from '../users/users.service';
 import type { ProviderAccount } from '../users/users.types';
-import type { ProviderName } from './provider-names';
+import type { ProviderName } from '../users/users.providers';
 
 export async function userForAccount(provider: ProviderName, account: ProviderAccount): Promise<string> {
   const existing = await usersService.findIdByProviderAccount(provider, account.providerId);

@@ -1,7 +1,7 @@
 import type { Strategy } from 'passport';
 import type { Config } from '../config';
 import type { ProviderAccount } from '../users/users.types';
-import type { ProviderName } from './provider-names';
+import type { ProviderName } from '../users/users.providers';
 
 /** Hands the provider's account to the application; the strategy calls it after fetching the profile. */
 export type VerifyAccount = (account: ProviderAccount, done: (err: unknown, userId?: string | false) => void) => void;

@@ -1,7 +1,7 @@
 // The only importer of the user model; every function returns plain objects.
 import { trusted } from 'mongoose';
 import { withRecordLock } from '../db/record-lock';
-import type { ProviderIdField } from '../social/provider-names';
+import type { ProviderIdField } from './users.providers';
 import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 

@@ -1,6 +1,6 @@
 import { Schema, model } from 'mongoose';
 import shortid from 'shortid';
-import { PROVIDER_NAMES, providerIdField, type ProviderIdField } from '../social/provider-names';
+import { PROVIDER_NAMES, providerIdField, type ProviderIdField } from './users.providers';
 
 /** Account ids at identity providers (github_id, ...): stable, unique, absent for other users. */
 export type ProviderIds = Partial<Record<ProviderIdField, string>>;

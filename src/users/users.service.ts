@@ -6,7 +6,7 @@ import { hashPassword } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
-import { providerIdField, type ProviderName } from '../social/provider-names';
+import { providerIdField, type ProviderName } from './users.providers';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;

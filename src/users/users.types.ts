@@ -50,3 +50,8 @@ export function toUserRead(user: UserRecord): UserRead {
   if (user.lastName !== undefined) read.lastName = user.lastName;
   return read;
 }
+
+/** How a person is named to applications: their name, else their email, else their user number. */
+export function displayName(user: UserRecord): string {
+  return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email || `user ${user.uid}`;
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import mongoose from 'mongoose';
-import * as clientsService from '../../src/oauth/clients.service';
+import * as clientsService from '../../src/oauth/clients/clients.service';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from '../helpers/app';
 import { describeWithBrowser, launchChromium } from '../helpers/browser';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import * as clientsService from '../../src/oauth/clients.service';
-import type { GrantType } from '../../src/oauth/oauth.model';
+import * as clientsService from '../../src/oauth/clients/clients.service';
+import type { GrantType } from '../../src/oauth/clients/clients.model';
 import { createUser } from './factories';
 
 export const REDIRECT_URI = 'https://client.example.com/callback';

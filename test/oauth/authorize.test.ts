@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { CodeModel, TokenModel, type GrantType } from '../../src/oauth/oauth.model';
+import type { GrantType } from '../../src/oauth/clients/clients.model';
+import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { approve, csrfFrom, pkcePair, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { TokenModel } from '../../src/oauth/oauth.model';
+import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { authorizationCode, passwordGrant, REDIRECT_URI, registerClient } from '../helpers/oauth';

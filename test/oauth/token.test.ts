@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { TokenModel } from '../../src/oauth/oauth.model';
+import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -239,7 +239,7 @@ describe('authorization codes', () => {
     expectOAuthError(await exchange(client, 'made-up-code'), 400, 'invalid_grant');
     expectOAuthError(await exchange(other, code), 400, 'invalid_grant');
     const { code: old } = await authorizationCode(app, client);
-    const { CodeModel } = await import('../../src/oauth/oauth.model');
+    const { CodeModel } = await import('../../src/oauth/tokens/tokens.model');
     await CodeModel.updateMany({ clientId: client.client_id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     expectOAuthError(await exchange(client, old), 400, 'invalid_grant');
   });

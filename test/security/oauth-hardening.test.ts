@@ -2,7 +2,7 @@
 // `bearer` was refused, redirect URIs took control characters and user info, a refresh across
 // clients confirmed the token existed; and client credentials in Basic were not form-decoded.
 import request from 'supertest';
-import * as clientsService from '../../src/oauth/clients.service';
+import * as clientsService from '../../src/oauth/clients/clients.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';

@@ -1,9 +1,10 @@
 // Registered client applications: the secret is shown once at registration and stored as a hash.
 import { timingSafeEqual } from 'node:crypto';
-import { NotFoundError } from '../common/errors';
-import { randomToken, sha256 } from '../common/crypto';
-import * as oauthDao from './oauth.dao';
-import type { ClientDocument, GrantType } from './oauth.model';
+import { NotFoundError } from '../../common/errors';
+import { randomToken, sha256 } from '../../common/crypto';
+import * as tokensDao from '../tokens/tokens.dao';
+import * as clientsDao from './clients.dao';
+import type { ClientDocument, GrantType } from './clients.model';
 
 export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
 const MAX_REDIRECT_URI_LENGTH = 2048;
@@ -63,27 +64,28 @@ export async function register(ownerId: string | undefined, registration: Client
     ownerId,
     createdAt: new Date(),
   };
-  await oauthDao.insertClient(client);
+  await clientsDao.insertClient(client);
   const { client_id, ...rest } = toView(client);
   return { client_id, client_secret: clientSecret, ...rest };
 }
 
 export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
-  return (await oauthDao.listClientsOf(ownerId)).map(toView);
+  return (await clientsDao.listClientsOf(ownerId)).map(toView);
 }
 
 /** Deletes the client and revokes every token and code issued to it. */
 export async function remove(ownerId: string, clientId: string): Promise<void> {
-  if (!(await oauthDao.deleteClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+  if (!(await clientsDao.deleteClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+  await tokensDao.deleteForClient(clientId);
 }
 
 export function find(clientId: string): Promise<ClientDocument | null> {
-  return oauthDao.findClient(clientId);
+  return clientsDao.findClient(clientId);
 }
 
 /** The client, if the secret is right; compared in constant time. */
 export async function authenticate(clientId: string, clientSecret: string): Promise<ClientDocument | null> {
-  const client = await oauthDao.findClient(clientId);
+  const client = await clientsDao.findClient(clientId);
   if (!client) return null;
   const presented = Buffer.from(sha256(clientSecret));
   const stored = Buffer.from(client.secretHash);

@@ -1,22 +1,6 @@
-// Storage of the authorization server. Every secret value (client secret, code, token) is kept only
-// as a SHA-256 hash. Expiring records carry their expiry and are swept by query (no TTL on FerretDB).
+// Issued tokens, authorization codes and spent markers. Every code and token is kept only as a
+// SHA-256 hash. Expiring records carry their expiry and are swept by query (no TTL on FerretDB).
 import { Schema, model } from 'mongoose';
-
-export const GRANT_TYPES = ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
-
-export interface ClientDocument {
-  /** client_id, public. */
-  _id: string;
-  secretHash: string;
-  name: string;
-  website: string;
-  redirectUri: string;
-  grants: GrantType[];
-  /** The user who registered the client; absent for clients registered from the command line. */
-  ownerId?: string;
-  createdAt: Date;
-}
 
 export interface TokenDocument {
   /** Hash of the access token. */
@@ -57,21 +41,6 @@ export interface SpentDocument {
 }
 
 const noVersion = { versionKey: false } as const;
-
-const clientSchema = new Schema<ClientDocument>(
-  {
-    _id: { type: String, required: true },
-    secretHash: { type: String, required: true },
-    name: { type: String, required: true },
-    website: { type: String, required: true },
-    redirectUri: { type: String, required: true },
-    grants: { type: [String], required: true },
-    ownerId: { type: String },
-    createdAt: { type: Date, required: true },
-  },
-  { ...noVersion, collection: 'oauth_clients' },
-);
-clientSchema.index({ ownerId: 1, createdAt: 1 });
 
 const tokenSchema = new Schema<TokenDocument>(
   {
@@ -120,7 +89,6 @@ const spentSchema = new Schema<SpentDocument>(
 );
 spentSchema.index({ expiresAt: 1 });
 
-export const ClientModel = model<ClientDocument>('OAuthClient', clientSchema);
 export const TokenModel = model<TokenDocument>('OAuthToken', tokenSchema);
 export const CodeModel = model<CodeDocument>('OAuthCode', codeSchema);
 export const SpentModel = model<SpentDocument>('OAuthSpent', spentSchema);

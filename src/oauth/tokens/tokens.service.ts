@@ -1,12 +1,13 @@
 // Token lookups outside the grant flows: the protected resource, RFC 7009 revocation and RFC 7662
 // introspection. A client may revoke or introspect only the tokens issued to it.
-import { basicClientCredentials } from '../common/authorization';
-import { sha256 } from '../common/crypto';
-import * as clientsService from './clients.service';
-import * as oauthDao from './oauth.dao';
-import type { ClientDocument, TokenDocument } from './oauth.model';
-import { OAuthErrorResponse } from './oauth.errors';
-import type { Parameters } from './oauth.parameters';
+import { basicClientCredentials } from '../../common/authorization';
+import { sha256 } from '../../common/crypto';
+import * as clientsService from '../clients/clients.service';
+import type { ClientDocument } from '../clients/clients.model';
+import * as tokensDao from './tokens.dao';
+import type { TokenDocument } from './tokens.model';
+import { OAuthErrorResponse } from '../oauth.errors';
+import type { Parameters } from '../oauth.parameters';
 
 /**
  * The client's id and secret from HTTP Basic (client_secret_basic, form-decoded as RFC 6749 §2.3.1
@@ -30,7 +31,7 @@ export async function authenticateClient(parameters: Parameters, authorization: 
 
 /** The stored access token if it is live (known, unexpired, not revoked), else null. */
 export async function liveAccessToken(token: string): Promise<TokenDocument | null> {
-  const doc = await oauthDao.findTokenByAccessHash(sha256(token));
+  const doc = await tokensDao.findTokenByAccessHash(sha256(token));
   return doc && doc.accessTokenExpiresAt > new Date() ? doc : null;
 }
 
@@ -42,8 +43,8 @@ interface FoundToken {
 async function findToken(token: string, hint: string | undefined): Promise<FoundToken | null> {
   const hash = sha256(token);
   const lookups = [
-    async () => oauthDao.findTokenByAccessHash(hash).then((doc) => doc && { doc, kind: 'access_token' as const }),
-    async () => oauthDao.findTokenByRefreshHash(hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
+    async () => tokensDao.findTokenByAccessHash(hash).then((doc) => doc && { doc, kind: 'access_token' as const }),
+    async () => tokensDao.findTokenByRefreshHash(hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
   ];
   // The hint only decides which lookup goes first (RFC 7009 §2.1).
   if (hint === 'refresh_token') lookups.reverse();
@@ -58,8 +59,8 @@ async function findToken(token: string, hint: string | undefined): Promise<Found
 export async function revoke(client: ClientDocument, token: string, hint: string | undefined): Promise<void> {
   const found = await findToken(token, hint);
   if (!found || found.doc.clientId !== client._id) return;
-  if (found.kind === 'refresh_token') await oauthDao.deleteFamily(found.doc.familyId);
-  else await oauthDao.deleteToken(found.doc._id);
+  if (found.kind === 'refresh_token') await tokensDao.deleteFamily(found.doc.familyId);
+  else await tokensDao.deleteToken(found.doc._id);
 }
 
 export interface Introspection {

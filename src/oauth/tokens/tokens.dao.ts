@@ -1,38 +1,10 @@
-// The only importer of the authorization server's models; returns plain objects.
+// The only importer of the token, code and spent-marker models; returns plain objects.
 import { trusted } from 'mongoose';
-import { isDuplicateKeyError } from '../db/duplicate-key';
-import {
-  ClientModel,
-  CodeModel,
-  SpentModel,
-  TokenModel,
-  type ClientDocument,
-  type CodeDocument,
-  type TokenDocument,
-} from './oauth.model';
+import { isDuplicateKeyError } from '../../db/duplicate-key';
+import { CodeModel, SpentModel, TokenModel, type CodeDocument, type TokenDocument } from './tokens.model';
 
 // sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
 const before = (now: Date) => trusted({ $lte: now });
-
-export async function insertClient(client: ClientDocument): Promise<void> {
-  await ClientModel.create(client);
-}
-
-export function findClient(clientId: string): Promise<ClientDocument | null> {
-  return ClientModel.findById(clientId).lean<ClientDocument>().exec();
-}
-
-export function listClientsOf(ownerId: string): Promise<ClientDocument[]> {
-  return ClientModel.find({ ownerId }).sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
-}
-
-/** Deletes the client with everything issued to it; false when the owner has no such client. */
-export async function deleteClient(clientId: string, ownerId: string): Promise<boolean> {
-  const { deletedCount } = await ClientModel.deleteOne({ _id: clientId, ownerId }).exec();
-  if (deletedCount !== 1) return false;
-  await Promise.all([TokenModel.deleteMany({ clientId }).exec(), CodeModel.deleteMany({ clientId }).exec()]);
-  return true;
-}
 
 export async function insertToken(token: TokenDocument): Promise<void> {
   await TokenModel.create(token);
@@ -57,6 +29,11 @@ export async function deleteToken(accessHash: string): Promise<void> {
 
 export async function deleteFamily(familyId: string): Promise<void> {
   await TokenModel.deleteMany({ familyId }).exec();
+}
+
+/** Every token and unused code issued to a client. */
+export async function deleteForClient(clientId: string): Promise<void> {
+  await Promise.all([TokenModel.deleteMany({ clientId }).exec(), CodeModel.deleteMany({ clientId }).exec()]);
 }
 
 /** Every token and unused code of a user. */

@@ -2,11 +2,11 @@
 // a user authenticated by a seed 000 access token (Authorization: Bearer) or a browser session.
 import type { NextFunction, Request, Response } from 'express';
 import { matchedData } from 'express-validator';
-import type { AccessTokens } from '../common/access-tokens';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors';
-import { requireAccessToken, type JwtLocals } from '../common/guards';
-import * as sessionService from '../session/session.service';
-import * as usersService from '../users/users.service';
+import type { AccessTokens } from '../../common/access-tokens';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../common/errors';
+import { requireAccessToken, type JwtLocals } from '../../common/guards';
+import * as sessionService from '../../session/session.service';
+import * as usersService from '../../users/users.service';
 import * as clientsService from './clients.service';
 
 interface OwnerLocals {

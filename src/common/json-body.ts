@@ -1,7 +1,9 @@
-// JSON bodies nested deeper than any request of this API needs are refused before they are parsed:
+// The JSON body parser of every route. Bodies nested deeper than any request of this API needs are
+// refused before they are parsed:
 // thousands of levels overflow the stack of whatever walks the value later (validators, the error
 // path). A single pass over the raw bytes, skipping strings, counts the nesting.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 
 export const MAX_JSON_DEPTH = 32;
 
@@ -29,3 +31,5 @@ export function refuseDeepJson(_req: IncomingMessage, _res: ServerResponse, body
     }
   }
 }
+
+export const jsonBody = express.json({ limit: '100kb', verify: refuseDeepJson });

@@ -1,0 +1,32 @@
+// The consent page: which application asks for which scopes, with Approve and Deny.
+import { html } from '../../web/html';
+import { csrfField, layout } from '../../web/layout';
+
+const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  read: 'Read your account details',
+  write: 'Change data on your behalf',
+};
+
+export function consentPage(options: {
+  action: string;
+  csrfToken: string;
+  clientName: string;
+  clientWebsite: string;
+  scopes: string[];
+  fields: Record<string, string>;
+}): string {
+  return layout(
+    `Authorize ${options.clientName}`,
+    html`<h1>Authorize ${options.clientName}?</h1>
+<p><strong>${options.clientName}</strong> (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>) asks for access to your account:</p>
+<ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}</ul>
+<form method="post" action="${options.action}">
+${csrfField(options.csrfToken)}
+${Object.entries(options.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<div class="row">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</div>
+</form>`,
+  );
+}

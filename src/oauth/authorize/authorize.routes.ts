@@ -1,0 +1,18 @@
+import { Router, type RequestHandler } from 'express';
+import type { Config } from '../../config';
+import type { Csrf } from '../../session/csrf';
+import { formBody } from '../../web/form-body';
+import type { OAuthServers } from '../oauth.server';
+import { createAuthorizeController } from './authorize.controller';
+import { createAuthorizeService } from './authorize.service';
+
+/** Seed 001 serves the endpoint under three paths. */
+export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', '/oauth/authorize'];
+
+export function createAuthorizeRouter(servers: OAuthServers, config: Config, sessions: RequestHandler, csrf: Csrf): Router {
+  const authorize = createAuthorizeController(createAuthorizeService(servers, config.oauth), csrf);
+  const router = Router();
+  router.get(AUTHORIZE_PATHS, sessions, authorize.show);
+  router.post(AUTHORIZE_PATHS, sessions, formBody, csrf.require, authorize.decide);
+  return router;
+}

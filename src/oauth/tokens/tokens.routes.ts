@@ -1,0 +1,36 @@
+import { Router, type Request } from 'express';
+import * as authService from '../../auth/auth.service';
+import { basicClientCredentials } from '../../common/authorization';
+import { jsonBody } from '../../common/json-body';
+import { clientAddress, limitsFor, type RouteLimit } from '../../common/rate-limit';
+import type { Config } from '../../config';
+import { formBody } from '../../web/form-body';
+import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import type { OAuthServers } from '../oauth.server';
+import { createTokensController } from './tokens.controller';
+
+const WINDOW_MS = 15 * 60_000;
+
+/** The OAuth client a token request names, by HTTP Basic or by parameter. */
+function byClientId(req: Request): string | undefined {
+  const fromParameters: unknown = req.body?.client_id ?? req.query.client_id;
+  const clientId = basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
+  return clientId ? clientId.slice(0, 256) : undefined;
+}
+
+export function createTokensRouter(servers: OAuthServers, config: Config): Router {
+  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config));
+  const tokenRules: RouteLimit[] = [
+    { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: WINDOW_MS }, key: clientAddress },
+    { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: WINDOW_MS }, key: byClientId },
+  ];
+  const tokenLimits = limitsFor(config, tokenRules, tooManyTokenRequests);
+  // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
+  const body = [jsonBody, formBody, oauthBodyErrors];
+  const router = Router();
+  router.post('/v1/oauth/token', ...body, ...tokenLimits, tokens.variantA);
+  router.post('/oauth/token', ...body, ...tokenLimits, tokens.variantB);
+  router.post('/oauth/revoke', ...body, tokens.revoke);
+  router.post('/oauth/introspect', ...body, tokens.introspect);
+  return router;
+}

@@ -1,0 +1,35 @@
+// The sign-in page and the signed-in home page.
+import { html } from '../web/html';
+import { csrfField, layout } from '../web/layout';
+
+export function loginPage(options: { csrfToken: string; returnTo: string; email?: string; error?: string }): string {
+  return layout(
+    'Sign in',
+    html`<h1>Sign in</h1>
+${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+<form method="post" action="/login">
+${csrfField(options.csrfToken)}
+<input type="hidden" name="return_to" value="${options.returnTo}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<label class="check"><input type="checkbox" name="remember" value="1"> Remember me for 30 days</label>
+<div class="row"><button type="submit">Sign in</button></div>
+</form>
+<p><a href="/auth/github">Sign in with GitHub</a></p>`,
+  );
+}
+
+export function homePage(options: { name: string; email?: string; avatarUrl?: string; csrfToken: string }): string {
+  return layout(
+    'Home',
+    html`<h1>Signed in</h1>
+${options.avatarUrl ? html`<p><img src="${options.avatarUrl}" alt="" width="64" height="64"></p>` : ''}
+<p>You are signed in as <strong>${options.name}</strong>${options.email ? html` (${options.email})` : ''}.</p>
+<form method="post" action="/logout">
+${csrfField(options.csrfToken)}
+<div class="row"><button type="submit" class="secondary">Sign out</button></div>
+</form>`,
+  );
+}

@@ -1,0 +1,43 @@
+// The frame of every server-rendered page (small, accessible, readable without JavaScript), the
+// error page, and the CSRF field of every form.
+import { createHash } from 'node:crypto';
+import { AppError } from '../common/errors';
+import { html, type SafeHtml } from './html';
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24;line-height:1.5}
+main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.5rem;box-shadow:0 1px 3px #0002}
+h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
+input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #8a949e;border-radius:.3rem}
+.check{display:flex;gap:.4rem;align-items:center;font-weight:400}.row{display:flex;gap:.6rem;margin-top:1.2rem}
+button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid #1b5fb8;background:#1b5fb8;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
+a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}`;
+
+/** For the content security policy, which allows this one inline stylesheet and no other. */
+export const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+
+export function layout(title: string, body: SafeHtml, options: { wide?: boolean } = {}): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body><main${options.wide ? html` class="wide"` : ''}>${body}</main></body>
+</html>`.value;
+}
+
+/** The hidden field that carries the CSRF token in every form (see session/csrf.ts). */
+export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
+
+export function errorPage(title: string, message: string): string {
+  return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
+}
+
+/** An error answered with an HTML page, for the browser routes. */
+export function pageError(status: number, title: string, message: string): AppError {
+  return new AppError(status, errorPage(title, message), { 'Content-Type': 'text/html; charset=utf-8' });
+}
