@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { loadCatalogue } from '../src/catalogue/catalogue.service';
+import { loadConfig } from '../src/config';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
@@ -113,7 +114,7 @@ async function post(port: number, route: string, body: unknown, headers: Record<
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-bench-'));
-  const database = await startEmbeddedDatabase({ engine: 'auto', dataDir, log: (m) => process.stderr.write(`${m}\n`) });
+  const database = await startEmbeddedDatabase({ engine: 'auto', dataDir, cacheDir: loadConfig(process.env).toolCacheDir, log: (m) => process.stderr.write(`${m}\n`) });
   const uri = `${database.uri}bench`;
   await connectDatabase(uri);
   await mongoose.connection.db!.dropDatabase();

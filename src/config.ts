@@ -1,6 +1,8 @@
 // The only reader of process.env: every setting is parsed and checked once, and a bad value
 // stops start-up with a message naming the variable.
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import dotenv from 'dotenv';
 
 export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
@@ -16,6 +18,8 @@ export interface Config {
   readonly mongodbUri: string | null;
   readonly embeddedEngine: EmbeddedEngine;
   readonly dataDir: string;
+  /** Where tools built on first use (the FerretDB binary) are kept, outside the clone. */
+  readonly toolCacheDir: string;
   readonly jwtSecret: string;
   readonly sessionSecret: string;
   readonly publicUrl: string;
@@ -208,6 +212,7 @@ export function loadConfig(env: Env): Config {
     mongodbUri: mongodbUri(env),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB_ENGINE', ENGINES, 'auto'),
     dataDir: read(env, 'DATA_DIR') ?? '.data',
+    toolCacheDir: path.join(read(env, 'XDG_CACHE_HOME') ?? path.join(homedir(), '.cache'), 'rest-api-server'),
     jwtSecret: secret(env, 'JWT_SECRET', isProduction, generatedSecrets),
     sessionSecret: secret(env, 'SESSION_SECRET', isProduction, generatedSecrets),
     publicUrl,

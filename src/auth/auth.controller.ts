@@ -3,8 +3,8 @@ import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../common/access-tokens';
 import { AppError, InvalidRequestError } from '../common/errors';
 import type { JwtLocals } from '../common/guards';
+import { noStore } from '../common/no-store';
 import { clientAddress } from '../common/rate-limit';
-import { isDatabaseUnavailable } from '../db/mongoose';
 import * as authService from './auth.service';
 import type { SignInLimits } from './sign-in-limits';
 
@@ -16,10 +16,10 @@ async function sendTokenPair(res: Response, issue: () => Promise<authService.Tok
   try {
     pair = await issue();
   } catch (err) {
-    if (err instanceof AppError || isDatabaseUnavailable(err)) throw err;
+    if (err instanceof AppError) throw err;
     throw new AppError(500, undefined, {}, { cause: err });
   }
-  res.status(201).set('Cache-Control', 'no-store').json(pair);
+  noStore(res).status(201).json(pair);
 }
 
 export function createAuthController(accessTokens: AccessTokens, limits: SignInLimits | null) {

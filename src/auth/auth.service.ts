@@ -3,10 +3,11 @@
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
 import { randomToken, sha256 } from '../common/crypto';
 import { normalizeEmail } from '../common/email';
-import { InvalidRequestError, NotFoundError } from '../common/errors';
+import { InvalidRequestError } from '../common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import { throttled } from '../db/sweeper';
 import * as usersService from '../users/users.service';
+import type { UserRecord } from '../users/users.types';
 import * as refreshGrantsDao from './refresh-grants.dao';
 import { ensureAttemptAllowed, recordFailure, type SignInLimits } from './sign-in-limits';
 import type { VerifiedCredentialsCache } from './verified-credentials.cache';
@@ -39,9 +40,8 @@ export interface TokenPair {
 /** Expired grants are deleted at most once a minute, piggybacking on token issuing. */
 const sweepExpiredGrants = throttled(60_000, refreshGrantsDao.removeExpired);
 
-async function issuePair(accessTokens: AccessTokens, userId: string): Promise<TokenPair> {
-  // The current record, so a refreshed token carries the email and permissionFlags of now.
-  const user = await usersService.getById(userId);
+/** The user is the current record, so a refreshed token carries the email and permissionFlags of now. */
+async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<TokenPair> {
   const refreshKey = randomToken(16);
   const refreshToken = randomToken();
   const now = new Date();
@@ -89,18 +89,15 @@ export async function verifyCredentials(attempt: PasswordAttempt, { limits, cach
 export async function login(accessTokens: AccessTokens, attempt: PasswordAttempt, limits: SignInLimits | null): Promise<TokenPair> {
   const userId = await verifyCredentials(attempt, { limits });
   if (!userId) throw new InvalidRequestError(['Invalid email and/or password']);
-  return issuePair(accessTokens, userId);
+  return issuePair(accessTokens, await usersService.getById(userId));
 }
 
 export async function refresh(accessTokens: AccessTokens, claims: AccessTokenClaims, refreshToken: string): Promise<TokenPair> {
   const invalid = new InvalidRequestError(['Invalid refresh token']);
   const grant = await refreshGrantsDao.consume(claims.refreshKey, claims.userId, sha256(refreshToken), new Date());
   if (!grant) throw invalid;
-  try {
-    return await issuePair(accessTokens, grant.userId);
-  } catch (err) {
-    // A user deleted since the token was issued.
-    if (err instanceof NotFoundError) throw invalid;
-    throw err;
-  }
+  // null for a user deleted since the token was issued.
+  const user = await usersService.findById(grant.userId);
+  if (!user) throw invalid;
+  return issuePair(accessTokens, user);
 }

@@ -46,6 +46,12 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.destroy();
     return;
   }
+  // An outage stays an outage when a feature wrapped it in an error of its own.
+  if (isDatabaseUnavailable(err) || (err instanceof AppError && err.status >= 500 && isDatabaseUnavailable(err.cause))) {
+    req.log.warn({ err }, 'database unavailable');
+    send(res, new ServiceUnavailableError());
+    return;
+  }
   if (err instanceof AppError) {
     if (err.status >= 500) req.log.error({ err }, 'request failed');
     send(res, err);
@@ -59,11 +65,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const clientStatus = clientError(err);
   if (clientStatus) {
     send(res, new AppError(clientStatus, { error: clientStatus === 400 ? 'Malformed request' : 'Request refused' }));
-    return;
-  }
-  if (isDatabaseUnavailable(err)) {
-    req.log.warn({ err }, 'database unavailable');
-    send(res, new ServiceUnavailableError());
     return;
   }
   req.log.error({ err }, 'unhandled error');

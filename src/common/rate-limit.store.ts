@@ -2,21 +2,9 @@
 // window: each counted request is a document that expires one window after it was made, and a key's
 // count is its unexpired hits. Inserts and counts stay exact under concurrency on MongoDB and FerretDB
 // alike (an $inc through findAndModify is not atomic on FerretDB 1.x). Expired hits are swept by query.
-import { Schema, model, trusted } from 'mongoose';
+import { trusted } from 'mongoose';
 import { throttled } from '../db/sweeper';
-
-interface HitDocument {
-  key: string;
-  expiresAt: Date;
-}
-
-const hitSchema = new Schema<HitDocument>(
-  { key: { type: String, required: true }, expiresAt: { type: Date, required: true } },
-  { collection: 'rate_limit_hits', versionKey: false },
-);
-hitSchema.index({ key: 1, expiresAt: 1 });
-hitSchema.index({ expiresAt: 1 });
-const HitModel = model<HitDocument>('RateLimitHit', hitSchema);
+import { HitModel } from './rate-limit.model';
 
 const sweepExpired = throttled(60_000, async (now) => {
   await HitModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();

@@ -20,6 +20,8 @@ export interface EmbeddedOptions {
   engine: EmbeddedEngine;
   /** Root folder; each engine keeps its files in a subfolder named after it. */
   dataDir: string;
+  /** Where the FerretDB binary is built once and kept (config.toolCacheDir). */
+  cacheDir: string;
   /** Fixed port, to restart on the same address; a free one by default. */
   port?: number;
   log: (message: string) => void;
@@ -46,8 +48,8 @@ async function startMongod(dataDir: string, port: number): Promise<EmbeddedDatab
   };
 }
 
-async function startFerret(dataDir: string, port: number, log: EmbeddedOptions['log']): Promise<EmbeddedDatabase> {
-  const binary = await ensureFerretDbBinary(log);
+async function startFerret(dataDir: string, port: number, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const binary = await ensureFerretDbBinary(options.cacheDir, options.log);
   const running = await startFerretDb(binary, dataDir, port);
   return { engine: 'ferretdb', dataDir, ...running };
 }
@@ -66,7 +68,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   try {
     return engine === 'mongod'
       ? await startMongod(dataDir, port)
-      : await startFerret(dataDir, port, options.log);
+      : await startFerret(dataDir, port, options);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(

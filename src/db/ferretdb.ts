@@ -3,7 +3,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitForPort } from './ports';
@@ -13,9 +12,8 @@ const FERRETDB_VERSION = 'v1.24.2';
 const TOOL_DIR = path.resolve(__dirname, '../../tools/ferretdb');
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 
-function cachedBinaryPath(): string {
-  const cacheRoot = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  return path.join(cacheRoot, 'rest-api-server', `ferretdb-${FERRETDB_VERSION}`, 'ferretdb');
+function cachedBinaryPath(cacheDir: string): string {
+  return path.join(cacheDir, `ferretdb-${FERRETDB_VERSION}`, 'ferretdb');
 }
 
 export async function isGoAvailable(): Promise<boolean> {
@@ -28,8 +26,8 @@ export async function isGoAvailable(): Promise<boolean> {
 }
 
 /** Returns the cached FerretDB binary, building it with Go the first time. */
-export async function ensureFerretDbBinary(log: (message: string) => void): Promise<string> {
-  const binary = cachedBinaryPath();
+export async function ensureFerretDbBinary(cacheDir: string, log: (message: string) => void): Promise<string> {
+  const binary = cachedBinaryPath(cacheDir);
   if (existsSync(binary)) return binary;
   log(`building FerretDB ${FERRETDB_VERSION} with Go into ${binary} (once; this takes about a minute)`);
   await mkdir(path.dirname(binary), { recursive: true });

@@ -1,6 +1,6 @@
 // Opens the configured database for the server and the command-line tools alike: MONGODB_URI when
 // set, otherwise the embedded server. The returned close() disconnects and stops what was started.
-import type { Logger } from '../common/logger';
+import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { startEmbeddedDatabase } from './embedded';
 import { connectDatabase, disconnectDatabase } from './mongoose';
@@ -22,6 +22,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   const server = await startEmbeddedDatabase({
     engine: config.embeddedEngine,
     dataDir: config.dataDir,
+    cacheDir: config.toolCacheDir,
     log: (message) => logger.info(message),
   });
   logger.info(

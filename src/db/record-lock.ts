@@ -3,7 +3,7 @@
 // can lose one another ($inc included); an insert into a unique _id is atomic on every engine, so a
 // lock document decides who goes. A lock left by a dead holder is taken over once its lease runs out.
 import { Schema, model, trusted } from 'mongoose';
-import { randomToken } from '../common/crypto';
+import { randomBytes } from 'node:crypto';
 import { isDuplicateKeyError } from './duplicate-key';
 
 const LEASE_MS = 10_000;
@@ -43,7 +43,7 @@ async function acquire(key: string, holder: string): Promise<void> {
 
 /** Runs `work` while holding the lock named `key`. */
 export async function withRecordLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const holder = randomToken(12);
+  const holder = randomBytes(12).toString('base64url');
   await acquire(key, holder);
   try {
     return await work();

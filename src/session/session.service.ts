@@ -1,6 +1,5 @@
 // Who is signed in to a browser session, and signing in and out.
 import type { Request } from 'express';
-import { NotFoundError } from '../common/errors';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import { REMEMBER_ME_MS } from './session.middleware';
@@ -12,13 +11,7 @@ usersService.onAccessEnded(removeSessionsOf);
 /** The signed-in user, or null (a session whose user was deleted counts as signed out). */
 export async function currentUser(req: Request): Promise<UserRecord | null> {
   const { userId } = req.session;
-  if (!userId) return null;
-  try {
-    return await usersService.getById(userId);
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
+  return userId ? usersService.findById(userId) : null;
 }
 
 /** Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last 30 days. */

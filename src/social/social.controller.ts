@@ -4,7 +4,6 @@ import type { NextFunction, Request, Response } from 'express';
 import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
-import { isDatabaseUnavailable } from '../db/mongoose';
 import { pageError } from '../web/layout';
 import * as sessionService from '../session/session.service';
 import { SOCIAL_PROVIDERS } from './providers';
@@ -27,10 +26,9 @@ export function createSocialController(config: Config, logger: Logger) {
 
   async function finish(req: Request, res: Response, provider: SocialProvider, err: unknown, userId: unknown): Promise<void> {
     if (err) {
-      if (isDatabaseUnavailable(err)) throw err;
       // The message says what failed (token, profile); provider responses carry no secret of ours.
       logger.warn({ provider: provider.name, reason: err instanceof Error ? err.message : String(err) }, 'provider sign-in failed');
-      throw pageError(502, `${provider.label} sign-in failed`, `${provider.label} could not complete the sign-in. Please try again later.`);
+      throw pageError(502, `${provider.label} sign-in failed`, `${provider.label} could not complete the sign-in. Please try again later.`, { cause: err });
     }
     if (typeof userId !== 'string') {
       if (req.query.error === 'access_denied') {

@@ -38,6 +38,6 @@ export function errorPage(title: string, message: string): string {
 }
 
 /** An error answered with an HTML page, for the browser routes. */
-export function pageError(status: number, title: string, message: string): AppError {
-  return new AppError(status, errorPage(title, message), { 'Content-Type': 'text/html; charset=utf-8' });
+export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {
+  return new AppError(status, errorPage(title, message), { 'Content-Type': 'text/html; charset=utf-8' }, options);
 }

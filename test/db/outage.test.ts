@@ -15,7 +15,12 @@ let database: EmbeddedDatabase;
 let dataDir: string;
 
 const startDatabase = (port?: number) =>
-  startEmbeddedDatabase({ engine: loadConfig(process.env).embeddedEngine, dataDir, port, log: () => undefined });
+  startEmbeddedDatabase({ ...engineSettings(), dataDir, port, log: () => undefined });
+
+function engineSettings() {
+  const { embeddedEngine, toolCacheDir } = loadConfig(process.env);
+  return { engine: embeddedEngine, cacheDir: toolCacheDir };
+}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-outage-'));

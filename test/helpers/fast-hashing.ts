@@ -2,4 +2,6 @@
 // use small argon2id parameters. test/common/passwords.test.ts pins the production defaults.
 import { configurePasswordHashing } from '../../src/common/passwords';
 
-configurePasswordHashing({ memoryKib: 1024, timeCost: 1, parallelism: 1 });
+export const TEST_HASHING = { memoryKib: 1024, timeCost: 1, parallelism: 1 };
+
+configurePasswordHashing(TEST_HASHING);

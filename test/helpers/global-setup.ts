@@ -10,11 +10,12 @@ declare global {
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.MONGODB_URI) return;
-  const { embeddedEngine } = loadConfig(process.env);
+  const { embeddedEngine, toolCacheDir } = loadConfig(process.env);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-test-db-'));
   const database = await startEmbeddedDatabase({
     engine: embeddedEngine,
     dataDir,
+    cacheDir: toolCacheDir,
     log: (message) => process.stderr.write(`${message}\n`),
   });
   process.stderr.write(`\ntests use an embedded ${database.engine} database on 127.0.0.1:${database.port}\n`);

@@ -3,7 +3,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../../common/access-tokens';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../common/errors';
+import { ForbiddenError, UnauthorizedError } from '../../common/errors';
+import { noStore } from '../../common/no-store';
 import { requireAccessToken, type JwtLocals } from '../../common/guards';
 import * as sessionService from '../../session/session.service';
 import * as usersService from '../../users/users.service';
@@ -22,12 +23,7 @@ export function requireUser(accessTokens: AccessTokens) {
     if (req.headers.authorization) {
       await new Promise<void>((resolve) => jwtGuard(req, res, () => resolve()));
       const { userId } = (res.locals as JwtLocals).jwt;
-      try {
-        await usersService.getById(userId);
-      } catch (err) {
-        if (err instanceof NotFoundError) throw new ForbiddenError();
-        throw err;
-      }
+      if (!(await usersService.findById(userId))) throw new ForbiddenError();
       (res.locals as OwnerLocals).ownerId = userId;
       return next();
     }
@@ -40,7 +36,7 @@ export function requireUser(accessTokens: AccessTokens) {
 
 export async function register(req: Request, res: Response): Promise<void> {
   const registration = matchedData<clientsService.ClientRegistration>(req, { locations: ['body'] });
-  res.status(201).set('Cache-Control', 'no-store').json(await clientsService.register(owner(res), registration));
+  noStore(res).status(201).json(await clientsService.register(owner(res), registration));
 }
 
 export async function list(_req: Request, res: Response): Promise<void> {
