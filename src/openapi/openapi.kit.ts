@@ -1,0 +1,46 @@
+// Building blocks of the OpenAPI document that every feature's fragment uses. Each feature describes
+// its own routes in <feature>.openapi.ts; openapi/openapi.document.ts assembles them.
+
+export type Schema = Record<string, unknown>;
+export type Responses = Record<string, unknown>;
+
+/** A feature's part of the document: its paths and the schemas they refer to. */
+export interface OpenApiFragment {
+  paths: Record<string, unknown>;
+  schemas?: Record<string, Schema>;
+}
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const json = (schema: Schema, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+export const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+export const empty = (description: string) => ({ description });
+export const redirect = (description: string) => ({
+  description,
+  headers: { Location: { schema: { type: 'string' }, description: 'Where the browser goes next' } },
+});
+
+export const str = { type: 'string' };
+export const int = { type: 'integer' };
+
+/** Responses any JSON route may give besides its own. */
+export const jsonFaults: Responses = {
+  '413': json(ref('Errors'), 'Body over 100 kB'),
+  '431': empty('Request line and headers over 16 kB (refused by Node before any route)'),
+  '415': json(ref('Errors'), 'Unsupported body encoding or charset'),
+  '500': json(ref('Error'), 'Unexpected failure'),
+  '503': json(ref('Error'), 'Database unavailable; retry after Retry-After seconds'),
+};
+export const pageFaults: Responses = { '503': json(ref('Error'), 'Database unavailable') };
+/** A path whose percent-encoding does not decode never reaches the route. */
+export const malformedPath = json(ref('Error'), 'Malformed percent-encoding in the path');
+
+export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str });
+export const jsonRequest = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
+export const formRequest = (schema: Schema) => ({ required: true, content: { 'application/x-www-form-urlencoded': { schema } } });
+
+/** The access token from POST /auth. */
+export const jwtAuth = [{ jwt: [] }];
+/** The browser session from /login; without one the browser routes redirect to /login. */
+export const sessionAuth = [{ session: [] }];
+
