@@ -3,7 +3,11 @@
 import http from 'node:http';
 
 async function main(): Promise<void> {
-  const { url, connections, durationSeconds } = JSON.parse(process.argv[2]) as { url: string; connections: number; durationSeconds: number };
+  const { url, connections, durationSeconds } = JSON.parse(process.argv[2]) as {
+    url: string;
+    connections: number;
+    durationSeconds: number;
+  };
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const deadline = Date.now() + durationSeconds * 1000;
   const latencies: number[] = [];

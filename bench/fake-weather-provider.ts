@@ -6,9 +6,7 @@ const delayMs = Number(process.env.DELAY_MS ?? 50);
 
 http
   .createServer((req, res) => {
-    const body = req.url?.includes('/conditions/q/')
-      ? { current_observation: { temp_c: 20 } }
-      : { main: { temp: 293.15 } };
+    const body = req.url?.includes('/conditions/q/') ? { current_observation: { temp_c: 20 } } : { main: { temp: 293.15 } };
     setTimeout(() => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));

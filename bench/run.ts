@@ -82,7 +82,12 @@ async function runScript<T>(script: string, options: unknown, seconds: number, e
 }
 
 function load(port: number, request: LoadRequest, seconds: number, script = 'bench/load.ts'): Promise<Figures> {
-  const options = { ...request, url: `http://127.0.0.1:${port}${request.path}`, connections: request.connections ?? CONNECTIONS, durationSeconds: seconds };
+  const options = {
+    ...request,
+    url: `http://127.0.0.1:${port}${request.path}`,
+    connections: request.connections ?? CONNECTIONS,
+    durationSeconds: seconds,
+  };
   return runScript<Figures>(script, options, seconds);
 }
 
@@ -90,7 +95,8 @@ function load(port: number, request: LoadRequest, seconds: number, script = 'ben
 async function measure(port: number, request: LoadRequest, script?: string): Promise<Figures> {
   await load(port, request, 1, script);
   const figures = await load(port, request, DURATION_SECONDS, script);
-  if (figures.non2xx + figures.errors > 0) process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
+  if (figures.non2xx + figures.errors > 0)
+    process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
   return figures;
 }
 
@@ -114,7 +120,12 @@ async function post(port: number, route: string, body: unknown, headers: Record<
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-bench-'));
-  const database = await startEmbeddedDatabase({ engine: 'auto', dataDir, cacheDir: loadConfig(process.env).toolCacheDir, log: (m) => process.stderr.write(`${m}\n`) });
+  const database = await startEmbeddedDatabase({
+    engine: 'auto',
+    dataDir,
+    cacheDir: loadConfig(process.env).toolCacheDir,
+    log: (m) => process.stderr.write(`${m}\n`),
+  });
   const uri = `${database.uri}bench`;
   await connectDatabase(uri);
   await mongoose.connection.db!.dropDatabase();
@@ -143,33 +154,68 @@ async function main(): Promise<void> {
     const nodeHello = await measure(bareHttp.port, { path: '/hello' });
     const expressHello = await measure(bareExpress.port, { path: '/hello' });
     report('node:http hello (baseline)', rps(nodeHello), '', null, `p50 ${nodeHello.p50} ms, p99 ${nodeHello.p99} ms`);
-    report('Express hello (baseline)', rps(expressHello), '', null, `${pct(expressHello.requestsPerSecond / nodeHello.requestsPerSecond)} of node:http`);
+    report(
+      'Express hello (baseline)',
+      rps(expressHello),
+      '',
+      null,
+      `${pct(expressHello.requestsPerSecond / nodeHello.requestsPerSecond)} of node:http`,
+    );
 
     const server = await started(SERVER, { ...serverEnv, CREDENTIAL_CACHE: 'on' });
     const email = 'bench@example.com';
     const password = 'bench-password';
     const { id: userId } = (await post(server.port, '/users', { email, password })) as { id: string };
     const appHello = await measure(server.port, { path: '/hello' });
-    report('GET /hello, full stack', rps(appHello), '>= 90% of Express hello', appHello.requestsPerSecond >= 0.9 * expressHello.requestsPerSecond, pct(appHello.requestsPerSecond / expressHello.requestsPerSecond));
+    report(
+      'GET /hello, full stack',
+      rps(appHello),
+      '>= 90% of Express hello',
+      appHello.requestsPerSecond >= 0.9 * expressHello.requestsPerSecond,
+      pct(appHello.requestsPerSecond / expressHello.requestsPerSecond),
+    );
 
     if (wanted('users')) {
       const user = await measure(server.port, { path: `/users/${userId}` });
-      report('GET /users/:id', rps(user), '>= 50% of GET /hello', user.requestsPerSecond >= 0.5 * appHello.requestsPerSecond, `${pct(user.requestsPerSecond / appHello.requestsPerSecond)}, p99 ${user.p99} ms`);
+      report(
+        'GET /users/:id',
+        rps(user),
+        '>= 50% of GET /hello',
+        user.requestsPerSecond >= 0.5 * appHello.requestsPerSecond,
+        `${pct(user.requestsPerSecond / appHello.requestsPerSecond)}, p99 ${user.p99} ms`,
+      );
     }
 
     if (wanted('auth')) {
-      const raw = await runScript<{ verificationsPerSecond: number }>('bench/argon2-raw.ts', { seconds: DURATION_SECONDS }, DURATION_SECONDS, SERVER_MALLOC);
+      const raw = await runScript<{ verificationsPerSecond: number }>(
+        'bench/argon2-raw.ts',
+        { seconds: DURATION_SECONDS },
+        DURATION_SECONDS,
+        SERVER_MALLOC,
+      );
       const loginBody = JSON.stringify({ email, password });
       const loginRequest: LoadRequest = { path: '/auth', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: loginBody };
       const login = await measure(server.port, loginRequest);
-      report('POST /auth', rps(login), '>= 85% of raw argon2 verify/s', login.requestsPerSecond >= 0.85 * raw.verificationsPerSecond, `${pct(login.requestsPerSecond / raw.verificationsPerSecond)} of ${raw.verificationsPerSecond.toFixed(0)} verify/s`);
+      report(
+        'POST /auth',
+        rps(login),
+        '>= 85% of raw argon2 verify/s',
+        login.requestsPerSecond >= 0.85 * raw.verificationsPerSecond,
+        `${pct(login.requestsPerSecond / raw.verificationsPerSecond)} of ${raw.verificationsPerSecond.toFixed(0)} verify/s`,
+      );
 
       const idle = await measure(server.port, { path: `/users/${userId}` });
       const saturating = load(server.port, loginRequest, DURATION_SECONDS + 2);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const busy = await load(server.port, { path: `/users/${userId}` }, DURATION_SECONDS);
       await saturating;
-      report('GET /users/:id while POST /auth is saturated', `p99 ${busy.p99} ms`, 'p99 <= 2x idle p99', busy.p99 <= 2 * Math.max(idle.p99, 1), `idle p99 ${idle.p99} ms, ${rps(busy)}`);
+      report(
+        'GET /users/:id while POST /auth is saturated',
+        `p99 ${busy.p99} ms`,
+        'p99 <= 2x idle p99',
+        busy.p99 <= 2 * Math.max(idle.p99, 1),
+        `idle p99 ${idle.p99} ms, ${rps(busy)}`,
+      );
     }
 
     if (wanted('catalogue')) {
@@ -181,23 +227,55 @@ async function main(): Promise<void> {
       const uncached = await measure(uncachedServer.port, { path: '/api/v1/products', headers: basic });
       await uncachedServer.stop();
       report('GET /api/v1/products, same handler without auth', rps(withoutAuth), '', null, '');
-      report('GET /api/v1/products, Basic, cache', rps(withAuth), '>= 80% of it without auth', withAuth.requestsPerSecond >= 0.8 * withoutAuth.requestsPerSecond, pct(withAuth.requestsPerSecond / withoutAuth.requestsPerSecond));
-      report('GET /api/v1/products, Basic, no cache', rps(uncached), '', null, `the cache gives ${(withAuth.requestsPerSecond / uncached.requestsPerSecond).toFixed(1)}x`);
+      report(
+        'GET /api/v1/products, Basic, cache',
+        rps(withAuth),
+        '>= 80% of it without auth',
+        withAuth.requestsPerSecond >= 0.8 * withoutAuth.requestsPerSecond,
+        pct(withAuth.requestsPerSecond / withoutAuth.requestsPerSecond),
+      );
+      report(
+        'GET /api/v1/products, Basic, no cache',
+        rps(uncached),
+        '',
+        null,
+        `the cache gives ${(withAuth.requestsPerSecond / uncached.requestsPerSecond).toFixed(1)}x`,
+      );
     }
 
     if (wanted('oauth')) {
       const token = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
-      const client = (await post(server.port, '/oauth/clients', { name: 'Bench', website: 'https://bench.example.com', redirect_uri: 'https://bench.example.com/cb', grants: ['client_credentials'] }, {
-        Authorization: `Bearer ${token.accessToken}`,
-      })) as { client_id: string; client_secret: string };
+      const client = (await post(
+        server.port,
+        '/oauth/clients',
+        {
+          name: 'Bench',
+          website: 'https://bench.example.com',
+          redirect_uri: 'https://bench.example.com/cb',
+          grants: ['client_credentials'],
+        },
+        {
+          Authorization: `Bearer ${token.accessToken}`,
+        },
+      )) as { client_id: string; client_secret: string };
       const tokenRequest: LoadRequest = {
         path: '/oauth/token',
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+        }).toString(),
       };
       const issued = await measure(server.port, tokenRequest);
-      report('POST /oauth/token client_credentials', rps(issued), '>= 30% of GET /hello', issued.requestsPerSecond >= 0.3 * appHello.requestsPerSecond, pct(issued.requestsPerSecond / appHello.requestsPerSecond));
+      report(
+        'POST /oauth/token client_credentials',
+        rps(issued),
+        '>= 30% of GET /hello',
+        issued.requestsPerSecond >= 0.3 * appHello.requestsPerSecond,
+        pct(issued.requestsPerSecond / appHello.requestsPerSecond),
+      );
     }
 
     if (wanted('weather')) {
@@ -231,10 +309,18 @@ async function main(): Promise<void> {
       const afterFirst = await rssMegabytes(server.pid);
       await load(server.port, batch, 60);
       const afterSecond = await rssMegabytes(server.pid);
-      report('memory after two runs of 50k requests', `RSS ${afterSecond.toFixed(0)} MB`, '< 200 MB, no growth', afterSecond < 200 && afterSecond - afterFirst < 10, `after the first run ${afterFirst.toFixed(0)} MB (+${(afterSecond - afterFirst).toFixed(1)} MB)`);
+      report(
+        'memory after two runs of 50k requests',
+        `RSS ${afterSecond.toFixed(0)} MB`,
+        '< 200 MB, no growth',
+        afterSecond < 200 && afterSecond - afterFirst < 10,
+        `after the first run ${afterFirst.toFixed(0)} MB (+${(afterSecond - afterFirst).toFixed(1)} MB)`,
+      );
     }
 
-    process.stdout.write(`\nNode ${process.version}, database ${database.engine}, ${CONNECTIONS} connections unless stated, ${DURATION_SECONDS} s per scenario, LOG_LEVEL=${serverEnv.LOG_LEVEL}\n\n`);
+    process.stdout.write(
+      `\nNode ${process.version}, database ${database.engine}, ${CONNECTIONS} connections unless stated, ${DURATION_SECONDS} s per scenario, LOG_LEVEL=${serverEnv.LOG_LEVEL}\n\n`,
+    );
     process.stdout.write(`| scenario | figure | goal | | detail |\n|---|---:|---|---|---|\n${rows.join('\n')}\n`);
   } finally {
     await Promise.all(targets.map((target) => target.stop()));

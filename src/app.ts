@@ -16,7 +16,7 @@ import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
 import { createOpenApiRouter } from './openapi/openapi.routes';
-import { createCsrf } from './session/csrf';
+import { createCsrf } from './web/csrf';
 import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
@@ -44,27 +44,38 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
 }
 
 export function createApp({ config, logger }: AppDeps): Express {
-  return buildApp({ config, logger }, (app) => {
-    // Bodiless and the busiest under load: ahead of the body parser and the other routers.
-    app.use(createWeatherRouter(config.weather));
-    const accessTokens = createAccessTokens(config.jwtSecret);
-    // One session middleware, mounted only on the browser routes.
-    const sessions = createSessionMiddleware(config);
-    const csrf = createCsrf(config);
-    app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
-    app.use(jsonBody);
-    app.use('/users', createUsersRouter(config, accessTokens));
-    app.use('/auth', createAuthRouter(accessTokens, config));
-    app.use('/api/v1', createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)));
-    app.use(createSessionRouter(sessions, csrf, config));
-    app.use(createSocialRouter(config, logger, sessions));
-    app.use(createOpenApiRouter());
-    app.use(createLandingRouter());
-  }, { probes: true });
+  return buildApp(
+    { config, logger },
+    (app) => {
+      // Bodiless and the busiest under load: ahead of the body parser and the other routers.
+      app.use(createWeatherRouter(config.weather));
+      const accessTokens = createAccessTokens(config.jwtSecret);
+      // One session middleware, mounted only on the browser routes.
+      const sessions = createSessionMiddleware(config);
+      const csrf = createCsrf(config);
+      app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
+      app.use(jsonBody);
+      app.use('/users', createUsersRouter(config, accessTokens));
+      app.use('/auth', createAuthRouter(accessTokens, config));
+      app.use(
+        '/api/v1',
+        createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)),
+      );
+      app.use(createSessionRouter(sessions, csrf, config));
+      app.use(createSocialRouter(config, logger, sessions));
+      app.use(createOpenApiRouter());
+      app.use(createLandingRouter());
+    },
+    { probes: true },
+  );
 }
 
 export function createWeatherApp({ config, logger }: AppDeps): Express {
-  return buildApp({ config, logger }, (app) => {
-    app.use(createWeatherRouter(config.weather));
-  }, { probes: false });
+  return buildApp(
+    { config, logger },
+    (app) => {
+      app.use(createWeatherRouter(config.weather));
+    },
+    { probes: false },
+  );
 }

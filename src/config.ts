@@ -236,7 +236,8 @@ export function loadConfig(env: Env): Config {
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
     }),
     github: Object.freeze({
-      credentials: githubClientId && githubClientSecret ? Object.freeze({ clientId: githubClientId, clientSecret: githubClientSecret }) : null,
+      credentials:
+        githubClientId && githubClientSecret ? Object.freeze({ clientId: githubClientId, clientSecret: githubClientSecret }) : null,
       callbackUrl: url(env, 'GITHUB_CALLBACK_URL', `${publicUrl}/auth/github`),
       authorizationUrl: url(env, 'GITHUB_AUTHORIZATION_URL', 'https://github.com/login/oauth/authorize'),
       tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token'),

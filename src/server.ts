@@ -41,7 +41,10 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-export async function start(config: Config = loadConfigFromProcess(), logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function start(
+  config: Config = loadConfigFromProcess(),
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningServer> {
   for (const name of config.generatedSecrets) {
     logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
   }
@@ -86,7 +89,10 @@ if (require.main === module) {
     (running) => {
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
-          running.stop().then(() => process.exit(0), () => process.exit(1));
+          running.stop().then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
         });
       }
     },

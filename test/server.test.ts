@@ -93,13 +93,22 @@ async function warningsAtStart(config: ReturnType<typeof loadConfig>) {
   const { logger, lines } = capturingLogger('warn');
   const server = await start(config, logger);
   await server.stop();
-  const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40).map((entry) => entry.msg as string);
+  const warnings = lines
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.level === 40)
+    .map((entry) => entry.msg as string);
   return { warnings, lines };
 }
 
 describe('start() without secrets outside production', () => {
   it('warns that each missing secret was generated for this start, naming it but not its value', async () => {
-    const config = loadConfig({ NODE_ENV: 'development', PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), LOG_LEVEL: 'warn' });
+    const config = loadConfig({
+      NODE_ENV: 'development',
+      PORT: '0',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: testDatabaseUriWithName(),
+      LOG_LEVEL: 'warn',
+    });
     const { warnings, lines } = await warningsAtStart(config);
     expect(warnings).toEqual([
       expect.stringMatching(/^JWT_SECRET is not set: a random one was generated/),
@@ -112,7 +121,13 @@ describe('start() without secrets outside production', () => {
 
 describe('start() in production with USERS_API_AUTH=open', () => {
   it('warns that anyone can change or delete every account', async () => {
-    const production = { NODE_ENV: 'production', PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), LOG_LEVEL: 'warn' };
+    const production = {
+      NODE_ENV: 'production',
+      PORT: '0',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: testDatabaseUriWithName(),
+      LOG_LEVEL: 'warn',
+    };
     const open = await warningsAtStart(testConfig(production));
     expect(open.warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
     const quiet = await warningsAtStart(testConfig({ ...production, USERS_API_AUTH: 'jwt' }));

@@ -4,6 +4,7 @@ import type { AccessTokens } from '../common/access-tokens';
 import { AppError, InvalidRequestError } from '../common/errors';
 import type { JwtLocals } from '../common/guards';
 import { noStore } from '../common/no-store';
+import { bodyField } from '../common/request-body';
 import { clientAddress } from '../common/rate-limit';
 import * as authService from './auth.service';
 import type { SignInLimits } from './sign-in-limits';
@@ -30,7 +31,7 @@ export function createAuthController(accessTokens: AccessTokens, limits: SignInL
     },
 
     async refresh(req: Request, res: Response): Promise<void> {
-      const refreshToken: unknown = req.body?.refreshToken;
+      const refreshToken = bodyField(req, 'refreshToken');
       if (refreshToken === undefined || refreshToken === null || refreshToken === '') {
         throw new InvalidRequestError(['Missing required field: refreshToken']);
       }

@@ -3,39 +3,48 @@ import { empty, json, jsonFaults, jsonRequest, jwtAuth, type OpenApiFragment, re
 
 export const authOpenApi: OpenApiFragment = {
   paths: {
-  '/auth': {
-    post: {
-      tags: ['Tokens'],
-      summary: 'Log in with email and password',
-      requestBody: jsonRequest({ type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: str } }),
-      responses: {
-        '201': json(ref('TokenPair'), 'An access token (HS256 JWT, 36000 s) and a single-use refresh token'),
-        '400': json(ref('Errors'), 'Validation failed, or Invalid email and/or password'),
-        '429': json(ref('Errors'), 'Too many attempts; see Retry-After'),
-        ...jsonFaults,
-        '500': empty('Internal failure while issuing tokens'),
+    '/auth': {
+      post: {
+        tags: ['Tokens'],
+        summary: 'Log in with email and password',
+        requestBody: jsonRequest({
+          type: 'object',
+          required: ['email', 'password'],
+          properties: { email: { type: 'string', format: 'email' }, password: str },
+        }),
+        responses: {
+          '201': json(ref('TokenPair'), 'An access token (HS256 JWT, 36000 s) and a single-use refresh token'),
+          '400': json(ref('Errors'), 'Validation failed, or Invalid email and/or password'),
+          '429': json(ref('Errors'), 'Too many attempts; see Retry-After'),
+          ...jsonFaults,
+          '500': empty('Internal failure while issuing tokens'),
+        },
       },
     },
-  },
-  '/auth/refresh-token': {
-    post: {
-      tags: ['Tokens'],
-      summary: 'A new token pair for a valid access token and its refresh token',
-      security: jwtAuth,
-      requestBody: jsonRequest({ type: 'object', required: ['refreshToken'], properties: { refreshToken: str } }),
-      responses: {
-        '201': json(ref('TokenPair'), 'A new pair'),
-        '400': json(ref('Errors'), 'Missing required field: refreshToken, or Invalid refresh token'),
-        '401': empty('Authorization header absent or not Bearer'),
-        '403': empty('Access token invalid, expired or malformed'),
-        '429': json(ref('Errors'), 'Too many requests; see Retry-After'),
-        ...jsonFaults,
-        '500': empty('Internal failure while issuing tokens'),
+    '/auth/refresh-token': {
+      post: {
+        tags: ['Tokens'],
+        summary: 'A new token pair for a valid access token and its refresh token',
+        security: jwtAuth,
+        requestBody: jsonRequest({ type: 'object', required: ['refreshToken'], properties: { refreshToken: str } }),
+        responses: {
+          '201': json(ref('TokenPair'), 'A new pair'),
+          '400': json(ref('Errors'), 'Missing required field: refreshToken, or Invalid refresh token'),
+          '401': empty('Authorization header absent or not Bearer'),
+          '403': empty('Access token invalid, expired or malformed'),
+          '429': json(ref('Errors'), 'Too many requests; see Retry-After'),
+          ...jsonFaults,
+          '500': empty('Internal failure while issuing tokens'),
+        },
       },
     },
-  },
   },
   schemas: {
-  TokenPair: { type: 'object', required: ['accessToken', 'refreshToken'], properties: { accessToken: str, refreshToken: str }, additionalProperties: false },
+    TokenPair: {
+      type: 'object',
+      required: ['accessToken', 'refreshToken'],
+      properties: { accessToken: str, refreshToken: str },
+      additionalProperties: false,
+    },
   },
 };

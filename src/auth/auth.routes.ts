@@ -14,11 +14,19 @@ const FIFTEEN_MINUTES = 15 * 60_000;
 
 export function createAuthRouter(accessTokens: AccessTokens, config: Config): Router {
   const controller = createAuthController(accessTokens, signInLimits(config));
-  const refreshLimit = { rule: { name: 'refresh:address', limit: config.limits.refreshPerAddress, windowMs: FIFTEEN_MINUTES }, key: clientAddress };
+  const refreshLimit = {
+    rule: { name: 'refresh:address', limit: config.limits.refreshPerAddress, windowMs: FIFTEEN_MINUTES },
+    key: clientAddress,
+  };
   const router = Router();
   // Failed passwords are counted by the sign-in budget inside the service, whichever route checks them.
   router.post('/', validate(authValidation.login), controller.login);
   // The header is checked before the body: 401/403 with empty bodies come first.
-  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], (refused) => refused), requireAccessToken(accessTokens), controller.refresh);
+  router.post(
+    '/refresh-token',
+    ...limitsFor(config, [refreshLimit], (refused) => refused),
+    requireAccessToken(accessTokens),
+    controller.refresh,
+  );
   return router;
 }

@@ -18,7 +18,9 @@ export class VerifiedCredentialsCache {
 
   private key(email: string, password: string, storedHash: string): string {
     // JSON keeps the three fields apart whatever characters they hold.
-    return createHmac('sha256', this.hmacKey).update(JSON.stringify([email, password, storedHash])).digest('base64url');
+    return createHmac('sha256', this.hmacKey)
+      .update(JSON.stringify([email, password, storedHash]))
+      .digest('base64url');
   }
 
   has(email: string, password: string, storedHash: string, now = Date.now()): boolean {

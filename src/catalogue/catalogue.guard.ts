@@ -23,7 +23,10 @@ export function requireBasicAuth(cache: VerifiedCredentialsCache | undefined, li
     if (!credentials) throw new CatalogueUnauthorizedError('Authentication required');
     let userId: string | null;
     try {
-      userId = await authService.verifyCredentials({ email: credentials.name, password: credentials.password, address: clientAddress(req) }, { limits, cache });
+      userId = await authService.verifyCredentials(
+        { email: credentials.name, password: credentials.password, address: clientAddress(req) },
+        { limits, cache },
+      );
     } catch (err) {
       if (!(err instanceof TooManyRequestsError)) throw err;
       throw tooManyRequestsAs({ error: true, message: 'Too many failed sign-ins, try again later', status_code: 429 }, {}, err);

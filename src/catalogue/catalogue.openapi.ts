@@ -1,5 +1,16 @@
 // The read-only catalogue of seed 001 part B.
-import { int, json, jsonFaults, malformedPath, type OpenApiFragment, pathParam, ref, type Responses, type Schema, str } from '../openapi/openapi.kit';
+import {
+  int,
+  json,
+  jsonFaults,
+  malformedPath,
+  type OpenApiFragment,
+  pathParam,
+  ref,
+  type Responses,
+  type Schema,
+  str,
+} from '../openapi/openapi.kit';
 
 const basicAuth = [{ catalogueBasic: [] }];
 
@@ -21,29 +32,68 @@ function envelope(key: string, payload: Schema): Schema {
 
 export const catalogueOpenApi: OpenApiFragment = {
   paths: {
-  '/api/v1/products': { get: { tags: ['Catalogue'], summary: 'Every product', security: basicAuth, responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueErrors } } },
-  '/api/v1/products/{id}': {
-    parameters: [pathParam('id', 'Product id')],
-    get: { tags: ['Catalogue'], summary: 'One product', security: basicAuth, responses: { '200': json(ref('ProductOne'), 'Product'), '400': malformedPath, '404': json(ref('CatalogueError'), 'Product <id> not found'), ...catalogueErrors } },
-  },
-  '/api/v1/categories': { get: { tags: ['Catalogue'], summary: 'Every category (under the key `user`)', security: basicAuth, responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueErrors } } },
-  '/api/v1/categories/{id}': {
-    parameters: [pathParam('id', 'Category id')],
-    get: { tags: ['Catalogue'], summary: 'One category (under the key `user`)', security: basicAuth, responses: { '200': json(ref('CategoryOne'), 'Category'), '400': malformedPath, '404': json(ref('CatalogueError'), 'Category <id> not found'), ...catalogueErrors } },
-  },
+    '/api/v1/products': {
+      get: {
+        tags: ['Catalogue'],
+        summary: 'Every product',
+        security: basicAuth,
+        responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueErrors },
+      },
+    },
+    '/api/v1/products/{id}': {
+      parameters: [pathParam('id', 'Product id')],
+      get: {
+        tags: ['Catalogue'],
+        summary: 'One product',
+        security: basicAuth,
+        responses: {
+          '200': json(ref('ProductOne'), 'Product'),
+          '400': malformedPath,
+          '404': json(ref('CatalogueError'), 'Product <id> not found'),
+          ...catalogueErrors,
+        },
+      },
+    },
+    '/api/v1/categories': {
+      get: {
+        tags: ['Catalogue'],
+        summary: 'Every category (under the key `user`)',
+        security: basicAuth,
+        responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueErrors },
+      },
+    },
+    '/api/v1/categories/{id}': {
+      parameters: [pathParam('id', 'Category id')],
+      get: {
+        tags: ['Catalogue'],
+        summary: 'One category (under the key `user`)',
+        security: basicAuth,
+        responses: {
+          '200': json(ref('CategoryOne'), 'Category'),
+          '400': malformedPath,
+          '404': json(ref('CatalogueError'), 'Category <id> not found'),
+          ...catalogueErrors,
+        },
+      },
+    },
   },
   schemas: {
-  Product: { type: 'object', required: ['id', 'name', 'price'], properties: { id: str, name: str, price: { type: 'string', pattern: '^-?\\d+\\.\\d{2}$' } }, additionalProperties: false },
-  Category: { type: 'object', required: ['id', 'name'], properties: { id: str, name: str }, additionalProperties: false },
-  ProductList: envelope('products', { type: 'array', items: ref('Product') }),
-  ProductOne: envelope('products', ref('Product')),
-  CategoryList: envelope('user', { type: 'array', items: ref('Category') }),
-  CategoryOne: envelope('user', ref('Category')),
-  CatalogueError: {
-    type: 'object',
-    required: ['error', 'message', 'status_code'],
-    properties: { error: { const: true }, message: str, status_code: int },
-    additionalProperties: false,
-  },
+    Product: {
+      type: 'object',
+      required: ['id', 'name', 'price'],
+      properties: { id: str, name: str, price: { type: 'string', pattern: '^-?\\d+\\.\\d{2}$' } },
+      additionalProperties: false,
+    },
+    Category: { type: 'object', required: ['id', 'name'], properties: { id: str, name: str }, additionalProperties: false },
+    ProductList: envelope('products', { type: 'array', items: ref('Product') }),
+    ProductOne: envelope('products', ref('Product')),
+    CategoryList: envelope('user', { type: 'array', items: ref('Category') }),
+    CategoryOne: envelope('user', ref('Category')),
+    CatalogueError: {
+      type: 'object',
+      required: ['error', 'message', 'status_code'],
+      properties: { error: { const: true }, message: str, status_code: int },
+      additionalProperties: false,
+    },
   },
 };

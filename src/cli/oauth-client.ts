@@ -16,8 +16,8 @@ async function validated(input: Record<string, unknown>): Promise<clientsService
   const req = { body: input };
   for (const chain of registerClient) await chain.run(req);
   const errors = validationResult(req).array({ onlyFirstError: true });
-  if (errors.length) throw new Error(errors.map((error) => error.msg).join('; '));
-  return req.body as unknown as clientsService.ClientRegistration;
+  if (errors.length) throw new Error(errors.map((error) => String(error.msg)).join('; '));
+  return input as unknown as clientsService.ClientRegistration;
 }
 
 async function main(): Promise<void> {

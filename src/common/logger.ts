@@ -50,8 +50,9 @@ export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));
-  const masked = [...params].map(([name, value]) =>
-    `${encodeURIComponent(name)}=${SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? '[redacted]' : encodeURIComponent(value)}`,
+  const masked = [...params].map(
+    ([name, value]) =>
+      `${encodeURIComponent(name)}=${SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? '[redacted]' : encodeURIComponent(value)}`,
   );
   return `${url.slice(0, queryStart)}?${masked.join('&')}`;
 }

@@ -64,7 +64,7 @@ function expandIPv6(address: string): string[] {
   const [head, tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.map((group) => group.padStart(4, '0'));
 }
 

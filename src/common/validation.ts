@@ -13,7 +13,8 @@ const SECRET_FIELD = /password|secret|token/i;
 
 function withoutSecrets(item: ValidationError): ValidationError {
   if (item.type === 'field' && SECRET_FIELD.test(item.path)) {
-    const { value: _omitted, ...rest } = item;
+    const rest: Partial<ValidationError> = { ...item };
+    delete rest.value;
     return rest as ValidationError;
   }
   return item;

@@ -66,15 +66,14 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   const port = options.port ?? (await findFreePort());
   const dataDir = path.resolve(options.dataDir, engine);
   try {
-    return engine === 'mongod'
-      ? await startMongod(dataDir, port)
-      : await startFerret(dataDir, port, options);
+    return engine === 'mongod' ? await startMongod(dataDir, port) : await startFerret(dataDir, port, options);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(
       `Could not start the embedded ${engine} database: ${reason}\n` +
         'Set MONGODB_URI to a MongoDB-compatible server (for example mongodb://127.0.0.1:27017/api), ' +
         'or install Go so FerretDB can be built, or make a mongod binary available to mongodb-memory-server.',
+      { cause: err },
     );
   }
 }

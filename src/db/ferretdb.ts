@@ -41,7 +41,7 @@ export async function ensureFerretDbBinary(cacheDir: string, log: (message: stri
     });
   } catch (err) {
     const output = (err as { stderr?: string }).stderr ?? String(err);
-    throw new Error(`building FerretDB failed:\n${output.split('\n').slice(-30).join('\n')}`);
+    throw new Error(`building FerretDB failed:\n${output.split('\n').slice(-30).join('\n')}`, { cause: err });
   }
   await rename(partial, binary);
   return binary;
@@ -58,12 +58,7 @@ export async function startFerretDb(binary: string, dataDir: string, port: numbe
   await mkdir(dataDir, { recursive: true });
   const child: ChildProcess = spawn(
     binary,
-    [
-      `-listen-addr=127.0.0.1:${port}`,
-      `-sqlite-url=file:${path.resolve(dataDir)}/`,
-      '-log-level=error',
-      '-exit-on-stdin-close',
-    ],
+    [`-listen-addr=127.0.0.1:${port}`, `-sqlite-url=file:${path.resolve(dataDir)}/`, '-log-level=error', '-exit-on-stdin-close'],
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
   let stderr = '';

@@ -11,7 +11,9 @@ export function createHealthRouter(): Router {
   });
   router.get('/readyz', async (_req, res) => {
     const ready = await isDatabaseReachable();
-    noStore(res).status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'database unavailable' });
+    noStore(res)
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'database unavailable' });
   });
   return router;
 }

@@ -21,7 +21,11 @@ export function createOAuthController(config: Config) {
       const token = bearerToken(req.headers.authorization);
       if (token === null) {
         // RFC 6750 §3.1: no error code when no credentials were sent, only the challenge.
-        throw new AppError(401, { error_description: 'Send an access token as Authorization: Bearer <token>' }, { 'WWW-Authenticate': REALM });
+        throw new AppError(
+          401,
+          { error_description: 'Send an access token as Authorization: Bearer <token>' },
+          { 'WWW-Authenticate': REALM },
+        );
       }
       const doc = token ? await tokensService.liveAccessToken(token) : null;
       if (!doc) throw bearerError(401, 'invalid_request', 'The access token is invalid, expired or revoked');

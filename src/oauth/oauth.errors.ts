@@ -24,7 +24,9 @@ export const tooManyTokenRequests = (refused: TooManyRequestsError): AppError =>
 
 /** 503 with Retry-After while the database cannot be reached. */
 export const temporarilyUnavailable = (): AppError =>
-  new OAuthErrorResponse('temporarily_unavailable', 'The service is temporarily unavailable, try again shortly', 503, { 'Retry-After': '1' });
+  new OAuthErrorResponse('temporarily_unavailable', 'The service is temporarily unavailable, try again shortly', 503, {
+    'Retry-After': '1',
+  });
 
 /**
  * Turns whatever the library threw into our response. The library wraps our own errors (a sign-in

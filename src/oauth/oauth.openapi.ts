@@ -1,11 +1,32 @@
 // The OAuth 2 authorization server of seed 001.
-import { empty, formRequest, int, json, jsonFaults, jsonRequest, malformedPath, type OpenApiFragment, page, pageFaults, pathParam, redirect, ref, type Responses, type Schema, sessionAuth, str } from '../openapi/openapi.kit';
+import {
+  empty,
+  formRequest,
+  int,
+  json,
+  jsonFaults,
+  jsonRequest,
+  malformedPath,
+  type OpenApiFragment,
+  page,
+  pageFaults,
+  pathParam,
+  redirect,
+  ref,
+  type Responses,
+  type Schema,
+  sessionAuth,
+  str,
+} from '../openapi/openapi.kit';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
   '413': json(ref('OAuthError'), 'invalid_request: body over 100 kB'),
   '415': json(ref('OAuthError'), 'invalid_request: unsupported body encoding or charset'),
-  '400': json(ref('OAuthError'), 'invalid_request (a malformed body too), invalid_grant, unsupported_grant_type, invalid_scope or unauthorized_client'),
+  '400': json(
+    ref('OAuthError'),
+    'invalid_request (a malformed body too), invalid_grant, unsupported_grant_type, invalid_scope or unauthorized_client',
+  ),
   '401': json(ref('OAuthError'), 'invalid_client'),
   '503': json(ref('OAuthError'), 'temporarily_unavailable: the database cannot be reached; see Retry-After'),
 };
@@ -14,23 +35,29 @@ const oauthTokenErrors: Responses = { ...oauthClientErrors, '429': json(ref('OAu
 /** An OAuth parameter: sent once (RFC 6749 §3.1), at most 2048 UTF-16 code units (1000 characters always fit). */
 const param = { type: 'string', maxLength: 1000 };
 /** OAuth endpoints ignore parameters they do not know, but refuse a repeated or non-string one. */
-const oauthForm = (properties: Record<string, Schema>, required: string[] = []) => ({ type: 'object', required, properties, additionalProperties: param });
+const oauthForm = (properties: Record<string, Schema>, required: string[] = []) => ({
+  type: 'object',
+  required,
+  properties,
+  additionalProperties: param,
+});
 
-const tokenParameters = (grants: string[]) => oauthForm(
-  {
-    grant_type: { type: 'string', enum: grants },
-    client_id: param,
-    client_secret: param,
-    code: param,
-    redirect_uri: param,
-    code_verifier: param,
-    refresh_token: param,
-    username: param,
-    password: param,
-    scope: { type: 'string', enum: ['read', 'write', 'read write'] },
-  },
-  ['grant_type'],
-);
+const tokenParameters = (grants: string[]) =>
+  oauthForm(
+    {
+      grant_type: { type: 'string', enum: grants },
+      client_id: param,
+      client_secret: param,
+      code: param,
+      redirect_uri: param,
+      code_verifier: param,
+      refresh_token: param,
+      username: param,
+      password: param,
+      scope: { type: 'string', enum: ['read', 'write', 'read write'] },
+    },
+    ['grant_type'],
+  );
 
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
 const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
@@ -103,135 +130,186 @@ const clientRegistration = {
 
 export const oauthOpenApi: OpenApiFragment = {
   paths: {
-  '/v1/oauth/authorize': authorizeOperations,
-  '/authorize': authorizeOperations,
-  '/oauth/authorize': authorizeOperations,
-  '/v1/oauth/token': {
-    post: {
-      tags: ['OAuth 2'],
-      summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
-      security: clientAuth,
-      parameters: Object.entries(variantAParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
-      requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: variantAParameters } } },
-      responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
-    },
-  },
-  '/oauth/token': {
-    post: {
-      tags: ['OAuth 2'],
-      summary: 'Token endpoint, variant B: every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
-      security: clientAuth,
-      requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: variantBParameters }, 'application/json': { schema: variantBParameters } } },
-      responses: { '200': json(ref('TokenResponseB'), 'Tokens (no refresh_token for client_credentials)'), ...oauthTokenErrors },
-    },
-  },
-  '/oauth/revoke': {
-    post: {
-      tags: ['OAuth 2'],
-      summary: 'RFC 7009 revocation of the calling client\'s token',
-      security: clientAuth,
-      requestBody: formRequest(oauthForm({ token: param, token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: param, client_secret: param })),
-      responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
-    },
-  },
-  '/oauth/introspect': {
-    post: {
-      tags: ['OAuth 2'],
-      summary: 'RFC 7662 introspection of the calling client\'s token',
-      security: clientAuth,
-      requestBody: formRequest(oauthForm({ token: param, token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: param, client_secret: param })),
-      responses: { ...oauthClientErrors, '200': json(ref('Introspection'), 'Token state') },
-    },
-  },
-  '/oauth/clients': {
-    get: {
-      tags: ['OAuth 2'],
-      summary: "The caller's registered clients, without secrets",
-      security: [{ jwt: [] }, { session: [] }],
-      responses: { '200': json({ type: 'array', items: ref('Client') }, 'Clients'), '401': empty('No credentials'), '403': empty('Bad access token'), ...jsonFaults },
-    },
-    post: {
-      tags: ['OAuth 2'],
-      summary: 'Register a client; its secret is shown once',
-      security: [{ jwt: [] }, { session: [] }],
-      requestBody: jsonRequest(clientRegistration),
-      responses: {
-        '201': json(ref('ClientWithSecret'), 'Registered'),
-        '400': json(ref('Errors'), 'Validation failed'),
-        '401': empty('No credentials'),
-        '403': empty('Bad access token'),
-        ...jsonFaults,
+    '/v1/oauth/authorize': authorizeOperations,
+    '/authorize': authorizeOperations,
+    '/oauth/authorize': authorizeOperations,
+    '/v1/oauth/token': {
+      post: {
+        tags: ['OAuth 2'],
+        summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
+        security: clientAuth,
+        parameters: Object.entries(variantAParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: variantAParameters } } },
+        responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
       },
     },
-  },
-  '/oauth/clients/{clientId}': {
-    parameters: [pathParam('clientId', 'The client_id')],
-    delete: {
-      tags: ['OAuth 2'],
-      summary: 'Delete a client and revoke everything issued to it',
-      security: [{ jwt: [] }, { session: [] }],
-      responses: { '204': empty('Deleted'), '400': malformedPath, '401': empty('No credentials'), '403': empty('Bad access token'), '404': json(ref('Error'), 'Client <clientId> not found'), ...jsonFaults },
-    },
-  },
-  '/.well-known/oauth-authorization-server': {
-    get: { tags: ['OAuth 2'], summary: 'RFC 8414 metadata', responses: { '200': json(ref('Metadata'), 'Metadata') } },
-  },
-  '/api/user': {
-    get: {
-      tags: ['OAuth 2'],
-      summary: 'The user an OAuth access token acts for',
-      security: [{ oauth: ['read'] }],
-      responses: {
-        '200': json(ref('User'), 'The user'),
-        '401': json({ oneOf: [ref('OAuthError'), ref('BearerChallenge')] }, 'No bearer token (challenge only, no error code), or a wrong, expired or revoked one (invalid_request)'),
-        '403': json(ref('OAuthError'), 'insufficient_scope, or a client_credentials token'),
-        ...jsonFaults,
+    '/oauth/token': {
+      post: {
+        tags: ['OAuth 2'],
+        summary: 'Token endpoint, variant B: every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
+        security: clientAuth,
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: variantBParameters },
+            'application/json': { schema: variantBParameters },
+          },
+        },
+        responses: { '200': json(ref('TokenResponseB'), 'Tokens (no refresh_token for client_credentials)'), ...oauthTokenErrors },
       },
     },
-  },
+    '/oauth/revoke': {
+      post: {
+        tags: ['OAuth 2'],
+        summary: "RFC 7009 revocation of the calling client's token",
+        security: clientAuth,
+        requestBody: formRequest(
+          oauthForm({
+            token: param,
+            token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
+            client_id: param,
+            client_secret: param,
+          }),
+        ),
+        responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
+      },
+    },
+    '/oauth/introspect': {
+      post: {
+        tags: ['OAuth 2'],
+        summary: "RFC 7662 introspection of the calling client's token",
+        security: clientAuth,
+        requestBody: formRequest(
+          oauthForm({
+            token: param,
+            token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
+            client_id: param,
+            client_secret: param,
+          }),
+        ),
+        responses: { ...oauthClientErrors, '200': json(ref('Introspection'), 'Token state') },
+      },
+    },
+    '/oauth/clients': {
+      get: {
+        tags: ['OAuth 2'],
+        summary: "The caller's registered clients, without secrets",
+        security: [{ jwt: [] }, { session: [] }],
+        responses: {
+          '200': json({ type: 'array', items: ref('Client') }, 'Clients'),
+          '401': empty('No credentials'),
+          '403': empty('Bad access token'),
+          ...jsonFaults,
+        },
+      },
+      post: {
+        tags: ['OAuth 2'],
+        summary: 'Register a client; its secret is shown once',
+        security: [{ jwt: [] }, { session: [] }],
+        requestBody: jsonRequest(clientRegistration),
+        responses: {
+          '201': json(ref('ClientWithSecret'), 'Registered'),
+          '400': json(ref('Errors'), 'Validation failed'),
+          '401': empty('No credentials'),
+          '403': empty('Bad access token'),
+          ...jsonFaults,
+        },
+      },
+    },
+    '/oauth/clients/{clientId}': {
+      parameters: [pathParam('clientId', 'The client_id')],
+      delete: {
+        tags: ['OAuth 2'],
+        summary: 'Delete a client and revoke everything issued to it',
+        security: [{ jwt: [] }, { session: [] }],
+        responses: {
+          '204': empty('Deleted'),
+          '400': malformedPath,
+          '401': empty('No credentials'),
+          '403': empty('Bad access token'),
+          '404': json(ref('Error'), 'Client <clientId> not found'),
+          ...jsonFaults,
+        },
+      },
+    },
+    '/.well-known/oauth-authorization-server': {
+      get: { tags: ['OAuth 2'], summary: 'RFC 8414 metadata', responses: { '200': json(ref('Metadata'), 'Metadata') } },
+    },
+    '/api/user': {
+      get: {
+        tags: ['OAuth 2'],
+        summary: 'The user an OAuth access token acts for',
+        security: [{ oauth: ['read'] }],
+        responses: {
+          '200': json(ref('User'), 'The user'),
+          '401': json(
+            { oneOf: [ref('OAuthError'), ref('BearerChallenge')] },
+            'No bearer token (challenge only, no error code), or a wrong, expired or revoked one (invalid_request)',
+          ),
+          '403': json(ref('OAuthError'), 'insufficient_scope, or a client_credentials token'),
+          ...jsonFaults,
+        },
+      },
+    },
   },
   schemas: {
-  Grant: { type: 'string', enum: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] },
-  Client: {
-    type: 'object',
-    required: ['client_id', 'name', 'website', 'redirect_uri', 'grants'],
-    properties: { client_id: str, name: str, website: str, redirect_uri: str, grants: { type: 'array', items: ref('Grant') } },
-    additionalProperties: false,
-  },
-  ClientWithSecret: {
-    type: 'object',
-    required: ['client_id', 'client_secret', 'name', 'website', 'redirect_uri', 'grants'],
-    properties: { client_id: str, client_secret: str, name: str, website: str, redirect_uri: str, grants: { type: 'array', items: ref('Grant') } },
-    additionalProperties: false,
-  },
-  BearerChallenge: { type: 'object', required: ['error_description'], properties: { error_description: str }, additionalProperties: false },
-  OAuthError: { type: 'object', required: ['error'], properties: { error: str, error_description: str }, additionalProperties: false },
-  TokenResponseA: {
-    type: 'object',
-    required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'uid', 'info'],
-    properties: {
-      access_token: str,
-      token_type: { const: 'bearer' },
-      expires_in: int,
-      refresh_token: str,
-      scope: str,
-      uid: int,
-      info: { type: 'object', required: ['name'], properties: { name: str, email: str }, additionalProperties: false },
+    Grant: { type: 'string', enum: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] },
+    Client: {
+      type: 'object',
+      required: ['client_id', 'name', 'website', 'redirect_uri', 'grants'],
+      properties: { client_id: str, name: str, website: str, redirect_uri: str, grants: { type: 'array', items: ref('Grant') } },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  },
-  TokenResponseB: {
-    type: 'object',
-    required: ['token_type', 'expires_in', 'access_token'],
-    properties: { token_type: { const: 'Bearer' }, expires_in: int, access_token: str, refresh_token: str },
-    additionalProperties: false,
-  },
-  Introspection: {
-    type: 'object',
-    required: ['active'],
-    properties: { active: { type: 'boolean' }, scope: str, client_id: str, token_type: str, exp: int, iat: int, sub: str },
-    additionalProperties: false,
-  },
-  Metadata: { type: 'object', required: ['issuer', 'authorization_endpoint', 'token_endpoint'], properties: { issuer: str, authorization_endpoint: str, token_endpoint: str } },
+    ClientWithSecret: {
+      type: 'object',
+      required: ['client_id', 'client_secret', 'name', 'website', 'redirect_uri', 'grants'],
+      properties: {
+        client_id: str,
+        client_secret: str,
+        name: str,
+        website: str,
+        redirect_uri: str,
+        grants: { type: 'array', items: ref('Grant') },
+      },
+      additionalProperties: false,
+    },
+    BearerChallenge: {
+      type: 'object',
+      required: ['error_description'],
+      properties: { error_description: str },
+      additionalProperties: false,
+    },
+    OAuthError: { type: 'object', required: ['error'], properties: { error: str, error_description: str }, additionalProperties: false },
+    TokenResponseA: {
+      type: 'object',
+      required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'uid', 'info'],
+      properties: {
+        access_token: str,
+        token_type: { const: 'bearer' },
+        expires_in: int,
+        refresh_token: str,
+        scope: str,
+        uid: int,
+        info: { type: 'object', required: ['name'], properties: { name: str, email: str }, additionalProperties: false },
+      },
+      additionalProperties: false,
+    },
+    TokenResponseB: {
+      type: 'object',
+      required: ['token_type', 'expires_in', 'access_token'],
+      properties: { token_type: { const: 'Bearer' }, expires_in: int, access_token: str, refresh_token: str },
+      additionalProperties: false,
+    },
+    Introspection: {
+      type: 'object',
+      required: ['active'],
+      properties: { active: { type: 'boolean' }, scope: str, client_id: str, token_type: str, exp: int, iat: int, sub: str },
+      additionalProperties: false,
+    },
+    Metadata: {
+      type: 'object',
+      required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
+      properties: { issuer: str, authorization_endpoint: str, token_endpoint: str },
+    },
   },
 };

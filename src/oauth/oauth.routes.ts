@@ -3,7 +3,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
 import type { Config } from '../config';
-import type { Csrf } from '../session/csrf';
+import type { Csrf } from '../web/csrf';
 import { createAuthorizeRouter } from './authorize/authorize.routes';
 import { createClientsRouter } from './clients/clients.routes';
 import { createOAuthController } from './oauth.controller';

@@ -48,7 +48,8 @@ function tokenUser(doc: TokenDocument): OAuthUser {
 
 /** Stores a token pair (hashes only) and returns it with its plain values for the response. */
 export async function saveToken(token: Token, client: Client, user: OAuthUser): Promise<Token> {
-  const familyId = user.familyId ?? (token.authorizationCode ? sha256(token.authorizationCode) : randomToken(16));
+  const code: unknown = token.authorizationCode;
+  const familyId = user.familyId ?? (typeof code === 'string' ? sha256(code) : randomToken(16));
   const now = new Date();
   await tokensDao.insertToken({
     _id: sha256(token.accessToken),

@@ -9,14 +9,31 @@ import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
-import { json, page, ref, str, type OpenApiFragment } from './openapi.kit';
+import { json, page, ref, str, type OpenApiFragment, type Schema } from './openapi.kit';
 
-const fragments: OpenApiFragment[] = [usersOpenApi, authOpenApi, socialOpenApi, sessionOpenApi, oauthOpenApi, catalogueOpenApi, weatherOpenApi, healthOpenApi];
+const fragments: OpenApiFragment[] = [
+  usersOpenApi,
+  authOpenApi,
+  socialOpenApi,
+  sessionOpenApi,
+  oauthOpenApi,
+  catalogueOpenApi,
+  weatherOpenApi,
+  healthOpenApi,
+];
 
 /** The landing page and this document. */
 const operationsPaths = {
-  '/': { get: { tags: ['Operations'], summary: 'Landing page: what runs here, with links to sign in, the API reference, the OAuth metadata and health', responses: { '200': page('Landing page') } } },
-  '/openapi.json': { get: { tags: ['Operations'], summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } } },
+  '/': {
+    get: {
+      tags: ['Operations'],
+      summary: 'Landing page: what runs here, with links to sign in, the API reference, the OAuth metadata and health',
+      responses: { '200': page('Landing page') },
+    },
+  },
+  '/openapi.json': {
+    get: { tags: ['Operations'], summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } },
+  },
   '/docs': { get: { tags: ['Operations'], summary: 'This document, rendered', responses: { '200': page('API reference') } } },
 };
 
@@ -45,11 +62,19 @@ export const openApiDocument = {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth' },
       session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Browser session from /login' },
       catalogueBasic: { type: 'http', scheme: 'basic', description: "A user's email and password" },
-      clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client_id and client_secret, each form-encoded (RFC 6749 §2.3.1)' },
+      clientBasic: {
+        type: 'http',
+        scheme: 'basic',
+        description: 'client_secret_basic: client_id and client_secret, each form-encoded (RFC 6749 §2.3.1)',
+      },
       oauth: {
         type: 'oauth2',
         flows: {
-          authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: { read: 'Read the account', write: 'Change data' } },
+          authorizationCode: {
+            authorizationUrl: '/oauth/authorize',
+            tokenUrl: '/oauth/token',
+            scopes: { read: 'Read the account', write: 'Change data' },
+          },
           implicit: { authorizationUrl: '/oauth/authorize', scopes: { read: 'Read the account', write: 'Change data' } },
           password: { tokenUrl: '/oauth/token', scopes: { read: 'Read the account', write: 'Change data' } },
           clientCredentials: { tokenUrl: '/oauth/token', scopes: { read: 'Read', write: 'Write' } },
@@ -69,7 +94,7 @@ export const openApiDocument = {
         additionalProperties: false,
       },
       Error: { type: 'object', required: ['error'], properties: { error: str }, additionalProperties: false },
-      ...Object.assign({}, ...fragments.map((fragment) => fragment.schemas ?? {})),
+      ...(Object.assign({}, ...fragments.map((fragment) => fragment.schemas ?? {})) as Record<string, Schema>),
     },
   },
 };

@@ -43,4 +43,3 @@ export const formRequest = (schema: Schema) => ({ required: true, content: { 'ap
 export const jwtAuth = [{ jwt: [] }];
 /** The browser session from /login; without one the browser routes redirect to /login. */
 export const sessionAuth = [{ session: [] }];
-

@@ -14,7 +14,11 @@ interface Operation {
 
 function renderDocs(): string {
   const operations = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => method in item).map((method) => ({ path, method, operation: (item as unknown as Record<string, Operation>)[method] })),
+    METHODS.filter((method) => method in item).map((method) => ({
+      path,
+      method,
+      operation: (item as unknown as Record<string, Operation>)[method],
+    })),
   );
   const tags = openApiDocument.tags.map((tag) => tag.name);
   return layout(

@@ -2,16 +2,16 @@ import type { Request, Response } from 'express';
 import * as authService from '../auth/auth.service';
 import type { SignInLimits } from '../auth/auth.service';
 import { normalizeEmail } from '../common/email';
+import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
-import type { Csrf } from './csrf';
+import type { Csrf } from '../web/csrf';
 import { errorPage } from '../web/layout';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage } from './session.page';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
-
 
 const tooManyAttempts = (refused: TooManyRequestsError) =>
   tooManyRequestsAs(
@@ -41,7 +41,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
 
     async login(req: Request, res: Response): Promise<void> {
       const { email, password, remember } = req.body as Record<string, unknown>;
-      const returnTo = sessionService.safeReturnTo(req.body.return_to);
+      const returnTo = sessionService.safeReturnTo(bodyField(req, 'return_to'));
       const typedEmail = typeof email === 'string' ? normalizeEmail(email) : '';
       const userId =
         typedEmail && typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH
@@ -51,7 +51,9 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         res
           .status(401)
           .type(HTML)
-          .send(loginPage({ csrfToken: csrf.token(req, res), returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }));
+          .send(
+            loginPage({ csrfToken: csrf.token(req, res), returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }),
+          );
         return;
       }
       await sessionService.signIn(req, userId, remember === '1' || remember === 'on');
@@ -70,7 +72,9 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         res.redirect(302, '/login');
         return;
       }
-      res.type(HTML).send(homePage({ name: displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrf.token(req, res) }));
+      res
+        .type(HTML)
+        .send(homePage({ name: displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrf.token(req, res) }));
     },
   };
 }

@@ -10,7 +10,12 @@ export interface SessionDocument {
 }
 
 const sessionSchema = new Schema<SessionDocument>(
-  { _id: { type: String, required: true }, data: { type: String, required: true }, userId: { type: String }, expiresAt: { type: Date, required: true } },
+  {
+    _id: { type: String, required: true },
+    data: { type: String, required: true },
+    userId: { type: String },
+    expiresAt: { type: Date, required: true },
+  },
   { collection: 'sessions', versionKey: false },
 );
 // Expired sessions are swept by query (FerretDB 1.x has no TTL indexes) and ignored when read.

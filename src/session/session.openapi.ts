@@ -3,42 +3,55 @@ import { formRequest, type OpenApiFragment, page, pageFaults, redirect, sessionA
 
 export const sessionOpenApi: OpenApiFragment = {
   paths: {
-  '/login': {
-    get: {
-      tags: ['Browser sign-in'],
-      summary: 'Sign-in page',
-      parameters: [{ name: 'return_to', in: 'query', required: false, schema: str }],
-      responses: { '200': page('Email and password form with remember-me and a GitHub link'), '302': redirect('Already signed in'), ...pageFaults },
-    },
-    post: {
-      tags: ['Browser sign-in'],
-      summary: 'Sign in',
-      requestBody: formRequest({ type: 'object', properties: { _csrf: str, email: str, password: str, remember: str, return_to: str } }),
-      responses: {
-        '303': redirect('Signed in: to return_to (a local path) or /home'),
-        '401': page('Wrong email or password'),
-        '403': page('Missing or wrong CSRF token'),
-        '413': page('Body over 100 kB'),
-        '429': page('Too many attempts; see Retry-After'),
-        ...pageFaults,
+    '/login': {
+      get: {
+        tags: ['Browser sign-in'],
+        summary: 'Sign-in page',
+        parameters: [{ name: 'return_to', in: 'query', required: false, schema: str }],
+        responses: {
+          '200': page('Email and password form with remember-me and a GitHub link'),
+          '302': redirect('Already signed in'),
+          ...pageFaults,
+        },
+      },
+      post: {
+        tags: ['Browser sign-in'],
+        summary: 'Sign in',
+        requestBody: formRequest({ type: 'object', properties: { _csrf: str, email: str, password: str, remember: str, return_to: str } }),
+        responses: {
+          '303': redirect('Signed in: to return_to (a local path) or /home'),
+          '401': page('Wrong email or password'),
+          '403': page('Missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          '429': page('Too many attempts; see Retry-After'),
+          ...pageFaults,
+        },
       },
     },
-  },
-  '/logout': {
-    post: {
-      tags: ['Browser sign-in'],
-      summary: 'Sign out',
-      requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
-      responses: { '303': redirect('To /login'), '403': page('Missing or wrong CSRF token'), '413': page('Body over 100 kB'), ...pageFaults },
+    '/logout': {
+      post: {
+        tags: ['Browser sign-in'],
+        summary: 'Sign out',
+        requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+        responses: {
+          '303': redirect('To /login'),
+          '403': page('Missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
     },
-  },
-  '/home': {
-    get: {
-      tags: ['Browser sign-in'],
-      summary: 'Page for the signed-in user',
-      security: sessionAuth,
-      responses: { '200': page('Who is signed in, and a sign-out button'), '302': redirect('To /login when not signed in'), ...pageFaults },
+    '/home': {
+      get: {
+        tags: ['Browser sign-in'],
+        summary: 'Page for the signed-in user',
+        security: sessionAuth,
+        responses: {
+          '200': page('Who is signed in, and a sign-out button'),
+          '302': redirect('To /login when not signed in'),
+          ...pageFaults,
+        },
+      },
     },
-  },
   },
 };

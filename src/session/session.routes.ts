@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { signInLimits } from '../auth/auth.service';
 import type { Config } from '../config';
 import { formBody } from '../web/form-body';
-import type { Csrf } from './csrf';
+import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
 
 export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config): Router {

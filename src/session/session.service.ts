@@ -14,18 +14,25 @@ export async function currentUser(req: Request): Promise<UserRecord | null> {
   return userId ? usersService.findById(userId) : null;
 }
 
+/** express-session's callback style as a promise. */
+function settled(start: (done: (err?: unknown) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) =>
+    start((err) => (err ? reject(err instanceof Error ? err : new Error('the session store failed', { cause: err })) : resolve())),
+  );
+}
+
 /** Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last 30 days. */
 export async function signIn(req: Request, userId: string, remember: boolean): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  await settled((done) => req.session.regenerate(done));
   req.session.userId = userId;
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
   // Stored before the redirect goes out: express-session sends the headers before its own save
   // finishes, and the next request may reach another instance straight away.
-  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
+  await settled((done) => req.session.save(done));
 }
 
 export function signOut(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+  return settled((done) => req.session.destroy(done));
 }
 
 /** A local path to go back to after signing in; anything else (other hosts included) becomes /home. */

@@ -30,23 +30,34 @@ export class MongoSessionStore extends Store {
 
   set(sid: string, session: SessionData, callback?: Callback): void {
     const { userId } = session;
-    const update = userId ? { $set: { data: JSON.stringify(session), userId, expiresAt: expiryOf(session) } } : { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) }, $unset: { userId: 1 } };
+    const update = userId
+      ? { $set: { data: JSON.stringify(session), userId, expiresAt: expiryOf(session) } }
+      : { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) }, $unset: { userId: 1 } };
     SessionModel.updateOne({ _id: sid }, update, { upsert: true })
       .exec()
       .then(() => sweepExpired())
-      .then(() => callback?.(), (err: unknown) => callback?.(err));
+      .then(
+        () => callback?.(),
+        (err: unknown) => callback?.(err),
+      );
   }
 
   destroy(sid: string, callback?: Callback): void {
     SessionModel.deleteOne({ _id: sid })
       .exec()
-      .then(() => callback?.(), (err: unknown) => callback?.(err));
+      .then(
+        () => callback?.(),
+        (err: unknown) => callback?.(err),
+      );
   }
 
   touch(sid: string, session: SessionData, callback?: Callback): void {
     SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session) } })
       .exec()
-      .then(() => callback?.(), (err: unknown) => callback?.(err));
+      .then(
+        () => callback?.(),
+        (err: unknown) => callback?.(err),
+      );
   }
 }
 

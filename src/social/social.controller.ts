@@ -1,6 +1,6 @@
 // GET /auth/:provider: without the provider's callback parameter it redirects to the provider; with
 // it, passport exchanges the code, fetches the profile once, and the user is signed in for 30 days.
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
@@ -27,14 +27,23 @@ export function createSocialController(config: Config, logger: Logger) {
   async function finish(req: Request, res: Response, provider: SocialProvider, err: unknown, userId: unknown): Promise<void> {
     if (err) {
       // The message says what failed (token, profile); provider responses carry no secret of ours.
-      logger.warn({ provider: provider.name, reason: err instanceof Error ? err.message : String(err) }, 'provider sign-in failed');
-      throw pageError(502, `${provider.label} sign-in failed`, `${provider.label} could not complete the sign-in. Please try again later.`, { cause: err });
+      logger.warn({ provider: provider.name, reason: err instanceof Error ? err.message : 'unknown error' }, 'provider sign-in failed');
+      throw pageError(
+        502,
+        `${provider.label} sign-in failed`,
+        `${provider.label} could not complete the sign-in. Please try again later.`,
+        { cause: err },
+      );
     }
     if (typeof userId !== 'string') {
       if (req.query.error === 'access_denied') {
         throw pageError(403, 'Sign-in cancelled', `You did not allow ${provider.label} to sign you in.`);
       }
-      throw pageError(400, 'invalid_state', 'invalid_state: this sign-in link was already used or did not start here. Please sign in again.');
+      throw pageError(
+        400,
+        'invalid_state',
+        'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
+      );
     }
     await sessionService.signIn(req, userId, true);
     res.redirect(302, '/home');
@@ -48,13 +57,15 @@ export function createSocialController(config: Config, logger: Logger) {
       return next(pageError(503, `${provider.label} sign-in unavailable`, `${provider.label} sign-in is not configured on this server.`));
     }
     const deadline = setTimeout(() => {
-      if (!res.headersSent) next(pageError(504, `${provider.label} sign-in timed out`, `${provider.label} did not answer in time. Please try again.`));
+      if (!res.headersSent)
+        next(pageError(504, `${provider.label} sign-in timed out`, `${provider.label} did not answer in time. Please try again.`));
     }, PROVIDER_DEADLINE_MS);
     res.once('close', () => clearTimeout(deadline));
-    passport.authenticate(provider.name, { session: false }, (err: unknown, userId: unknown) => {
+    const authenticate = passport.authenticate(provider.name, { session: false }, (err: unknown, userId: unknown) => {
       clearTimeout(deadline);
       if (res.headersSent) return;
       finish(req, res, provider, err, userId).catch(next);
-    })(req, res, next);
+    }) as RequestHandler;
+    authenticate(req, res, next);
   };
 }

@@ -3,26 +3,32 @@ import { type OpenApiFragment, page, pathParam, redirect, ref, str } from '../op
 
 export const socialOpenApi: OpenApiFragment = {
   paths: {
-  '/auth/{provider}': {
-    parameters: [pathParam('provider', 'An identity provider, such as github')],
-    get: {
-      tags: ['Browser sign-in'],
-      summary: 'Sign in through an identity provider (redirect to it, or handle its callback)',
-      parameters: [
-        { name: 'code', in: 'query', required: false, schema: str },
-        { name: 'state', in: 'query', required: false, schema: str },
-        { name: 'error', in: 'query', required: false, schema: str },
-      ],
-      responses: {
-        '302': redirect('To the provider, or to /home once signed in (30-day cookie)'),
-        '400': { description: 'invalid_state: the callback was replayed or did not start here (page), or a malformed path (JSON)', content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } } },
-        '403': page('The user denied access at the provider'),
-        '404': page('Unknown provider'),
-        '502': page('The provider failed or answered unreadably'),
-        '503': { description: 'The provider is not configured (page), or the database is unavailable (JSON)', content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } } },
-        '504': page('The provider did not answer in time'),
+    '/auth/{provider}': {
+      parameters: [pathParam('provider', 'An identity provider, such as github')],
+      get: {
+        tags: ['Browser sign-in'],
+        summary: 'Sign in through an identity provider (redirect to it, or handle its callback)',
+        parameters: [
+          { name: 'code', in: 'query', required: false, schema: str },
+          { name: 'state', in: 'query', required: false, schema: str },
+          { name: 'error', in: 'query', required: false, schema: str },
+        ],
+        responses: {
+          '302': redirect('To the provider, or to /home once signed in (30-day cookie)'),
+          '400': {
+            description: 'invalid_state: the callback was replayed or did not start here (page), or a malformed path (JSON)',
+            content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } },
+          },
+          '403': page('The user denied access at the provider'),
+          '404': page('Unknown provider'),
+          '502': page('The provider failed or answered unreadably'),
+          '503': {
+            description: 'The provider is not configured (page), or the database is unavailable (JSON)',
+            content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } },
+          },
+          '504': page('The provider did not answer in time'),
+        },
       },
     },
-  },
   },
 };

@@ -49,7 +49,9 @@ export async function remove(id: string): Promise<boolean> {
 }
 
 export function findIdByProviderId(field: ProviderIdField, providerId: string): Promise<{ _id: string } | null> {
-  return UserModel.findOne({ [field]: providerId }, { _id: 1 }).lean<{ _id: string }>().exec();
+  return UserModel.findOne({ [field]: providerId }, { _id: 1 })
+    .lean<{ _id: string }>()
+    .exec();
 }
 
 /**

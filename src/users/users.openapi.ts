@@ -1,5 +1,17 @@
 // The users resource of seed 000.
-import { empty, int, json, jsonFaults, jsonRequest, malformedPath, type OpenApiFragment, pathParam, ref, type Responses, str } from '../openapi/openapi.kit';
+import {
+  empty,
+  int,
+  json,
+  jsonFaults,
+  jsonRequest,
+  malformedPath,
+  type OpenApiFragment,
+  pathParam,
+  ref,
+  type Responses,
+  str,
+} from '../openapi/openapi.kit';
 
 /** USERS_API_AUTH=jwt: the access token from POST /auth; the open mode (the default) needs none. */
 const usersSecurity = [{}, { jwt: [] }];
@@ -10,7 +22,10 @@ const usersAuthErrors: Responses = {
 
 const userWriteResponses = (done: string): Responses => ({
   '204': empty(done),
-  '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, Invalid email, or (USERS_API_AUTH=jwt) User cannot change permission flags'),
+  '400': json(
+    { oneOf: [ref('Errors'), ref('Error')] },
+    'Validation failed, Invalid email, or (USERS_API_AUTH=jwt) User cannot change permission flags',
+  ),
   '404': json(ref('Error'), 'User <userId> not found (checked before the body)'),
   ...usersAuthErrors,
   ...jsonFaults,
@@ -26,76 +41,93 @@ const userFields = {
 
 export const usersOpenApi: OpenApiFragment = {
   paths: {
-  '/users': {
-    get: {
-      tags: ['Users'],
-      summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
-      security: usersSecurity,
-      parameters: [
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
-        { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 1000000 } },
-      ],
-      responses: {
-        '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),
-        '400': json(ref('Errors'), 'Invalid limit or page'),
-        ...usersAuthErrors,
-        ...jsonFaults,
+    '/users': {
+      get: {
+        tags: ['Users'],
+        summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
+        security: usersSecurity,
+        parameters: [
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
+          { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 1000000 } },
+        ],
+        responses: {
+          '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),
+          '400': json(ref('Errors'), 'Invalid limit or page'),
+          ...usersAuthErrors,
+          ...jsonFaults,
+        },
+      },
+      post: {
+        tags: ['Users'],
+        summary: 'Create a user (permissionFlags is always 1)',
+        requestBody: jsonRequest(ref('UserCreate')),
+        responses: {
+          '201': json({ type: 'object', required: ['id'], properties: { id: str }, additionalProperties: false }, 'Created'),
+          '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, or User email already exists'),
+          ...jsonFaults,
+        },
       },
     },
-    post: {
-      tags: ['Users'],
-      summary: 'Create a user (permissionFlags is always 1)',
-      requestBody: jsonRequest(ref('UserCreate')),
-      responses: {
-        '201': json({ type: 'object', required: ['id'], properties: { id: str }, additionalProperties: false }, 'Created'),
-        '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, or User email already exists'),
-        ...jsonFaults,
+    '/users/{userId}': {
+      parameters: [pathParam('userId', 'The user id')],
+      get: {
+        tags: ['Users'],
+        summary: 'Read a user',
+        security: usersSecurity,
+        responses: {
+          '200': json(ref('User'), 'The user'),
+          '400': malformedPath,
+          '404': json(ref('Error'), 'User <userId> not found'),
+          ...usersAuthErrors,
+          ...jsonFaults,
+        },
+      },
+      put: {
+        tags: ['Users'],
+        summary: 'Replace a user (the email must stay the same); a new password ends their tokens and sessions',
+        security: usersSecurity,
+        requestBody: jsonRequest(ref('UserPut')),
+        responses: userWriteResponses('Replaced'),
+      },
+      patch: {
+        tags: ['Users'],
+        summary: 'Update some fields of a user; a new password ends their tokens and sessions',
+        security: usersSecurity,
+        requestBody: jsonRequest(ref('UserPatch')),
+        responses: userWriteResponses('Updated'),
+      },
+      delete: {
+        tags: ['Users'],
+        summary: 'Delete a user and end every token, grant and session issued to them',
+        security: usersSecurity,
+        responses: {
+          '204': empty('Deleted'),
+          '400': malformedPath,
+          '404': json(ref('Error'), 'User <userId> not found'),
+          ...usersAuthErrors,
+          ...jsonFaults,
+        },
       },
     },
-  },
-  '/users/{userId}': {
-    parameters: [pathParam('userId', 'The user id')],
-    get: {
-      tags: ['Users'],
-      summary: 'Read a user',
-      security: usersSecurity,
-      responses: { '200': json(ref('User'), 'The user'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...usersAuthErrors, ...jsonFaults },
-    },
-    put: {
-      tags: ['Users'],
-      summary: 'Replace a user (the email must stay the same); a new password ends their tokens and sessions',
-      security: usersSecurity,
-      requestBody: jsonRequest(ref('UserPut')),
-      responses: userWriteResponses('Replaced'),
-    },
-    patch: {
-      tags: ['Users'],
-      summary: 'Update some fields of a user; a new password ends their tokens and sessions',
-      security: usersSecurity,
-      requestBody: jsonRequest(ref('UserPatch')),
-      responses: userWriteResponses('Updated'),
-    },
-    delete: {
-      tags: ['Users'],
-      summary: 'Delete a user and end every token, grant and session issued to them',
-      security: usersSecurity,
-      responses: { '204': empty('Deleted'), '400': malformedPath, '404': json(ref('Error'), 'User <userId> not found'), ...usersAuthErrors, ...jsonFaults },
-    },
-  },
   },
   schemas: {
-  User: {
-    type: 'object',
-    required: ['_id', 'permissionFlags', '__v'],
-    properties: { _id: str, email: str, firstName: str, lastName: str, permissionFlags: int, __v: int },
-    additionalProperties: false,
-  },
-  UserCreate: {
-    type: 'object',
-    required: ['email', 'password'],
-    properties: { email: userFields.email, password: userFields.password, firstName: userFields.firstName, lastName: userFields.lastName },
-  },
-  UserPut: { type: 'object', required: ['email', 'password', 'firstName', 'lastName', 'permissionFlags'], properties: userFields },
-  UserPatch: { type: 'object', properties: userFields },
+    User: {
+      type: 'object',
+      required: ['_id', 'permissionFlags', '__v'],
+      properties: { _id: str, email: str, firstName: str, lastName: str, permissionFlags: int, __v: int },
+      additionalProperties: false,
+    },
+    UserCreate: {
+      type: 'object',
+      required: ['email', 'password'],
+      properties: {
+        email: userFields.email,
+        password: userFields.password,
+        firstName: userFields.firstName,
+        lastName: userFields.lastName,
+      },
+    },
+    UserPut: { type: 'object', required: ['email', 'password', 'firstName', 'lastName', 'permissionFlags'], properties: userFields },
+    UserPatch: { type: 'object', properties: userFields },
   },
 };

@@ -3,21 +3,29 @@ import { json, type OpenApiFragment, pathParam, ref, str, text } from '../openap
 
 export const weatherOpenApi: OpenApiFragment = {
   paths: {
-  '/hello': { get: { tags: ['Weather'], summary: 'Says hello!', responses: { '200': text('hello!') } } },
-  '/weather/{city}': {
-    parameters: [pathParam('city', 'City name, 1 to 100 characters')],
-    get: {
-      tags: ['Weather'],
-      summary: 'Mean temperature in kelvin over two providers, queried at once',
-      responses: {
-        '200': json(ref('Weather'), 'Weather'),
-        '400': { description: 'City name too long (text), or a malformed path (JSON)', content: { 'text/plain': { schema: str }, 'application/json': { schema: ref('Error') } } },
-        '500': text('A provider failed: names the provider and the cause, never the key'),
+    '/hello': { get: { tags: ['Weather'], summary: 'Says hello!', responses: { '200': text('hello!') } } },
+    '/weather/{city}': {
+      parameters: [pathParam('city', 'City name, 1 to 100 characters')],
+      get: {
+        tags: ['Weather'],
+        summary: 'Mean temperature in kelvin over two providers, queried at once',
+        responses: {
+          '200': json(ref('Weather'), 'Weather'),
+          '400': {
+            description: 'City name too long (text), or a malformed path (JSON)',
+            content: { 'text/plain': { schema: str }, 'application/json': { schema: ref('Error') } },
+          },
+          '500': text('A provider failed: names the provider and the cause, never the key'),
+        },
       },
     },
   },
-  },
   schemas: {
-  Weather: { type: 'object', required: ['city', 'temp', 'took'], properties: { city: str, temp: { type: 'number' }, took: str }, additionalProperties: false },
+    Weather: {
+      type: 'object',
+      required: ['city', 'temp', 'took'],
+      properties: { city: str, temp: { type: 'number' }, took: str },
+      additionalProperties: false,
+    },
   },
 };

@@ -31,7 +31,8 @@ export async function averageTemperature(providers: readonly TemperatureProvider
   const kelvins = await Promise.all(readings);
   const temp = kelvins.reduce((sum, kelvin) => sum + kelvin, 0) / kelvins.length;
   // Each reading is a finite number, but huge ones overflow the sum: that is unreadable data too.
-  if (!Number.isFinite(temp)) throw new WeatherProviderError(providers.map((provider) => provider.name).join(' and '), 'returned temperatures too large to average');
+  if (!Number.isFinite(temp))
+    throw new WeatherProviderError(providers.map((provider) => provider.name).join(' and '), 'returned temperatures too large to average');
   const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
   return { city, temp, took: `${tookMs.toFixed(1)}ms` };
 }

@@ -14,8 +14,7 @@ const app = testApp();
 let database: EmbeddedDatabase;
 let dataDir: string;
 
-const startDatabase = (port?: number) =>
-  startEmbeddedDatabase({ ...engineSettings(), dataDir, port, log: () => undefined });
+const startDatabase = (port?: number) => startEmbeddedDatabase({ ...engineSettings(), dataDir, port, log: () => undefined });
 
 function engineSettings() {
   const { embeddedEngine, toolCacheDir } = loadConfig(process.env);
@@ -48,7 +47,10 @@ it('answers 503 within about a second while the database is down, and recovers w
   await request(app).post('/users').send({ email: 'during-outage@example.com', password: 'secret1' }).expect(503);
   // The OAuth endpoints too, in their own format, with Retry-After.
   for (const path of ['/oauth/token', '/v1/oauth/token']) {
-    const token = await request(app).post(path).type('form').send({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'c', client_secret: 's' });
+    const token = await request(app)
+      .post(path)
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'c', client_secret: 's' });
     expect(token.status).toBe(503);
     expect(token.body.error).toBe('temporarily_unavailable');
     expect(token.headers['retry-after']).toBe('1');

@@ -37,7 +37,11 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     const base = `http://127.0.0.1:${server.port}`;
     const user = await createUser({ firstName: 'Ada', lastName: 'Lovelace' });
     const redirectUri = `${clientApp.url}/callback`;
-    const client = await clientsService.register(undefined, { name: 'Browser Test App', website: clientApp.url, redirect_uri: redirectUri });
+    const client = await clientsService.register(undefined, {
+      name: 'Browser Test App',
+      website: clientApp.url,
+      redirect_uri: redirectUri,
+    });
 
     const page = await browser.newPage();
     const authorizeUrl = `${base}/oauth/authorize?${new URLSearchParams({
@@ -46,7 +50,7 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
       redirect_uri: redirectUri,
       scope: 'read',
       state: 'browser-state',
-    })}`;
+    }).toString()}`;
     await page.goto(authorizeUrl);
     expect(new URL(page.url()).pathname).toBe('/login');
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -6,7 +7,9 @@ useTestDatabase();
 
 describe('security headers', () => {
   it('are set on API responses, without x-powered-by', async () => {
-    const res = await request(testApp({ PUBLIC_URL: 'https://api.example.com' })).get('/users').expect(200);
+    const res = await request(testApp({ PUBLIC_URL: 'https://api.example.com' }))
+      .get('/users')
+      .expect(200);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
@@ -15,7 +18,9 @@ describe('security headers', () => {
   });
 
   it('leave out HSTS and upgrade-insecure-requests when the public URL is http', async () => {
-    const res = await request(testApp({ PUBLIC_URL: 'http://dev.test:3000' })).get('/login').expect(200);
+    const res = await request(testApp({ PUBLIC_URL: 'http://dev.test:3000' }))
+      .get('/login')
+      .expect(200);
     expect(res.headers['strict-transport-security']).toBeUndefined();
     expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
@@ -25,7 +30,7 @@ describe('security headers', () => {
     const res = await request(testApp()).get('/login').expect(200);
     const csp = res.headers['content-security-policy'];
     const style = /<style>([\s\S]*?)<\/style>/.exec(res.text)![1];
-    const hash = require('node:crypto').createHash('sha256').update(style).digest('base64');
+    const hash = createHash('sha256').update(style).digest('base64');
     expect(csp).toContain(`style-src 'sha256-${hash}'`);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
@@ -46,7 +51,11 @@ describe('CORS', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example.com');
     const other = await request(app).get('/users').set('Origin', 'https://evil.example.com').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await request(app).options('/users').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'POST').expect(204);
+    const preflight = await request(app)
+      .options('/users')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('POST');
   });
 });
@@ -56,7 +65,10 @@ describe('trust proxy', () => {
     const production = { NODE_ENV: 'production' };
     const untrusted = await request(testApp(production)).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
     expect(untrusted.headers['set-cookie']).toBeUndefined();
-    const trusted = await request(testApp({ ...production, TRUST_PROXY: '1' })).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    const trusted = await request(testApp({ ...production, TRUST_PROXY: '1' }))
+      .get('/login')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
     expect(trusted.headers['set-cookie'][0]).toMatch(/; Secure/);
   });
 });
@@ -75,7 +87,10 @@ describe('health', () => {
 
 describe('GET /', () => {
   it('is a landing page linking to sign-in, the API reference, the OAuth metadata and health', async () => {
-    const res = await request(testApp()).get('/').expect(200).expect('Content-Type', /text\/html/);
+    const res = await request(testApp())
+      .get('/')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     for (const href of ['/login', '/docs', '/openapi.json', '/.well-known/oauth-authorization-server', '/healthz']) {
       expect(res.text).toContain(`<a href="${href}">`);
     }

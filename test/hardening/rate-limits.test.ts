@@ -36,7 +36,11 @@ describe('POST /auth', () => {
   it('counts across server instances, since the counts live in the database', async () => {
     const [first, second] = [limited(), limited()];
     const user = await createUser();
-    const statuses = await times(11, async () => request(Math.random() < 0.5 ? first : second).post('/auth').send({ email: user.email, password: 'nope-nope' }));
+    const statuses = await times(11, async () =>
+      request(Math.random() < 0.5 ? first : second)
+        .post('/auth')
+        .send({ email: user.email, password: 'nope-nope' }),
+    );
     expect(statuses).toEqual([...Array(10).fill(400), 429]);
   });
 
@@ -55,8 +59,16 @@ describe('POST /login', () => {
     await times(9, () => request(app).post('/auth').send({ email: user.email, password: 'wrong-password' }));
     const agent = request.agent(app);
     const page = await agent.get('/login');
-    await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-password' }).expect(401);
-    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password }).expect(429);
+    await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-password' })
+      .expect(401);
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password })
+      .expect(429);
     expect(res.text).toContain('Too many sign-in attempts');
     expect(res.headers['retry-after']).toBeDefined();
   });
@@ -66,7 +78,11 @@ describe('token endpoints', () => {
   it('answer 429 too_many_requests after RATE_LIMIT_TOKEN_PER_ADDRESS requests from one address in 15 minutes', async () => {
     const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_ADDRESS: '12' });
     const client = await registerClient({ grants: ['client_credentials'] });
-    const issue = () => request(app).post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const issue = () =>
+      request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
     const statuses = await times(12, issue);
     expect(statuses.every((status) => status === 200)).toBe(true);
     const res = await issue().expect(429);
@@ -79,7 +95,11 @@ describe('token endpoints', () => {
   it('count per client as well, up to RATE_LIMIT_TOKEN_PER_CLIENT', async () => {
     const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_CLIENT: '3' });
     const client = await registerClient({ grants: ['client_credentials'] });
-    const issue = () => request(app).post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const issue = () =>
+      request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
     expect(await times(4, issue)).toEqual([200, 200, 200, 429]);
   });
 

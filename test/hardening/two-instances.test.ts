@@ -21,18 +21,33 @@ async function call(server: ServerProcess, path: string, init: RequestInit & { c
   return fetch(`${server.url}${path}`, { ...init, headers, redirect: 'manual' });
 }
 
-const jsonBody = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-const formBody = (body: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+const jsonBody = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const formBody = (body: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(body),
+});
 const csrfFrom = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 const read = async (res: Response) => (await res.json()) as Record<string, string>;
-const cookieFrom = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))!.split(';')[0];
+const cookieFrom = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith(`${name}=`))!
+    .split(';')[0];
 
 it('refreshes a JWT on the other instance, and refuses the replay on the first', async () => {
   const created = await call(a, '/users', jsonBody({ email: 'twin-jwt@example.com', password: 'twin-password' }));
   expect(created.status).toBe(201);
   const pair = await read(await call(b, '/auth', jsonBody({ email: 'twin-jwt@example.com', password: 'twin-password' })));
   const refresh = () =>
-    ({ ...jsonBody({ refreshToken: pair.refreshToken }), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pair.accessToken}` } }) as RequestInit;
+    ({
+      ...jsonBody({ refreshToken: pair.refreshToken }),
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pair.accessToken}` },
+    }) as RequestInit;
   expect((await call(a, '/auth/refresh-token', refresh())).status).toBe(201);
   expect((await call(b, '/auth/refresh-token', refresh())).status).toBe(400);
 }, 60_000);
@@ -40,10 +55,17 @@ it('refreshes a JWT on the other instance, and refuses the replay on the first',
 it('runs the OAuth code flow with every step on alternating instances', async () => {
   await call(b, '/users', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' }));
   const jwt = await read(await call(a, '/auth', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' })));
-  const client = await read(await call(b, '/oauth/clients', {
-      ...jsonBody({ name: 'Twin', website: 'https://twin.example.com', redirect_uri: 'https://twin.example.com/cb', grants: ['authorization_code', 'refresh_token'] }),
+  const client = await read(
+    await call(b, '/oauth/clients', {
+      ...jsonBody({
+        name: 'Twin',
+        website: 'https://twin.example.com',
+        redirect_uri: 'https://twin.example.com/cb',
+        grants: ['authorization_code', 'refresh_token'],
+      }),
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${jwt.accessToken}` },
-    }));
+    }),
+  );
 
   // Sign in: the form from A (its CSRF cookie is signed with the shared SESSION_SECRET), the post to B.
   const loginPage = await call(a, '/login');
@@ -55,23 +77,47 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
   const cookie = cookieFrom(signedIn, 'sid');
 
   // Consent page from A, decision to B.
-  const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb', state: 'twin' });
-  const consent = await call(a, `/oauth/authorize?${query}`, { cookie });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: 'https://twin.example.com/cb',
+    state: 'twin',
+  });
+  const consent = await call(a, `/oauth/authorize?${query.toString()}`, { cookie });
   expect(consent.status).toBe(200);
   const decided = await call(b, '/oauth/authorize', {
-    ...formBody({ _csrf: csrfFrom(await consent.text()), decision: 'approve', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb', response_type: 'code', scope: 'read', state: 'twin' }),
+    ...formBody({
+      _csrf: csrfFrom(await consent.text()),
+      decision: 'approve',
+      client_id: client.client_id,
+      redirect_uri: 'https://twin.example.com/cb',
+      response_type: 'code',
+      scope: 'read',
+      state: 'twin',
+    }),
     cookie,
   });
   expect(decided.status).toBe(302);
   const code = new URL(decided.headers.get('location')!).searchParams.get('code')!;
 
   // Exchange on A, use on B, rotate on A, replay on B.
-  const exchange = { grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: 'https://twin.example.com/cb' };
+  const exchange = {
+    grant_type: 'authorization_code',
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+    code,
+    redirect_uri: 'https://twin.example.com/cb',
+  };
   const tokens = await read(await call(a, '/oauth/token', formBody(exchange)));
   expect(tokens.access_token).toBeDefined();
   const me = await call(b, '/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
   expect((await read(me)).email).toBe('twin-oauth@example.com');
-  const rotate = { grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: tokens.refresh_token };
+  const rotate = {
+    grant_type: 'refresh_token',
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+    refresh_token: tokens.refresh_token,
+  };
   expect((await call(a, '/oauth/token', formBody(rotate))).status).toBe(200);
   expect((await call(b, '/oauth/token', formBody(rotate))).status).toBe(400);
   expect((await call(b, '/oauth/token', formBody(exchange))).status).toBe(400);

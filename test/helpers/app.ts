@@ -36,7 +36,8 @@ export function testApp(overrides: Record<string, string> = {}): Express {
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
     const keep = (chunk: unknown) => {
-      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      if (Buffer.isBuffer(chunk) || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+      else if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
     };
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       keep(chunk);

@@ -54,8 +54,14 @@ export async function approve(
   path = '/oauth/authorize',
 ): Promise<URL> {
   const consent = await agent.get(path).query(query).expect(200);
-  const fields = Object.fromEntries([...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
-  const res = await agent.post(path).type('form').send({ ...fields, decision }).expect(302);
+  const fields = Object.fromEntries(
+    [...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
+  );
+  const res = await agent
+    .post(path)
+    .type('form')
+    .send({ ...fields, decision })
+    .expect(302);
   return new URL(res.headers.location);
 }
 
@@ -69,7 +75,7 @@ export async function authorizationCode(
   const { agent, user } = await signedInAgent(app, account);
   const location = await approve(agent, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, ...extra });
   const code = location.searchParams.get('code');
-  if (!code) throw new Error(`no code in ${location}`);
+  if (!code) throw new Error(`no code in ${location.href}`);
   return { code, user, agent };
 }
 

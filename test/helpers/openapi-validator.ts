@@ -45,11 +45,19 @@ export function findOperation(method: string, path: string): Operation | undefin
 }
 
 export function documentedRoutes(): string[] {
-  return routes.flatMap((route) => METHODS.filter((method) => route.item[method]).map((method) => `${method.toUpperCase()} ${route.template}`));
+  return routes.flatMap((route) =>
+    METHODS.filter((method) => route.item[method]).map((method) => `${method.toUpperCase()} ${route.template}`),
+  );
 }
 
 /** What is wrong with a response, or null when the document allows it. */
-export function responseProblem(method: string, path: string, status: number, contentType: string | undefined, body: string): string | null {
+export function responseProblem(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+): string | null {
   const where = `${method} ${path} -> ${status}`;
   // CORS preflights are answered by the cors middleware for any route.
   if (method === 'OPTIONS') return null;

@@ -28,20 +28,27 @@ describe('GET /oauth/authorize before any redirect is trusted', () => {
     expect(res.text).toContain('Unknown application');
   });
 
-  it.each(['https://client.example.com/callback/', 'https://client.example.com/callback?x=1', 'https://evil.example.com/callback', 'http://client.example.com/callback'])(
-    'answers a 400 page and never redirects to the unregistered redirect_uri %s',
-    async (redirectUri) => {
-      const client = await registerClient();
-      const { agent } = await signedInAgent(app);
-      const res = await agent.get('/oauth/authorize').query({ ...codeQuery(client.client_id), redirect_uri: redirectUri }).expect(400);
-      expect(res.headers.location).toBeUndefined();
-      expect(res.text).toContain('Invalid redirect address');
-    },
-  );
+  it.each([
+    'https://client.example.com/callback/',
+    'https://client.example.com/callback?x=1',
+    'https://evil.example.com/callback',
+    'http://client.example.com/callback',
+  ])('answers a 400 page and never redirects to the unregistered redirect_uri %s', async (redirectUri) => {
+    const client = await registerClient();
+    const { agent } = await signedInAgent(app);
+    const res = await agent
+      .get('/oauth/authorize')
+      .query({ ...codeQuery(client.client_id), redirect_uri: redirectUri })
+      .expect(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).toContain('Invalid redirect address');
+  });
 
   it('answers a 400 page for a repeated parameter', async () => {
     const client = await registerClient();
-    const res = await request(app).get(`/oauth/authorize?client_id=${client.client_id}&client_id=${client.client_id}&response_type=code`).expect(400);
+    const res = await request(app)
+      .get(`/oauth/authorize?client_id=${client.client_id}&client_id=${client.client_id}&response_type=code`)
+      .expect(400);
     expect(res.text).toContain('Parameter client_id is repeated');
   });
 });
@@ -49,7 +56,10 @@ describe('GET /oauth/authorize before any redirect is trusted', () => {
 describe('GET /oauth/authorize for a valid client', () => {
   it('redirects to /login with return_to when not signed in', async () => {
     const client = await registerClient();
-    const res = await request(app).get('/oauth/authorize').query(codeQuery(client.client_id, { state: 'xyz' })).expect(302);
+    const res = await request(app)
+      .get('/oauth/authorize')
+      .query(codeQuery(client.client_id, { state: 'xyz' }))
+      .expect(302);
     const location = new URL(res.headers.location, 'http://localhost');
     expect(location.pathname).toBe('/login');
     const returnTo = location.searchParams.get('return_to')!;
@@ -60,7 +70,10 @@ describe('GET /oauth/authorize for a valid client', () => {
   it('shows a consent page naming the client, its website and the scopes, with Approve and Deny', async () => {
     const client = await registerClient({ name: 'Photo <Printer>', website: 'https://photos.example.com' });
     const { agent } = await signedInAgent(app);
-    const res = await agent.get('/oauth/authorize').query(codeQuery(client.client_id, { scope: 'read write' })).expect(200);
+    const res = await agent
+      .get('/oauth/authorize')
+      .query(codeQuery(client.client_id, { scope: 'read write' }))
+      .expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text).toContain('Photo &lt;Printer&gt;');
     expect(res.text).not.toContain('<Printer>');
@@ -138,7 +151,10 @@ describe('errors sent back to the redirect_uri', () => {
   async function errorFor(query: Record<string, string>, grants?: GrantType[]) {
     const client = await registerClient(grants ? { grants } : {});
     const { agent } = await signedInAgent(app);
-    const res = await agent.get('/oauth/authorize').query({ client_id: client.client_id, redirect_uri: REDIRECT_URI, state: 'st', ...query }).expect(302);
+    const res = await agent
+      .get('/oauth/authorize')
+      .query({ client_id: client.client_id, redirect_uri: REDIRECT_URI, state: 'st', ...query })
+      .expect(302);
     const location = new URL(res.headers.location);
     expect(location.origin + location.pathname).toBe(REDIRECT_URI);
     return location;
@@ -172,7 +188,13 @@ describe('implicit grant (response_type=token)', () => {
   it('redirects with the token in the fragment: token=, access_token=, token_type, expires_in, scope and state', async () => {
     const client = await registerClient();
     const { agent, user } = await signedInAgent(app);
-    const location = await approve(agent, { response_type: 'token', client_id: client.client_id, redirect_uri: REDIRECT_URI, state: 'imp', scope: 'read' });
+    const location = await approve(agent, {
+      response_type: 'token',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      state: 'imp',
+      scope: 'read',
+    });
     expect(location.search).toBe('');
     const fragment = new URLSearchParams(location.hash.slice(1));
     expect(fragment.get('token')).toMatch(/^\S{20,}$/);
@@ -185,7 +207,10 @@ describe('implicit grant (response_type=token)', () => {
 
     const stored = await TokenModel.findOne({ clientId: client.client_id }).lean();
     expect(stored!.refreshTokenHash).toBeUndefined();
-    const me = await request(app).get('/api/user').set('Authorization', `Bearer ${fragment.get('token')}`).expect(200);
+    const me = await request(app)
+      .get('/api/user')
+      .set('Authorization', `Bearer ${fragment.get('token')}`)
+      .expect(200);
     expect(me.body.email).toBe(user.email);
   });
 

@@ -39,7 +39,10 @@ describe('POST /oauth/clients', () => {
 
   it('registers a client for a signed-in browser session', async () => {
     const { agent } = await signedInAgent(app);
-    const res = await agent.post('/oauth/clients').send({ ...registration, grants: ['client_credentials'] }).expect(201);
+    const res = await agent
+      .post('/oauth/clients')
+      .send({ ...registration, grants: ['client_credentials'] })
+      .expect(201);
     expect(res.body.grants).toEqual(['client_credentials']);
   });
 
@@ -65,7 +68,11 @@ describe('POST /oauth/clients', () => {
   ])('answers 400 naming %s for a bad value, storing nothing', async (path, change) => {
     const { authorization } = await jwtFor();
     const before = await ClientModel.countDocuments();
-    const res = await request(app).post('/oauth/clients').set('Authorization', authorization).send({ ...registration, ...change }).expect(400);
+    const res = await request(app)
+      .post('/oauth/clients')
+      .set('Authorization', authorization)
+      .send({ ...registration, ...change })
+      .expect(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ path })]);
     expect(await ClientModel.countDocuments()).toBe(before);
   });
@@ -75,7 +82,11 @@ describe('GET /oauth/clients', () => {
   it("lists the caller's clients without secrets", async () => {
     const { authorization } = await jwtFor();
     const created = await request(app).post('/oauth/clients').set('Authorization', authorization).send(registration).expect(201);
-    await request(app).post('/oauth/clients').set('Authorization', (await jwtFor()).authorization).send(registration).expect(201);
+    await request(app)
+      .post('/oauth/clients')
+      .set('Authorization', (await jwtFor()).authorization)
+      .send(registration)
+      .expect(201);
     const res = await request(app).get('/oauth/clients').set('Authorization', authorization).expect(200);
     expect(res.body).toEqual([{ client_id: created.body.client_id, ...registration, grants: created.body.grants }]);
     expect(JSON.stringify(res.body)).not.toContain(created.body.client_secret);
@@ -90,7 +101,13 @@ describe('DELETE /oauth/clients/:clientId', () => {
     const token = await request(app)
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+      })
       .expect(200);
     await authorizationCode(app, client);
 
@@ -103,8 +120,12 @@ describe('DELETE /oauth/clients/:clientId', () => {
 
   it("answers 404 for another user's client and leaves it", async () => {
     const owner = await jwtFor();
-    const client = (await request(app).post('/oauth/clients').set('Authorization', owner.authorization).send(registration).expect(201)).body;
-    const res = await request(app).delete(`/oauth/clients/${client.client_id}`).set('Authorization', (await jwtFor()).authorization).expect(404);
+    const client = (await request(app).post('/oauth/clients').set('Authorization', owner.authorization).send(registration).expect(201))
+      .body;
+    const res = await request(app)
+      .delete(`/oauth/clients/${client.client_id}`)
+      .set('Authorization', (await jwtFor()).authorization)
+      .expect(404);
     expect(res.body).toEqual({ error: `Client ${client.client_id} not found` });
     expect(await ClientModel.countDocuments({ _id: client.client_id })).toBe(1);
   });
@@ -131,7 +152,16 @@ describe('npm run oauth:client', () => {
   });
 
   it('registers a client and prints its id and secret once', async () => {
-    const { stdout } = await run(['--name', 'CLI App', '--website', 'https://cli.example.com', '--redirect-uri', 'https://cli.example.com/cb', '--grants', 'client_credentials,password']);
+    const { stdout } = await run([
+      '--name',
+      'CLI App',
+      '--website',
+      'https://cli.example.com',
+      '--redirect-uri',
+      'https://cli.example.com/cb',
+      '--grants',
+      'client_credentials,password',
+    ]);
     const printed = JSON.parse(stdout);
     expect(printed).toEqual({
       client_id: expect.any(String),
@@ -141,7 +171,10 @@ describe('npm run oauth:client', () => {
       redirect_uri: 'https://cli.example.com/cb',
       grants: ['client_credentials', 'password'],
     });
-    const stored = await mongoose.connection.useDb(databaseName).collection('oauth_clients').findOne({ _id: printed.client_id } as never);
+    const stored = await mongoose.connection
+      .useDb(databaseName)
+      .collection('oauth_clients')
+      .findOne({ _id: printed.client_id } as never);
     expect(stored?.secretHash).toBe(sha256(printed.client_secret));
   }, 60_000);
 

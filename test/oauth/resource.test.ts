@@ -31,19 +31,28 @@ describe('GET /api/user', () => {
     const { code, user } = await authorizationCode(app, client);
     const token = await request(app)
       .post('/v1/oauth/token')
-      .query({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .query({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+      })
       .expect(200);
     const res = await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(200);
     expect(res.body.email).toBe(user.email);
   });
 
-  it.each([undefined, 'Basic dXNlcjpwYXNz'])('answers 401 with a bare Bearer challenge and no error code for the header %s', async (header) => {
-    const req = request(app).get('/api/user');
-    if (header) req.set('Authorization', header);
-    const res = await req.expect(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
-    expect(res.body).toEqual({ error_description: 'Send an access token as Authorization: Bearer <token>' });
-  });
+  it.each([undefined, 'Basic dXNlcjpwYXNz'])(
+    'answers 401 with a bare Bearer challenge and no error code for the header %s',
+    async (header) => {
+      const req = request(app).get('/api/user');
+      if (header) req.set('Authorization', header);
+      const res = await req.expect(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
+      expect(res.body).toEqual({ error_description: 'Send an access token as Authorization: Bearer <token>' });
+    },
+  );
 
   it.each(['Bearer made-up-token', 'Bearer', 'Bearer a b'])('answers 401 invalid_request for "%s"', async (header) => {
     expectInvalidToken(await request(app).get('/api/user').set('Authorization', header));
@@ -57,7 +66,11 @@ describe('GET /api/user', () => {
 
   it('answers 401 invalid_request for a revoked token', async () => {
     const { client, token } = await passwordToken();
-    await request(app).post('/oauth/revoke').type('form').send({ client_id: client.client_id, client_secret: client.client_secret, token }).expect(200);
+    await request(app)
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ client_id: client.client_id, client_secret: client.client_secret, token })
+      .expect(200);
     expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
   });
 

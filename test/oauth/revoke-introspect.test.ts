@@ -26,27 +26,46 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     await request(app)
       .post('/oauth/revoke')
       .type('form')
-      .send({ client_id: client.client_id, client_secret: client.client_secret, token: tokens.refresh_token, token_type_hint: 'refresh_token' })
+      .send({
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        token: tokens.refresh_token,
+        token_type_hint: 'refresh_token',
+      })
       .expect(200);
     await me(tokens.access_token).expect(401);
-    const refreshed = await request(app)
-      .post('/oauth/token')
-      .type('form')
-      .send({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: tokens.refresh_token });
+    const refreshed = await request(app).post('/oauth/token').type('form').send({
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      refresh_token: tokens.refresh_token,
+    });
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
-  it('answers 200 for an unknown token and leaves other clients\' tokens alone', async () => {
+  it("answers 200 for an unknown token and leaves other clients' tokens alone", async () => {
     const { tokens } = await tokensFor();
     const other = await registerClient();
-    await request(app).post('/oauth/revoke').type('form').send({ client_id: other.client_id, client_secret: other.client_secret, token: 'unknown' }).expect(200);
-    await request(app).post('/oauth/revoke').type('form').send({ client_id: other.client_id, client_secret: other.client_secret, token: tokens.access_token }).expect(200);
+    await request(app)
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ client_id: other.client_id, client_secret: other.client_secret, token: 'unknown' })
+      .expect(200);
+    await request(app)
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ client_id: other.client_id, client_secret: other.client_secret, token: tokens.access_token })
+      .expect(200);
     await me(tokens.access_token).expect(200);
   });
 
   it('answers 401 invalid_client without valid client credentials', async () => {
     const { client, tokens } = await tokensFor();
-    const res = await request(app).post('/oauth/revoke').type('form').send({ client_id: client.client_id, client_secret: 'wrong', token: tokens.access_token }).expect(401);
+    const res = await request(app)
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ client_id: client.client_id, client_secret: 'wrong', token: tokens.access_token })
+      .expect(401);
     expect(res.body.error).toBe('invalid_client');
     await me(tokens.access_token).expect(200);
   });
@@ -90,19 +109,31 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
     const res = await request(app)
       .post('/oauth/introspect')
       .type('form')
-      .send({ client_id: client.client_id, client_secret: client.client_secret, token: tokens.refresh_token, token_type_hint: 'refresh_token' })
+      .send({
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        token: tokens.refresh_token,
+        token_type_hint: 'refresh_token',
+      })
       .expect(200);
     expect(res.body).toMatchObject({ active: true, token_type: 'refresh_token' });
   });
 
-  it('answers active: false for unknown, revoked or another client\'s tokens', async () => {
+  it("answers active: false for unknown, revoked or another client's tokens", async () => {
     const { client, tokens } = await tokensFor();
     const other = await registerClient();
     const ask = (c: { client_id: string; client_secret: string }, token: string) =>
-      request(app).post('/oauth/introspect').type('form').send({ client_id: c.client_id, client_secret: c.client_secret, token }).expect(200);
+      request(app)
+        .post('/oauth/introspect')
+        .type('form')
+        .send({ client_id: c.client_id, client_secret: c.client_secret, token })
+        .expect(200);
     expect((await ask(client, 'unknown')).body).toEqual({ active: false });
     expect((await ask(other, tokens.access_token)).body).toEqual({ active: false });
-    await request(app).post('/oauth/revoke').type('form').send({ client_id: client.client_id, client_secret: client.client_secret, token: tokens.access_token });
+    await request(app)
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ client_id: client.client_id, client_secret: client.client_secret, token: tokens.access_token });
     expect((await ask(client, tokens.access_token)).body).toEqual({ active: false });
   });
 
@@ -115,7 +146,9 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
 
 describe('GET /.well-known/oauth-authorization-server (RFC 8414)', () => {
   it('lists the endpoints under PUBLIC_URL and what they support', async () => {
-    const res = await request(testApp({ PUBLIC_URL: 'https://auth.example.com' })).get('/.well-known/oauth-authorization-server').expect(200);
+    const res = await request(testApp({ PUBLIC_URL: 'https://auth.example.com' }))
+      .get('/.well-known/oauth-authorization-server')
+      .expect(200);
     expect(res.body).toMatchObject({
       issuer: 'https://auth.example.com',
       authorization_endpoint: 'https://auth.example.com/oauth/authorize',

@@ -4,7 +4,15 @@ import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { ALL_GRANTS, authorizationCode, basicAuth as basic, passwordGrant as grantPassword, pkcePair, REDIRECT_URI, registerClient } from '../helpers/oauth';
+import {
+  ALL_GRANTS,
+  authorizationCode,
+  basicAuth as basic,
+  passwordGrant as grantPassword,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+} from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -23,7 +31,13 @@ describe('variant A: POST /v1/oauth/token', () => {
     const { code, user } = await authorizationCode(app, client, { scope: 'read write' });
     const res = await request(app)
       .post('/v1/oauth/token')
-      .query({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .query({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+      })
       .expect(200);
     const stored = await UserModel.findById((await me(res.body.access_token).expect(200)).body._id).lean();
     expect(res.body).toEqual({
@@ -46,7 +60,13 @@ describe('variant A: POST /v1/oauth/token', () => {
     const res = await request(app)
       .post('/v1/oauth/token')
       .type('form')
-      .send({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+      })
       .expect(200);
     expect(res.body.scope).toBe('read');
     expect(res.body.info).toEqual({ name: nameless.email, email: nameless.email });
@@ -57,22 +77,43 @@ describe('variant A: POST /v1/oauth/token', () => {
     const { code } = await authorizationCode(app, client);
     const first = await request(app)
       .post('/v1/oauth/token')
-      .query({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI })
+      .query({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+      })
       .expect(200);
     const renewed = await request(app)
       .post('/v1/oauth/token')
-      .query({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: first.body.refresh_token })
+      .query({
+        grant_type: 'refresh_token',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        refresh_token: first.body.refresh_token,
+      })
       .expect(200);
-    expect(renewed.body).toMatchObject({ token_type: 'bearer', expires_in: 2592000, scope: 'read', uid: first.body.uid, info: first.body.info });
+    expect(renewed.body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: 2592000,
+      scope: 'read',
+      uid: first.body.uid,
+      info: first.body.info,
+    });
     expect(renewed.body.refresh_token).not.toBe(first.body.refresh_token);
     await me(renewed.body.access_token).expect(200);
   });
 
   it.each(['password', 'client_credentials', 'implicit'])('answers unsupported_grant_type for %s', async (grantType) => {
     const client = await registerClient({ grants: ALL_GRANTS });
-    const res = await request(app)
-      .post('/v1/oauth/token')
-      .query({ grant_type: grantType, client_id: client.client_id, client_secret: client.client_secret, username: 'a@example.com', password: 'x' });
+    const res = await request(app).post('/v1/oauth/token').query({
+      grant_type: grantType,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      username: 'a@example.com',
+      password: 'x',
+    });
     expectOAuthError(res, 400, 'unsupported_grant_type');
   });
 
@@ -90,7 +131,12 @@ describe('variant A: POST /v1/oauth/token', () => {
 describe('variant B: POST /oauth/token', () => {
   it('issues a Passport-shaped token for the password grant, and it works on /api/user', async () => {
     const { user, tokens } = await grantPassword(app);
-    expect(tokens).toEqual({ token_type: 'Bearer', expires_in: 31536000, access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(tokens).toEqual({
+      token_type: 'Bearer',
+      expires_in: 31536000,
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     expect((await me(tokens.access_token).expect(200)).body.email).toBe(user.email);
   });
 
@@ -99,14 +145,23 @@ describe('variant B: POST /oauth/token', () => {
     const user = await createUser();
     await request(app)
       .post('/oauth/token')
-      .send({ grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret, username: user.email, password: user.password })
+      .send({
+        grant_type: 'password',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        username: user.email,
+        password: user.password,
+      })
       .expect(200);
   });
 
   it('issues no token for a wrong password or an unknown user', async () => {
     const client = await registerClient({ grants: ['password'] });
     const user = await createUser();
-    for (const [username, password] of [[user.email, 'wrong-password'], ['nobody@example.com', user.password]]) {
+    for (const [username, password] of [
+      [user.email, 'wrong-password'],
+      ['nobody@example.com', user.password],
+    ]) {
       const res = await request(app)
         .post('/oauth/token')
         .type('form')
@@ -160,8 +215,15 @@ describe('variant B: POST /oauth/token', () => {
     ['an invalid scope', { scope: 'admin' }, 'invalid_scope'],
   ])('answers %s with the RFC error', async (_case, change, error) => {
     const client = await registerClient({ grants: ALL_GRANTS });
-    const body: Record<string, string | undefined> = { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, ...change };
-    const res = await request(app).post('/oauth/token').send(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+    const body: Record<string, string | undefined> = {
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      ...change,
+    };
+    const res = await request(app)
+      .post('/oauth/token')
+      .send(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
     expectOAuthError(res, 400, error);
   });
 
@@ -185,7 +247,7 @@ describe('variant B: POST /oauth/token', () => {
   it.each([
     ['malformed JSON', 'application/json', '{"grant_type": '],
     ['an unsupported charset', 'application/json; charset=latin2', '{}'],
-  ])('answers %s with an RFC 6749 error, not the users\' format', async (_case, type, body) => {
+  ])("answers %s with an RFC 6749 error, not the users' format", async (_case, type, body) => {
     for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
       const res = await request(app).post(path).set('Content-Type', type).send(body);
       expect(res.status).toBeGreaterThanOrEqual(400);
@@ -206,7 +268,14 @@ describe('authorization codes', () => {
     request(app)
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: REDIRECT_URI, ...extra });
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code,
+        redirect_uri: REDIRECT_URI,
+        ...extra,
+      });
 
   it('are single-use: a second exchange fails and revokes the tokens of the first', async () => {
     const client = await registerClient();
@@ -216,10 +285,12 @@ describe('authorization codes', () => {
     expectOAuthError(await exchange(client, code), 400, 'invalid_grant');
     await me(first.body.access_token).expect(401);
     expectOAuthError(
-      await request(app)
-        .post('/oauth/token')
-        .type('form')
-        .send({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: first.body.refresh_token }),
+      await request(app).post('/oauth/token').type('form').send({
+        grant_type: 'refresh_token',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        refresh_token: first.body.refresh_token,
+      }),
       400,
       'invalid_grant',
     );
@@ -271,10 +342,13 @@ describe('authorization codes', () => {
     const client = await registerClient();
     const pkce = pkcePair('S256');
     const { code } = await authorizationCode(app, client, { code_challenge: pkce.challenge, code_challenge_method: 'S256' });
-    const res = await request(app)
-      .post('/oauth/token')
-      .type('form')
-      .send({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT_URI, code_verifier: pkce.verifier });
+    const res = await request(app).post('/oauth/token').type('form').send({
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: pkce.verifier,
+    });
     expectOAuthError(res, 401, 'invalid_client');
   });
 });
@@ -285,7 +359,13 @@ describe('refresh tokens', () => {
     request(app)
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret, refresh_token: refreshToken, ...(scope ? { scope } : {}) });
+      .send({
+        grant_type: 'refresh_token',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        refresh_token: refreshToken,
+        ...(scope ? { scope } : {}),
+      });
 
   it('rotate: each use gives a new refresh token, and the old access token stays valid', async () => {
     const { client, tokens } = await passwordGrant();

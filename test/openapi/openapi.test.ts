@@ -52,7 +52,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('is rendered at /docs, every operation included', async () => {
-    const res = await request(testApp()).get('/docs').expect(200).expect('Content-Type', /text\/html/);
+    const res = await request(testApp())
+      .get('/docs')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     for (const route of documentedRoutes()) {
       const [method, path] = route.split(' ');
       expect(res.text).toContain(`${method} ${path.replaceAll('&', '&amp;')}`);
@@ -60,8 +63,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('tells a conforming response from one that is not', () => {
-    expect(responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', permissionFlags: 1, __v: 0 }))).toBeNull();
-    expect(responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', password: 'x', permissionFlags: 1, __v: 0 }))).toMatch(/additional/);
+    expect(
+      responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', permissionFlags: 1, __v: 0 })),
+    ).toBeNull();
+    expect(
+      responseProblem(
+        'GET',
+        '/users/abc',
+        200,
+        'application/json',
+        JSON.stringify({ _id: 'abc', password: 'x', permissionFlags: 1, __v: 0 }),
+      ),
+    ).toMatch(/additional/);
     expect(responseProblem('GET', '/users/abc', 418, 'application/json', '{}')).toMatch(/status not documented/);
     expect(responseProblem('GET', '/hello', 200, 'application/json', '"hello!"')).toMatch(/content type/);
     expect(responseProblem('PUT', '/hello', 200, 'text/plain', 'x')).toMatch(/no such operation/);

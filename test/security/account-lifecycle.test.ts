@@ -16,29 +16,43 @@ async function everythingIssued() {
   const seedPair = (await request(app).post('/auth').send({ email: user.email, password: user.password }).expect(201)).body;
   const browser = request.agent(app);
   const page = await browser.get('/login');
-  await browser.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, remember: '1' }).expect(303);
+  await browser
+    .post('/login')
+    .type('form')
+    .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, remember: '1' })
+    .expect(303);
   await browser.get('/home').expect(200);
   return { client, user, tokens, seedPair, browser };
 }
 
 async function expectAllEnded({ client, user, tokens, seedPair, browser }: Awaited<ReturnType<typeof everythingIssued>>) {
-  const refreshed = await request(app)
-    .post('/oauth/token')
-    .type('form')
-    .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id, client_secret: client.client_secret });
+  const refreshed = await request(app).post('/oauth/token').type('form').send({
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+  });
   expect(refreshed.status).toBe(400);
   expect(refreshed.body.error).toBe('invalid_grant');
   for (const token of [tokens.access_token, tokens.refresh_token]) {
-    const introspection = await request(app).post('/oauth/introspect').set('Authorization', basicAuth(client.client_id, client.client_secret)).type('form').send({ token });
+    const introspection = await request(app)
+      .post('/oauth/introspect')
+      .set('Authorization', basicAuth(client.client_id, client.client_secret))
+      .type('form')
+      .send({ token });
     expect(introspection.body).toEqual({ active: false });
   }
   await request(app).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
-  await request(app).post('/auth/refresh-token').set('Authorization', `Bearer ${seedPair.accessToken}`).send({ refreshToken: seedPair.refreshToken }).expect(400);
+  await request(app)
+    .post('/auth/refresh-token')
+    .set('Authorization', `Bearer ${seedPair.accessToken}`)
+    .send({ refreshToken: seedPair.refreshToken })
+    .expect(400);
   await browser.get('/home').expect(302).expect('Location', '/login');
   expect(await SessionModel.countDocuments({ userId: user.id })).toBe(0);
 }
 
-it("ends every token, grant and session of a deleted user", async () => {
+it('ends every token, grant and session of a deleted user', async () => {
   const issued = await everythingIssued();
   await request(app).delete(`/users/${issued.user.id}`).expect(204);
   await expectAllEnded(issued);
@@ -47,7 +61,10 @@ it("ends every token, grant and session of a deleted user", async () => {
 it.each(['patch', 'put'] as const)('ends every token, grant and session when a %s changes the password', async (method) => {
   const issued = await everythingIssued();
   const body = { email: issued.user.email, password: 'a-brand-new-password', firstName: 'New', lastName: 'Password', permissionFlags: 1 };
-  await request(app)[method](`/users/${issued.user.id}`).send(method === 'patch' ? { password: body.password } : body).expect(204);
+  await request(app)
+    [method](`/users/${issued.user.id}`)
+    .send(method === 'patch' ? { password: body.password } : body)
+    .expect(204);
   await expectAllEnded(issued);
   // The new password works.
   await request(app).post('/auth').send({ email: issued.user.email, password: 'a-brand-new-password' }).expect(201);

@@ -14,23 +14,42 @@ const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('deeply nested JSON', () => {
   it('is refused with 400 at parse time, on the users routes and the OAuth ones alike', async () => {
-    const users = await request(app).post('/users').set('Content-Type', 'application/json').send(`{"email":${nested(5000)},"password":"secret1"}`).expect(400);
+    const users = await request(app)
+      .post('/users')
+      .set('Content-Type', 'application/json')
+      .send(`{"email":${nested(5000)},"password":"secret1"}`)
+      .expect(400);
     expect(users.body).toEqual({ errors: [expect.stringContaining('nested more than 32 levels')] });
-    const oauth = await request(app).post('/oauth/token').set('Content-Type', 'application/json').send(`{"grant_type":${nested(5000)}}`).expect(400);
+    const oauth = await request(app)
+      .post('/oauth/token')
+      .set('Content-Type', 'application/json')
+      .send(`{"grant_type":${nested(5000)}}`)
+      .expect(400);
     expect(oauth.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('nested') });
     expect(await mongoose.connection.collection('users').countDocuments()).toBe(0);
   });
 
   it('is accepted up to 32 levels, and brackets inside strings do not count', async () => {
-    const res = await request(app).post('/users').set('Content-Type', 'application/json').send(`{"email":${nested(31)},"password":"secret1"}`).expect(400);
+    const res = await request(app)
+      .post('/users')
+      .set('Content-Type', 'application/json')
+      .send(`{"email":${nested(31)},"password":"secret1"}`)
+      .expect(400);
     expect(res.body.errors[0]).toMatchObject({ path: 'email' });
-    await request(app).post('/users').send({ email: 'brackets@example.com', password: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' }).expect(201);
+    await request(app)
+      .post('/users')
+      .send({ email: 'brackets@example.com', password: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' })
+      .expect(201);
   });
 });
 
 it('answers an oversized form on the OAuth endpoints in the OAuth format', async () => {
   for (const path of ['/oauth/introspect', '/oauth/revoke', '/oauth/token', '/v1/oauth/token']) {
-    const res = await request(app).post(path).type('form').send(`token=${'x'.repeat(110_000)}`).expect(413);
+    const res = await request(app)
+      .post(path)
+      .type('form')
+      .send(`token=${'x'.repeat(110_000)}`)
+      .expect(413);
     expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
   }
 });
@@ -38,7 +57,14 @@ it('answers an oversized form on the OAuth endpoints in the OAuth format', async
 it('counts every one of 20 concurrent PATCHes of one user in __v, and loses none of their fields', async () => {
   const user = await createUser();
   const fields = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { firstName: `first-${i}` } : { lastName: `last-${i}` }));
-  const statuses = await Promise.all(fields.map((body) => request(app).patch(`/users/${user.id}`).send(body).then((res) => res.status)));
+  const statuses = await Promise.all(
+    fields.map((body) =>
+      request(app)
+        .patch(`/users/${user.id}`)
+        .send(body)
+        .then((res) => res.status),
+    ),
+  );
   expect(statuses).toEqual(Array(20).fill(204));
   const read = await request(app).get(`/users/${user.id}`).expect(200);
   expect(read.body.__v).toBe(20);

@@ -15,7 +15,13 @@ const refresh = (client: { client_id: string; client_secret: string }, refreshTo
   request(app)
     .post('/oauth/token')
     .type('form')
-    .send({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.client_id, client_secret: client.client_secret, ...extra });
+    .send({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      ...extra,
+    });
 
 it('answers invalid_scope to a refresh asking for more, and changes nothing', async () => {
   const { client, tokens } = await passwordGrant(app, { scope: 'read' });
@@ -47,7 +53,10 @@ describe('redirect_uri registration', () => {
   const register = async (redirectUri: string) => {
     const owner = await createUser();
     const jwt = (await request(app).post('/auth').send({ email: owner.email, password: owner.password })).body.accessToken;
-    return request(app).post('/oauth/clients').set('Authorization', `Bearer ${jwt}`).send({ name: 'App', website: 'https://app.example.com', redirect_uri: redirectUri });
+    return request(app)
+      .post('/oauth/clients')
+      .set('Authorization', `Bearer ${jwt}`)
+      .send({ name: 'App', website: 'https://app.example.com', redirect_uri: redirectUri });
   };
 
   it.each([
@@ -89,20 +98,49 @@ describe('client_secret_basic', () => {
 
   it('decodes the credentials on the token, revocation and introspection endpoints', async () => {
     let client = await registerClient({ grants: ['client_credentials'] });
-    for (let i = 0; i < 20 && !/[-_]/.test(client.client_id + client.client_secret); i += 1) client = await registerClient({ grants: ['client_credentials'] });
+    for (let i = 0; i < 20 && !/[-_]/.test(client.client_id + client.client_secret); i += 1)
+      client = await registerClient({ grants: ['client_credentials'] });
     expect(client.client_id + client.client_secret).toMatch(/[-_]/);
     const authorization = formEncodedBasic(client.client_id, client.client_secret);
-    const issued = await request(app).post('/oauth/token').set('Authorization', authorization).type('form').send({ grant_type: 'client_credentials' }).expect(200);
-    const introspected = await request(app).post('/oauth/introspect').set('Authorization', authorization).type('form').send({ token: issued.body.access_token }).expect(200);
+    const issued = await request(app)
+      .post('/oauth/token')
+      .set('Authorization', authorization)
+      .type('form')
+      .send({ grant_type: 'client_credentials' })
+      .expect(200);
+    const introspected = await request(app)
+      .post('/oauth/introspect')
+      .set('Authorization', authorization)
+      .type('form')
+      .send({ token: issued.body.access_token })
+      .expect(200);
     expect(introspected.body.active).toBe(true);
-    await request(app).post('/oauth/revoke').set('Authorization', authorization).type('form').send({ token: issued.body.access_token }).expect(200);
-    const after = await request(app).post('/oauth/introspect').set('Authorization', authorization).type('form').send({ token: issued.body.access_token });
+    await request(app)
+      .post('/oauth/revoke')
+      .set('Authorization', authorization)
+      .type('form')
+      .send({ token: issued.body.access_token })
+      .expect(200);
+    const after = await request(app)
+      .post('/oauth/introspect')
+      .set('Authorization', authorization)
+      .type('form')
+      .send({ token: issued.body.access_token });
     expect(after.body.active).toBe(false);
   });
 
   it('refuses credentials whose encoding does not decode', async () => {
-    const client = await clientsService.register(undefined, { name: 'X', website: 'https://x.example.com', redirect_uri: 'https://x.example.com/cb', grants: ['client_credentials'] });
-    const res = await request(app).post('/oauth/token').set('Authorization', basicAuth(`${client.client_id}%`, client.client_secret)).type('form').send({ grant_type: 'client_credentials' });
+    const client = await clientsService.register(undefined, {
+      name: 'X',
+      website: 'https://x.example.com',
+      redirect_uri: 'https://x.example.com/cb',
+      grants: ['client_credentials'],
+    });
+    const res = await request(app)
+      .post('/oauth/token')
+      .set('Authorization', basicAuth(`${client.client_id}%`, client.client_secret))
+      .type('form')
+      .send({ grant_type: 'client_credentials' });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });

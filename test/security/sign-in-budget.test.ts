@@ -13,12 +13,18 @@ const app = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
 const from = (address: string) => ({ 'X-Forwarded-For': address });
 const hitCount = () => mongoose.connection.collection('rate_limit_hits').countDocuments();
 
-const wrongOnAuth = (email: string, address: string) => request(app).post('/auth').set(from(address)).send({ email, password: 'wrong-password' });
-const wrongOnBasic = (email: string, address: string) => request(app).get('/api/v1/products').set(from(address)).set('Authorization', basicAuth(email, 'wrong-password'));
+const wrongOnAuth = (email: string, address: string) =>
+  request(app).post('/auth').set(from(address)).send({ email, password: 'wrong-password' });
+const wrongOnBasic = (email: string, address: string) =>
+  request(app).get('/api/v1/products').set(from(address)).set('Authorization', basicAuth(email, 'wrong-password'));
 async function wrongOnLoginPage(email: string, address: string) {
   const agent = request.agent(app);
   const page = await agent.get('/login').set(from(address));
-  return agent.post('/login').set(from(address)).type('form').send({ _csrf: csrfFrom(page.text), email, password: 'wrong-password' });
+  return agent
+    .post('/login')
+    .set(from(address))
+    .type('form')
+    .send({ _csrf: csrfFrom(page.text), email, password: 'wrong-password' });
 }
 async function passwordGrant(client: { client_id: string; client_secret: string }, email: string, password: string, address: string) {
   return request(app)
@@ -42,7 +48,11 @@ it('counts failures from every password check in one per-account budget', async 
   // Ten failures: the right password is refused everywhere from this address, each in its own format.
   const auth = await request(app).post('/auth').set(from(address)).send({ email: user.email, password: user.password }).expect(429);
   expect(auth.body).toEqual({ errors: ['Too many requests, try again later'] });
-  const basic = await request(app).get('/api/v1/products').set(from(address)).set('Authorization', basicAuth(user.email, user.password)).expect(429);
+  const basic = await request(app)
+    .get('/api/v1/products')
+    .set(from(address))
+    .set('Authorization', basicAuth(user.email, user.password))
+    .expect(429);
   expect(basic.body).toEqual({ error: true, message: expect.any(String), status_code: 429 });
   expect(Number(basic.headers['retry-after'])).toBeGreaterThan(0);
   const grant = await passwordGrant(client, user.email, user.password, address);
@@ -62,7 +72,11 @@ it('still bounds guessing spread over many addresses with the per-account limit'
   const spread = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback', RATE_LIMIT_SIGN_IN_PER_ACCOUNT: '4' });
   const user = await createUser();
   for (let i = 0; i < 4; i += 1) {
-    await request(spread).post('/auth').set(from(`203.0.113.${100 + i}`)).send({ email: user.email, password: 'wrong-password' }).expect(400);
+    await request(spread)
+      .post('/auth')
+      .set(from(`203.0.113.${100 + i}`))
+      .send({ email: user.email, password: 'wrong-password' })
+      .expect(400);
   }
   await request(spread).post('/auth').set(from('203.0.113.200')).send({ email: user.email, password: user.password }).expect(429);
 });
@@ -79,6 +93,10 @@ it('writes nothing for a request refused by a limit', async () => {
 it('does not count successful checks', async () => {
   const user = await createUser();
   for (let i = 0; i < 12; i += 1) {
-    await request(app).get('/api/v1/products').set(from('203.0.113.90')).set('Authorization', basicAuth(user.email, user.password)).expect(200);
+    await request(app)
+      .get('/api/v1/products')
+      .set(from('203.0.113.90'))
+      .set('Authorization', basicAuth(user.email, user.password))
+      .expect(200);
   }
 });

@@ -78,7 +78,11 @@ describe('USERS_API_AUTH=jwt', () => {
       .send({ email: user.email, password: 'new-password', firstName: 'A', lastName: 'B', permissionFlags: 9 })
       .expect(400);
     expect((await UserModel.findById(user.id).lean())!.permissionFlags).toBe(1);
-    await request(app).patch(`/users/${user.id}`).set('Authorization', authorization).send({ permissionFlags: 1, firstName: 'Same' }).expect(204);
+    await request(app)
+      .patch(`/users/${user.id}`)
+      .set('Authorization', authorization)
+      .send({ permissionFlags: 1, firstName: 'Same' })
+      .expect(204);
   });
 
   it('lets an admin list users and manage anyone, flags included; 404 for an unknown id', async () => {
@@ -113,10 +117,14 @@ describe('npm run make-admin', () => {
   it('adds the admin flag to a user, as a real process on the same database', async () => {
     const user = await createUser();
     const uri = testDatabaseUriWithName(mongoose.connection.db!.databaseName);
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/make-admin.ts', user.email.toUpperCase()], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, MONGODB_URI: uri, LOG_LEVEL: 'silent' },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/cli/make-admin.ts', user.email.toUpperCase()],
+      {
+        cwd: path.resolve(__dirname, '../..'),
+        env: { ...process.env, MONGODB_URI: uri, LOG_LEVEL: 'silent' },
+      },
+    );
     expect(stdout).toContain('is now an admin');
     expect((await UserModel.findById(user.id).lean())!.permissionFlags).toBe(9);
     const authorization = await signIn(user);

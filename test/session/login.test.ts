@@ -17,7 +17,10 @@ function sidCookie(res: request.Response): string {
 
 describe('GET /login', () => {
   it('shows a form with email, password, remember, a Sign in button, a GitHub link and a CSRF token', async () => {
-    const res = await request(app).get('/login').expect(200).expect('Content-Type', /text\/html/);
+    const res = await request(app)
+      .get('/login')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     expect(res.text).toMatch(/<input id="email" name="email" type="email"/);
     expect(res.text).toMatch(/<input id="password" name="password" type="password"/);
     expect(res.text).toMatch(/<input type="checkbox" name="remember"/);
@@ -33,7 +36,11 @@ describe('POST /login', () => {
     const user = await createUser();
     const agent = request.agent(app);
     const page = await agent.get('/login');
-    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password }).expect(303);
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password })
+      .expect(303);
     expect(res.headers.location).toBe('/home');
     const cookie = sidCookie(res);
     expect(cookie).toMatch(/HttpOnly/);
@@ -67,9 +74,17 @@ describe('POST /login', () => {
     const agent = request.agent(app);
     const page = await agent.get('/login');
     expect(([] as string[]).concat(page.headers['set-cookie'] ?? []).some((cookie) => cookie.startsWith('sid='))).toBe(false);
-    const signedIn = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: first.email, password: first.password }).expect(303);
+    const signedIn = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: first.email, password: first.password })
+      .expect(303);
     const home = await agent.get('/home').expect(200);
-    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(home.text), email: second.email, password: second.password }).expect(303);
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(home.text), email: second.email, password: second.password })
+      .expect(303);
     expect(sidCookie(res).split(';')[0]).not.toBe(sidCookie(signedIn).split(';')[0]);
   });
 
@@ -77,7 +92,11 @@ describe('POST /login', () => {
     const user = await createUser();
     const agent = request.agent(app);
     const page = await agent.get('/login');
-    const res = await agent.post('/login').type('form').send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-secret-value' }).expect(401);
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-secret-value' })
+      .expect(401);
     expect(res.text).toContain('Invalid email or password.');
     expect(res.text).not.toContain('wrong-secret-value');
     await agent.get('/home').expect(302).expect('Location', '/login');
@@ -117,7 +136,12 @@ describe('GET /home and POST /logout', () => {
   it('signs out, deleting the session', async () => {
     const { agent } = await signedInAgent(app);
     const home = await agent.get('/home').expect(200);
-    await agent.post('/logout').type('form').send({ _csrf: csrfFrom(home.text) }).expect(303).expect('Location', '/login');
+    await agent
+      .post('/logout')
+      .type('form')
+      .send({ _csrf: csrfFrom(home.text) })
+      .expect(303)
+      .expect('Location', '/login');
     await agent.get('/home').expect(302);
   });
 

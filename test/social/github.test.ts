@@ -39,7 +39,13 @@ afterAll(() => github.close());
 let nextId = 1000;
 beforeEach(() => {
   nextId += 1;
-  account = { id: nextId, login: `octo${nextId}`, name: 'Mona Lisa Octocat', email: `octo${nextId}@example.com`, avatar_url: `https://avatars.example.com/${nextId}` };
+  account = {
+    id: nextId,
+    login: `octo${nextId}`,
+    name: 'Mona Lisa Octocat',
+    email: `octo${nextId}@example.com`,
+    avatar_url: `https://avatars.example.com/${nextId}`,
+  };
   emails = [];
   profileAnswer = null;
   github.requests.length = 0;
@@ -98,7 +104,13 @@ describe('GET /auth/github with code and state', () => {
     expect(days).toBeGreaterThan(29.9);
 
     const user = await UserModel.findOne({ github_id: String(account.id) }).lean();
-    expect(user).toMatchObject({ email: account.email, firstName: 'Mona', lastName: 'Lisa Octocat', avatarUrl: account.avatar_url, permissionFlags: 1 });
+    expect(user).toMatchObject({
+      email: account.email,
+      firstName: 'Mona',
+      lastName: 'Lisa Octocat',
+      avatarUrl: account.avatar_url,
+      permissionFlags: 1,
+    });
     expect(user).not.toHaveProperty('password');
     const home = await agent.get('/home').expect(200);
     expect(home.text).toContain('Mona Lisa Octocat');
@@ -116,7 +128,14 @@ describe('GET /auth/github with code and state', () => {
     await signIn();
     const users = await UserModel.find({ github_id: String(account.id) }).lean();
     expect(users).toHaveLength(1);
-    expect(users[0]).toMatchObject({ _id: first!._id, firstName: 'Mona', lastName: 'Renamed', avatarUrl: 'https://avatars.example.com/new', email: first!.email, __v: 1 });
+    expect(users[0]).toMatchObject({
+      _id: first!._id,
+      firstName: 'Mona',
+      lastName: 'Renamed',
+      avatarUrl: 'https://avatars.example.com/new',
+      email: first!.email,
+      __v: 1,
+    });
     expect(users[0].lastName).toBe('Renamed');
   });
 
@@ -148,7 +167,7 @@ describe('GET /auth/github with code and state', () => {
     account.email = null;
     emails = [{ email: `p${account.id}@example.com`, primary: true, verified: false }];
     await signIn();
-    expect((await UserModel.findOne({ github_id: String(account.id) }).lean())).not.toHaveProperty('email');
+    expect(await UserModel.findOne({ github_id: String(account.id) }).lean()).not.toHaveProperty('email');
 
     github.requests.length = 0;
     account = { ...account, id: account.id + 500000, email: `has${account.id}@example.com` };
@@ -181,7 +200,9 @@ describe('GET /auth/github with code and state', () => {
       await signIn();
     }
     expect(await UserModel.collection.countDocuments({ email: { $exists: false } })).toBeGreaterThanOrEqual(2);
-    await expect(UserModel.create({ uid: 987654321, github_id: String(account.id), permissionFlags: 1 })).rejects.toMatchObject({ code: 11000 });
+    await expect(UserModel.create({ uid: 987654321, github_id: String(account.id), permissionFlags: 1 })).rejects.toMatchObject({
+      code: 11000,
+    });
   });
 
   it('lets a GitHub user approve an OAuth client', async () => {
@@ -195,7 +216,10 @@ describe('GET /auth/github with code and state', () => {
 describe('provider failures give a clear page and no session', () => {
   async function expectFailure(status: number, text: string, code = 'good-code', extra: Record<string, string> = {}) {
     const { agent, state } = await start();
-    const res = await agent.get('/auth/github').query({ code, state, ...extra }).expect(status);
+    const res = await agent
+      .get('/auth/github')
+      .query({ code, state, ...extra })
+      .expect(status);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.text).toContain(text);
     expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
@@ -204,7 +228,8 @@ describe('provider failures give a clear page and no session', () => {
   }
 
   it('when GitHub rejects the code', async () => {
-    tokenAnswer = (res) => json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+    tokenAnswer = (res) =>
+      json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
     await expectFailure(502, 'GitHub sign-in failed', 'bad-code');
   });
 
@@ -228,7 +253,10 @@ describe('provider failures give a clear page and no session', () => {
 
   it('when the user denies consent at GitHub', async () => {
     const { agent, state } = await start();
-    const res = await agent.get('/auth/github').query({ error: 'access_denied', error_description: 'The user has denied your application access.', state }).expect(403);
+    const res = await agent
+      .get('/auth/github')
+      .query({ error: 'access_denied', error_description: 'The user has denied your application access.', state })
+      .expect(403);
     expect(res.text).toContain('Sign-in cancelled');
   });
 

@@ -89,9 +89,7 @@ describe('POST /users', () => {
     const input = { ...buildUserInput(), ...change };
     const before = await UserModel.countDocuments();
     const res = await request(app).post('/users').send(input).expect(400);
-    expect(res.body.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'field', path, msg, location: 'body' })]),
-    );
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'field', path, msg, location: 'body' })]));
     expect(await UserModel.countDocuments()).toBe(before);
   });
 

@@ -11,7 +11,10 @@ const app = testApp();
 describe('GET /users/:userId', () => {
   it('returns exactly the seed fields: _id, email, permissionFlags, __v, firstName and lastName', async () => {
     const user = await createUser();
-    const res = await request(app).get(`/users/${user.id}`).expect(200).expect('Content-Type', /application\/json/);
+    const res = await request(app)
+      .get(`/users/${user.id}`)
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual({
       _id: user.id,
       email: user.email,

@@ -156,7 +156,10 @@ describe('PATCH /users/:userId', () => {
     ['permissionFlags', '2'],
   ])('answers 400 when %s has the wrong type, changing nothing', async (field, value) => {
     const user = await createUser();
-    const res = await request(app).patch(`/users/${user.id}`).send({ [field]: value }).expect(400);
+    const res = await request(app)
+      .patch(`/users/${user.id}`)
+      .send({ [field]: value })
+      .expect(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ path: field })]);
     expect((await stored(user.id))!.__v).toBe(0);
   });

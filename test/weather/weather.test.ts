@@ -84,7 +84,9 @@ describe('GET /weather/:city', () => {
     ['#hash', '#hash', '%23hash'],
     ['100%', '100%', '100%25'],
   ])('encodes the city %j safely for both providers', async (city, decoded, encodedSegment) => {
-    const res = await request(weatherApp()).get(`/weather/${encodeURIComponent(city)}`).expect(200);
+    const res = await request(weatherApp())
+      .get(`/weather/${encodeURIComponent(city)}`)
+      .expect(200);
     expect(res.body.city).toBe(decoded);
     expect(owm.requests[0].url.searchParams.get('q')).toBe(decoded);
     expect(owm.requests[0].url.pathname).toBe('/data/2.5/weather');
@@ -92,21 +94,62 @@ describe('GET /weather/:city', () => {
   });
 
   it('answers 400 in plain text for a city over 100 characters, asking no provider', async () => {
-    const res = await request(weatherApp()).get(`/weather/${'x'.repeat(101)}`).expect(400);
+    const res = await request(weatherApp())
+      .get(`/weather/${'x'.repeat(101)}`)
+      .expect(400);
     expect(res.text).toBe('city must be 1 to 100 characters');
     expect(owm.requests).toHaveLength(0);
   });
 
   describe('when a provider fails', () => {
     const cases: [string, () => void, string][] = [
-      ['answers 503', () => owm.handle((_req, res) => json(res, 503, { message: 'down' })), 'weather provider openweathermap answered with HTTP status 503'],
+      [
+        'answers 503',
+        () => owm.handle((_req, res) => json(res, 503, { message: 'down' })),
+        'weather provider openweathermap answered with HTTP status 503',
+      ],
       ['answers 401', () => wu.handle((_req, res) => json(res, 401, {})), 'weather provider wunderground answered with HTTP status 401'],
-      ['has no temperature', () => owm.handle((_req, res) => json(res, 200, { main: {} })), 'weather provider openweathermap answered without a numeric main.temp'],
-      ['sends a non-numeric temperature', () => wu.handle((_req, res) => json(res, 200, { current_observation: { temp_c: 'warm' } })), 'weather provider wunderground answered without a numeric current_observation.temp_c'],
-      ['sends a numeric string', () => wu.handle((_req, res) => json(res, 200, { current_observation: { temp_c: '20' } })), 'weather provider wunderground answered without a numeric current_observation.temp_c'],
-      ['sends HTML', () => owm.handle((_req, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end('<html>oops</html>'); }), 'weather provider openweathermap answered with data that is not JSON'],
-      ['hangs up', () => wu.handle((_req, res) => { res.destroy(); }), 'weather provider wunderground could not be reached (ECONNRESET)'],
-      ['is too slow', () => owm.handle(async (_req, res) => { await delay(1500); json(res, 200, { main: { temp: 1 } }); }), 'weather provider openweathermap did not answer within 1000 ms'],
+      [
+        'has no temperature',
+        () => owm.handle((_req, res) => json(res, 200, { main: {} })),
+        'weather provider openweathermap answered without a numeric main.temp',
+      ],
+      [
+        'sends a non-numeric temperature',
+        () => wu.handle((_req, res) => json(res, 200, { current_observation: { temp_c: 'warm' } })),
+        'weather provider wunderground answered without a numeric current_observation.temp_c',
+      ],
+      [
+        'sends a numeric string',
+        () => wu.handle((_req, res) => json(res, 200, { current_observation: { temp_c: '20' } })),
+        'weather provider wunderground answered without a numeric current_observation.temp_c',
+      ],
+      [
+        'sends HTML',
+        () =>
+          owm.handle((_req, res) => {
+            res.writeHead(200, { 'Content-Type': 'text/html' });
+            res.end('<html>oops</html>');
+          }),
+        'weather provider openweathermap answered with data that is not JSON',
+      ],
+      [
+        'hangs up',
+        () =>
+          wu.handle((_req, res) => {
+            res.destroy();
+          }),
+        'weather provider wunderground could not be reached (ECONNRESET)',
+      ],
+      [
+        'is too slow',
+        () =>
+          owm.handle(async (_req, res) => {
+            await delay(1500);
+            json(res, 200, { main: { temp: 1 } });
+          }),
+        'weather provider openweathermap did not answer within 1000 ms',
+      ],
     ];
 
     it.each(cases)('answers 500 in plain text naming the provider when it %s', async (_case, arrange, message) => {
@@ -121,7 +164,9 @@ describe('GET /weather/:city', () => {
     it('answers 500 naming the provider when it cannot be reached at all', async () => {
       const closed = await startFakeUpstream();
       await closed.close();
-      const res = await request(weatherApp({ WUNDERGROUND_URL: closed.url })).get('/weather/Oslo').expect(500);
+      const res = await request(weatherApp({ WUNDERGROUND_URL: closed.url }))
+        .get('/weather/Oslo')
+        .expect(500);
       expect(res.text).toBe('weather provider wunderground could not be reached (ECONNREFUSED)');
     });
 
@@ -129,7 +174,9 @@ describe('GET /weather/:city', () => {
       ['OPENWEATHERMAP_API_KEY', 'weather provider openweathermap has no API key (set OPENWEATHERMAP_API_KEY)'],
       ['WUNDERGROUND_API_KEY', 'weather provider wunderground has no API key (set WUNDERGROUND_API_KEY)'],
     ])('answers 500 when %s is missing', async (variable, message) => {
-      const res = await request(weatherApp({ [variable]: '' })).get('/weather/Oslo').expect(500);
+      const res = await request(weatherApp({ [variable]: '' }))
+        .get('/weather/Oslo')
+        .expect(500);
       expect(res.text).toBe(message);
     });
 

@@ -2,7 +2,7 @@
 // /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import type { Csrf } from '../../session/csrf';
+import type { Csrf } from '../../web/csrf';
 import * as sessionService from '../../session/session.service';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
@@ -14,7 +14,8 @@ function readParameters(req: Request, source: 'query' | 'body'): Parameters {
   try {
     return collectParameters(req, [source]);
   } catch (err) {
-    if (err instanceof OAuthErrorResponse) throw pageError(400, 'Invalid authorization request', (err.body as { error_description: string }).error_description);
+    if (err instanceof OAuthErrorResponse)
+      throw pageError(400, 'Invalid authorization request', (err.body as { error_description: string }).error_description);
     throw err;
   }
 }

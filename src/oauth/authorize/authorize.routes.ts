@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
-import type { Csrf } from '../../session/csrf';
+import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import type { OAuthServers } from '../oauth.server';
 import { createAuthorizeController } from './authorize.controller';

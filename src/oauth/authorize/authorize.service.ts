@@ -61,17 +61,24 @@ export async function review(parameters: Parameters): Promise<Consent | Redirect
   const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
   if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
   if (parameters.redirect_uri !== undefined && !clientsService.isRegisteredRedirectUri(client, parameters.redirect_uri)) {
-    return refusal('Invalid redirect address', 'The application asked to send you to an address it has not registered, so you were not sent there.');
+    return refusal(
+      'Invalid redirect address',
+      'The application asked to send you to an address it has not registered, so you were not sent there.',
+    );
   }
   const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
   const requestedType = parameters.response_type;
   const mode: ResponseType = requestedType === 'token' ? 'token' : 'code';
-  const fail = (error: string, description: string) => redirectBack(client.redirectUri, mode, { error, error_description: description, state });
+  const fail = (error: string, description: string) =>
+    redirectBack(client.redirectUri, mode, { error, error_description: description, state });
 
-  if (parameters.state !== undefined && state === undefined) return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
+  if (parameters.state !== undefined && state === undefined)
+    return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
   if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
-  if (requestedType !== 'code' && requestedType !== 'token') return fail('unsupported_response_type', 'response_type must be code or token');
-  if (!client.grants.includes(REQUIRED_GRANT[mode] as never)) return fail('unauthorized_client', `This client may not use response_type=${mode}`);
+  if (requestedType !== 'code' && requestedType !== 'token')
+    return fail('unsupported_response_type', 'response_type must be code or token');
+  if (!client.grants.includes(REQUIRED_GRANT[mode] as never))
+    return fail('unauthorized_client', `This client may not use response_type=${mode}`);
   const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
   if (!scope) return fail('invalid_scope', 'scope must be read, write or both');
 
@@ -113,16 +120,20 @@ export function createAuthorizeService(servers: OAuthServers, oauth: Config['oau
       // The library answers its own errors with a redirect to the (already verified) redirect_uri.
       if (!response.get('location')) throw err;
     }
-    return { kind: 'redirect', location: response.get('location') };
+    return { kind: 'redirect', location: String(response.get('location')) };
   }
 
   async function issueImplicitToken(request: AuthorizationRequest, userId: string): Promise<Redirect> {
     const accessToken = randomToken();
     const lifetime = oauth.v1AccessTokenLifetime;
     const client = toLibraryClient(request.client);
-    await saveToken({ accessToken, accessTokenExpiresAt: new Date(Date.now() + lifetime * 1000), scope: request.scope, client, user: {} }, client, {
-      id: userId,
-    });
+    await saveToken(
+      { accessToken, accessTokenExpiresAt: new Date(Date.now() + lifetime * 1000), scope: request.scope, client, user: {} },
+      client,
+      {
+        id: userId,
+      },
+    );
     // `token` is seed 001's name for the access token; the rest are RFC 6749 §4.2.2's.
     return redirectBack(request.client.redirectUri, 'token', {
       access_token: accessToken,

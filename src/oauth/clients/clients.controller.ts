@@ -36,7 +36,9 @@ export function requireUser(accessTokens: AccessTokens) {
 
 export async function register(req: Request, res: Response): Promise<void> {
   const registration = matchedData<clientsService.ClientRegistration>(req, { locations: ['body'] });
-  noStore(res).status(201).json(await clientsService.register(owner(res), registration));
+  noStore(res)
+    .status(201)
+    .json(await clientsService.register(owner(res), registration));
 }
 
 export async function list(_req: Request, res: Response): Promise<void> {

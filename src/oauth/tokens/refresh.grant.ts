@@ -17,7 +17,8 @@ export class CheckedRefreshGrant extends RefreshTokenGrantType {
     try {
       return await super.getRefreshToken(request, client);
     } catch (err) {
-      if (err instanceof InvalidGrantError && /another client/.test(err.message)) throw new InvalidGrantError('Invalid grant: refresh token is invalid');
+      if (err instanceof InvalidGrantError && /another client/.test(err.message))
+        throw new InvalidGrantError('Invalid grant: refresh token is invalid');
       throw err;
     }
   }

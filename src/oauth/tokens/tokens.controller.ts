@@ -3,7 +3,7 @@
 // refresh_token only, the response carrying scope, uid and info. Variant B (POST /oauth/token): a
 // form or JSON body, every grant the client is allowed.
 import type { Request, Response } from 'express';
-import type { ServerOptions, Token, TokenOptions } from '@node-oauth/oauth2-server';
+import type { ServerOptions, Token } from '@node-oauth/oauth2-server';
 import type { SignInLimits } from '../../auth/auth.service';
 import type { Config } from '../../config';
 import { noStore } from '../../common/no-store';
@@ -27,7 +27,7 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
     // The library's options type leaves out the model, which it does accept per call.
     const options: Partial<ServerOptions> = { model: withPasswordCheck(limits, clientAddress(req)) };
     try {
-      return await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options as TokenOptions);
+      return await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options);
     } catch (err) {
       throw fromLibraryError(err);
     }
@@ -62,7 +62,7 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
         refresh_token: token.refreshToken,
       });
     },
-  
+
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
       const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
@@ -74,7 +74,9 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
       const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
-      const result = parameters.token ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint) : { active: false };
+      const result = parameters.token
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint)
+        : { active: false };
       noStore(res).json(result);
     },
   };

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import * as authService from '../../auth/auth.service';
 import { basicClientCredentials } from '../../common/authorization';
 import { jsonBody } from '../../common/json-body';
+import { bodyField } from '../../common/request-body';
 import { clientAddress, limitsFor, type RouteLimit } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
@@ -13,8 +14,9 @@ const WINDOW_MS = 15 * 60_000;
 
 /** The OAuth client a token request names, by HTTP Basic or by parameter. */
 function byClientId(req: Request): string | undefined {
-  const fromParameters: unknown = req.body?.client_id ?? req.query.client_id;
-  const clientId = basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
+  const fromParameters: unknown = bodyField(req, 'client_id') ?? req.query.client_id;
+  const clientId =
+    basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
   return clientId ? clientId.slice(0, 256) : undefined;
 }
 

@@ -18,7 +18,9 @@ export function clientCredentials(parameters: Parameters, authorization: string 
   if (basic && (parameters.client_id || parameters.client_secret)) {
     throw new OAuthErrorResponse('invalid_request', 'Use one client authentication method, not two');
   }
-  return basic ? { clientId: basic.name, clientSecret: basic.password } : { clientId: parameters.client_id, clientSecret: parameters.client_secret };
+  return basic
+    ? { clientId: basic.name, clientSecret: basic.password }
+    : { clientId: parameters.client_id, clientSecret: parameters.client_secret };
 }
 
 /** Client authentication for revocation and introspection. */

@@ -22,6 +22,13 @@ interface GitHubEmail {
   verified?: unknown;
 }
 
+/** The oauth library fails with `{ statusCode, data }`; only the status goes into the message. */
+function requestFailure(err: unknown): Error {
+  if (err instanceof Error) return err;
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return new Error(typeof status === 'number' ? `GitHub answered ${status}` : 'the request to GitHub failed');
+}
+
 type OAuth2Get = (url: string, accessToken: string, callback: (err: unknown, body?: string | Buffer) => void) => void;
 
 const asString = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
@@ -63,7 +70,9 @@ class GitHubAccountStrategy extends GitHubStrategy {
   userProfile(accessToken: string, done: (err?: Error | null, profile?: AccountProfile) => void): void {
     const get = (url: string) =>
       new Promise<string | Buffer | undefined>((resolve, reject) => {
-        (this as unknown as { _oauth2: { get: OAuth2Get } })._oauth2.get(url, accessToken, (err, body) => (err ? reject(err) : resolve(body)));
+        (this as unknown as { _oauth2: { get: OAuth2Get } })._oauth2.get(url, accessToken, (err, body) =>
+          err ? reject(requestFailure(err)) : resolve(body),
+        );
       });
     (async () => {
       const user = parseJson<GitHubUser>(await get(this.urls.profile));
@@ -80,7 +89,7 @@ class GitHubAccountStrategy extends GitHubStrategy {
       return { provider: 'github', id: account.providerId, displayName: account.firstName ?? '', account };
     })().then(
       (profile) => done(null, profile),
-      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+      (err: Error) => done(err),
     );
   }
 }

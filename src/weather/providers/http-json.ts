@@ -6,7 +6,12 @@ import { ProviderFailure } from './provider';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
-export async function getJson(url: string, params: Record<string, string> | undefined, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+export async function getJson(
+  url: string,
+  params: Record<string, string> | undefined,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<unknown> {
   try {
     const response = await axios.get<string>(url, {
       params,

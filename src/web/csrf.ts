@@ -5,8 +5,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { randomToken } from '../common/crypto';
+import { bodyField } from '../common/request-body';
 import type { Config } from '../config';
-import { pageError } from '../web/layout';
+import { pageError } from './layout';
 
 const COOKIE = 'csrf';
 
@@ -43,7 +44,7 @@ export function createCsrf(config: Config): Csrf {
 
   function require(req: Request, _res: Response, next: () => void): void {
     const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
-    const presented: unknown = req.body?._csrf;
+    const presented = bodyField(req, '_csrf');
     if (typeof expected !== 'string' || typeof presented !== 'string' || !sameText(presented, expected)) {
       throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
     }
