@@ -59,6 +59,16 @@ const tokenParameters = (grants: string[]) =>
     ['grant_type'],
   );
 
+/** What revocation and introspection take: the token, an optional hint and the client's credentials. */
+const tokenLookupRequest = formRequest(
+  oauthForm({
+    token: param,
+    token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
+    client_id: param,
+    client_secret: param,
+  }),
+);
+
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
 const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
 
@@ -163,14 +173,7 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OAuth 2'],
         summary: "RFC 7009 revocation of the calling client's token",
         security: clientAuth,
-        requestBody: formRequest(
-          oauthForm({
-            token: param,
-            token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
-            client_id: param,
-            client_secret: param,
-          }),
-        ),
+        requestBody: tokenLookupRequest,
         responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
       },
     },
@@ -179,14 +182,7 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OAuth 2'],
         summary: "RFC 7662 introspection of the calling client's token",
         security: clientAuth,
-        requestBody: formRequest(
-          oauthForm({
-            token: param,
-            token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
-            client_id: param,
-            client_secret: param,
-          }),
-        ),
+        requestBody: tokenLookupRequest,
         responses: { ...oauthClientErrors, '200': json(ref('Introspection'), 'Token state') },
       },
     },

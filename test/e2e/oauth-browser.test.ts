@@ -11,6 +11,7 @@ import { describeWithBrowser, launchChromium } from '../helpers/browser';
 import { testDatabaseUriWithName } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { clientSecretPost } from '../helpers/oauth';
 
 describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => {
   let server: RunningServer;
@@ -75,8 +76,7 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         code,
         redirect_uri: redirectUri,
       }),

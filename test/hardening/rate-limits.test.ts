@@ -2,7 +2,7 @@ import request from 'supertest';
 import { testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { csrfFrom, registerClient } from '../helpers/oauth';
+import { clientSecretPost, csrfFrom, registerClient } from '../helpers/oauth';
 
 useTestDatabase();
 const limited = () => testApp({ RATE_LIMITS: 'on' });
@@ -74,15 +74,20 @@ describe('POST /login', () => {
   });
 });
 
+/** A client allowed client_credentials, and a function that asks for one token for it. */
+async function clientCredentialsIssuer(app: ReturnType<typeof testApp>) {
+  const client = await registerClient({ grants: ['client_credentials'] });
+  return () =>
+    request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', ...clientSecretPost(client) });
+}
+
 describe('token endpoints', () => {
   it('answer 429 too_many_requests after RATE_LIMIT_TOKEN_PER_ADDRESS requests from one address in 15 minutes', async () => {
     const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_ADDRESS: '12' });
-    const client = await registerClient({ grants: ['client_credentials'] });
-    const issue = () =>
-      request(app)
-        .post('/oauth/token')
-        .type('form')
-        .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const issue = await clientCredentialsIssuer(app);
     const statuses = await times(12, issue);
     expect(statuses.every((status) => status === 200)).toBe(true);
     const res = await issue().expect(429);
@@ -94,12 +99,7 @@ describe('token endpoints', () => {
 
   it('count per client as well, up to RATE_LIMIT_TOKEN_PER_CLIENT', async () => {
     const app = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_TOKEN_PER_CLIENT: '3' });
-    const client = await registerClient({ grants: ['client_credentials'] });
-    const issue = () =>
-      request(app)
-        .post('/oauth/token')
-        .type('form')
-        .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const issue = await clientCredentialsIssuer(app);
     expect(await times(4, issue)).toEqual([200, 200, 200, 429]);
   });
 

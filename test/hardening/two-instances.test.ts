@@ -1,6 +1,7 @@
 // Two server processes on one database, requests alternating between them: sessions, CSRF tokens,
 // codes, refresh rotation and JWT refresh grants all live in the database, so either can serve any step.
 import { testDatabaseUriWithName } from '../helpers/db';
+import { clientSecretPost } from '../helpers/oauth';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
 
 let a: ServerProcess;
@@ -55,7 +56,7 @@ it('refreshes a JWT on the other instance, and refuses the replay on the first',
 it('runs the OAuth code flow with every step on alternating instances', async () => {
   await call(b, '/users', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' }));
   const jwt = await read(await call(a, '/auth', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' })));
-  const client = await read(
+  const client = (await read(
     await call(b, '/oauth/clients', {
       ...jsonBody({
         name: 'Twin',
@@ -65,7 +66,7 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
       }),
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${jwt.accessToken}` },
     }),
-  );
+  )) as { client_id: string; client_secret: string };
 
   // Sign in: the form from A (its CSRF cookie is signed with the shared SESSION_SECRET), the post to B.
   const loginPage = await call(a, '/login');
@@ -103,8 +104,7 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
   // Exchange on A, use on B, rotate on A, replay on B.
   const exchange = {
     grant_type: 'authorization_code',
-    client_id: client.client_id,
-    client_secret: client.client_secret,
+    ...clientSecretPost(client),
     code,
     redirect_uri: 'https://twin.example.com/cb',
   };
@@ -114,8 +114,7 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
   expect((await read(me)).email).toBe('twin-oauth@example.com');
   const rotate = {
     grant_type: 'refresh_token',
-    client_id: client.client_id,
-    client_secret: client.client_secret,
+    ...clientSecretPost(client),
     refresh_token: tokens.refresh_token,
   };
   expect((await call(a, '/oauth/token', formBody(rotate))).status).toBe(200);

@@ -79,6 +79,19 @@ export async function authorizationCode(
   return { code, user, agent };
 }
 
+type RegisteredClient = { client_id: string; client_secret: string };
+
+/** client_secret_post: the client's credentials among the body's parameters. */
+export const clientSecretPost = (client: RegisteredClient) => ({ client_id: client.client_id, client_secret: client.client_secret });
+
+/** The parameters that exchange a code for tokens, with the client's credentials in the body. */
+export const codeExchange = (client: RegisteredClient, code: string) => ({
+  grant_type: 'authorization_code',
+  ...clientSecretPost(client),
+  code,
+  redirect_uri: REDIRECT_URI,
+});
+
 export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** A client allowed the password grant (and the others listed), a user, and the tokens of a password grant. */
@@ -90,8 +103,7 @@ export async function passwordGrant(app: Express, options: { scope?: string; gra
     .type('form')
     .send({
       grant_type: 'password',
-      client_id: client.client_id,
-      client_secret: client.client_secret,
+      ...clientSecretPost(client),
       username: user.email,
       password: user.password,
       ...(options.scope ? { scope: options.scope } : {}),

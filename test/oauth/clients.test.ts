@@ -8,7 +8,7 @@ import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { authorizationCode, csrfFrom, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
+import { codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
 import mongoose from 'mongoose';
 
 useTestDatabase();
@@ -98,17 +98,7 @@ describe('DELETE /oauth/clients/:clientId', () => {
     const { user, authorization } = await jwtFor();
     const client = (await request(app).post('/oauth/clients').set('Authorization', authorization).send(registration).expect(201)).body;
     const { code } = await authorizationCode(app, client);
-    const token = await request(app)
-      .post('/oauth/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-      })
-      .expect(200);
+    const token = await request(app).post('/oauth/token').type('form').send(codeExchange(client, code)).expect(200);
     await authorizationCode(app, client);
 
     await request(app).delete(`/oauth/clients/${client.client_id}`).set('Authorization', authorization).expect(204);

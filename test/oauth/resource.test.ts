@@ -2,7 +2,7 @@ import request from 'supertest';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { authorizationCode, passwordGrant, REDIRECT_URI, registerClient } from '../helpers/oauth';
+import { clientSecretPost, codeExchange, authorizationCode, passwordGrant, registerClient } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -29,16 +29,7 @@ describe('GET /api/user', () => {
   it('returns the user record for a variant A token', async () => {
     const client = await registerClient();
     const { code, user } = await authorizationCode(app, client);
-    const token = await request(app)
-      .post('/v1/oauth/token')
-      .query({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-      })
-      .expect(200);
+    const token = await request(app).post('/v1/oauth/token').query(codeExchange(client, code)).expect(200);
     const res = await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(200);
     expect(res.body.email).toBe(user.email);
   });
@@ -69,7 +60,7 @@ describe('GET /api/user', () => {
     await request(app)
       .post('/oauth/revoke')
       .type('form')
-      .send({ client_id: client.client_id, client_secret: client.client_secret, token })
+      .send({ ...clientSecretPost(client), token })
       .expect(200);
     expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
   });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { basicAuth as basic, passwordGrant, registerClient } from '../helpers/oauth';
+import { clientSecretPost, basicAuth as basic, passwordGrant, registerClient } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -27,19 +27,20 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
       .post('/oauth/revoke')
       .type('form')
       .send({
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         token: tokens.refresh_token,
         token_type_hint: 'refresh_token',
       })
       .expect(200);
     await me(tokens.access_token).expect(401);
-    const refreshed = await request(app).post('/oauth/token').type('form').send({
-      grant_type: 'refresh_token',
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      refresh_token: tokens.refresh_token,
-    });
+    const refreshed = await request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({
+        grant_type: 'refresh_token',
+        ...clientSecretPost(client),
+        refresh_token: tokens.refresh_token,
+      });
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
@@ -49,12 +50,12 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     await request(app)
       .post('/oauth/revoke')
       .type('form')
-      .send({ client_id: other.client_id, client_secret: other.client_secret, token: 'unknown' })
+      .send({ ...clientSecretPost(other), token: 'unknown' })
       .expect(200);
     await request(app)
       .post('/oauth/revoke')
       .type('form')
-      .send({ client_id: other.client_id, client_secret: other.client_secret, token: tokens.access_token })
+      .send({ ...clientSecretPost(other), token: tokens.access_token })
       .expect(200);
     await me(tokens.access_token).expect(200);
   });
@@ -76,7 +77,7 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
       .post('/oauth/revoke')
       .set('Authorization', basic(client.client_id, client.client_secret))
       .type('form')
-      .send({ client_id: client.client_id, client_secret: client.client_secret, token: 'x' })
+      .send({ ...clientSecretPost(client), token: 'x' })
       .expect(400);
     expect(res.body.error).toBe('invalid_request');
   });
@@ -110,8 +111,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
       .post('/oauth/introspect')
       .type('form')
       .send({
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         token: tokens.refresh_token,
         token_type_hint: 'refresh_token',
       })
@@ -126,14 +126,14 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
       request(app)
         .post('/oauth/introspect')
         .type('form')
-        .send({ client_id: c.client_id, client_secret: c.client_secret, token })
+        .send({ ...clientSecretPost(c), token })
         .expect(200);
     expect((await ask(client, 'unknown')).body).toEqual({ active: false });
     expect((await ask(other, tokens.access_token)).body).toEqual({ active: false });
     await request(app)
       .post('/oauth/revoke')
       .type('form')
-      .send({ client_id: client.client_id, client_secret: client.client_secret, token: tokens.access_token });
+      .send({ ...clientSecretPost(client), token: tokens.access_token });
     expect((await ask(client, tokens.access_token)).body).toEqual({ active: false });
   });
 

@@ -5,6 +5,8 @@ import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import {
+  clientSecretPost,
+  codeExchange,
   ALL_GRANTS,
   authorizationCode,
   basicAuth as basic,
@@ -29,16 +31,7 @@ describe('variant A: POST /v1/oauth/token', () => {
   it('exchanges a code given in the query string for the variant A response', async () => {
     const client = await registerClient();
     const { code, user } = await authorizationCode(app, client, { scope: 'read write' });
-    const res = await request(app)
-      .post('/v1/oauth/token')
-      .query({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-      })
-      .expect(200);
+    const res = await request(app).post('/v1/oauth/token').query(codeExchange(client, code)).expect(200);
     const stored = await UserModel.findById((await me(res.body.access_token).expect(200)).body._id).lean();
     expect(res.body).toEqual({
       access_token: expect.any(String),
@@ -57,17 +50,7 @@ describe('variant A: POST /v1/oauth/token', () => {
     const client = await registerClient();
     const nameless = await createUser({ firstName: undefined, lastName: undefined });
     const { code } = await authorizationCode(app, client, {}, nameless);
-    const res = await request(app)
-      .post('/v1/oauth/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-      })
-      .expect(200);
+    const res = await request(app).post('/v1/oauth/token').type('form').send(codeExchange(client, code)).expect(200);
     expect(res.body.scope).toBe('read');
     expect(res.body.info).toEqual({ name: nameless.email, email: nameless.email });
   });
@@ -75,22 +58,12 @@ describe('variant A: POST /v1/oauth/token', () => {
   it('renews with refresh_token and answers in the same shape', async () => {
     const client = await registerClient();
     const { code } = await authorizationCode(app, client);
-    const first = await request(app)
-      .post('/v1/oauth/token')
-      .query({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-      })
-      .expect(200);
+    const first = await request(app).post('/v1/oauth/token').query(codeExchange(client, code)).expect(200);
     const renewed = await request(app)
       .post('/v1/oauth/token')
       .query({
         grant_type: 'refresh_token',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         refresh_token: first.body.refresh_token,
       })
       .expect(200);
@@ -107,13 +80,14 @@ describe('variant A: POST /v1/oauth/token', () => {
 
   it.each(['password', 'client_credentials', 'implicit'])('answers unsupported_grant_type for %s', async (grantType) => {
     const client = await registerClient({ grants: ALL_GRANTS });
-    const res = await request(app).post('/v1/oauth/token').query({
-      grant_type: grantType,
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      username: 'a@example.com',
-      password: 'x',
-    });
+    const res = await request(app)
+      .post('/v1/oauth/token')
+      .query({
+        grant_type: grantType,
+        ...clientSecretPost(client),
+        username: 'a@example.com',
+        password: 'x',
+      });
     expectOAuthError(res, 400, 'unsupported_grant_type');
   });
 
@@ -147,8 +121,7 @@ describe('variant B: POST /oauth/token', () => {
       .post('/oauth/token')
       .send({
         grant_type: 'password',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         username: user.email,
         password: user.password,
       })
@@ -165,7 +138,7 @@ describe('variant B: POST /oauth/token', () => {
       const res = await request(app)
         .post('/oauth/token')
         .type('form')
-        .send({ grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret, username, password });
+        .send({ grant_type: 'password', ...clientSecretPost(client), username, password });
       expectOAuthError(res, 400, 'invalid_grant');
     }
     expect(await TokenModel.countDocuments({ clientId: client.client_id })).toBe(0);
@@ -205,7 +178,7 @@ describe('variant B: POST /oauth/token', () => {
     const res = await request(app)
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+      .send({ grant_type: 'client_credentials', ...clientSecretPost(client) });
     expectOAuthError(res, 400, 'unauthorized_client');
   });
 
@@ -217,8 +190,7 @@ describe('variant B: POST /oauth/token', () => {
     const client = await registerClient({ grants: ALL_GRANTS });
     const body: Record<string, string | undefined> = {
       grant_type: 'client_credentials',
-      client_id: client.client_id,
-      client_secret: client.client_secret,
+      ...clientSecretPost(client),
       ...change,
     };
     const res = await request(app)
@@ -268,14 +240,7 @@ describe('authorization codes', () => {
     request(app)
       .post('/oauth/token')
       .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        code,
-        redirect_uri: REDIRECT_URI,
-        ...extra,
-      });
+      .send({ ...codeExchange(client, code), ...extra });
 
   it('are single-use: a second exchange fails and revokes the tokens of the first', async () => {
     const client = await registerClient();
@@ -285,12 +250,14 @@ describe('authorization codes', () => {
     expectOAuthError(await exchange(client, code), 400, 'invalid_grant');
     await me(first.body.access_token).expect(401);
     expectOAuthError(
-      await request(app).post('/oauth/token').type('form').send({
-        grant_type: 'refresh_token',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        refresh_token: first.body.refresh_token,
-      }),
+      await request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'refresh_token',
+          ...clientSecretPost(client),
+          refresh_token: first.body.refresh_token,
+        }),
       400,
       'invalid_grant',
     );
@@ -361,8 +328,7 @@ describe('refresh tokens', () => {
       .type('form')
       .send({
         grant_type: 'refresh_token',
-        client_id: client.client_id,
-        client_secret: client.client_secret,
+        ...clientSecretPost(client),
         refresh_token: refreshToken,
         ...(scope ? { scope } : {}),
       });

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { SessionModel } from '../../src/session/session.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { basicAuth, csrfFrom, passwordGrant } from '../helpers/oauth';
+import { clientSecretPost, basicAuth, csrfFrom, passwordGrant } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -26,12 +26,14 @@ async function everythingIssued() {
 }
 
 async function expectAllEnded({ client, user, tokens, seedPair, browser }: Awaited<ReturnType<typeof everythingIssued>>) {
-  const refreshed = await request(app).post('/oauth/token').type('form').send({
-    grant_type: 'refresh_token',
-    refresh_token: tokens.refresh_token,
-    client_id: client.client_id,
-    client_secret: client.client_secret,
-  });
+  const refreshed = await request(app)
+    .post('/oauth/token')
+    .type('form')
+    .send({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      ...clientSecretPost(client),
+    });
   expect(refreshed.status).toBe(400);
   expect(refreshed.body.error).toBe('invalid_grant');
   for (const token of [tokens.access_token, tokens.refresh_token]) {

@@ -6,7 +6,7 @@ import * as clientsService from '../../src/oauth/clients/clients.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { basicAuth, passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
+import { clientSecretPost, basicAuth, passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -18,8 +18,7 @@ const refresh = (client: { client_id: string; client_secret: string }, refreshTo
     .send({
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
-      client_id: client.client_id,
-      client_secret: client.client_secret,
+      ...clientSecretPost(client),
       ...extra,
     });
 

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { basicAuth, csrfFrom, registerClient } from '../helpers/oauth';
+import { clientSecretPost, basicAuth, csrfFrom, registerClient } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
@@ -31,7 +31,7 @@ async function passwordGrant(client: { client_id: string; client_secret: string 
     .post('/oauth/token')
     .set(from(address))
     .type('form')
-    .send({ grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret, username: email, password });
+    .send({ grant_type: 'password', ...clientSecretPost(client), username: email, password });
 }
 
 it('counts failures from every password check in one per-account budget', async () => {

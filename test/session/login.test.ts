@@ -31,16 +31,21 @@ describe('GET /login', () => {
   });
 });
 
+/** Opens the sign-in page, then posts its form with the page's CSRF token. */
+async function postLoginForm(agent: ReturnType<typeof request.agent>, fields: Record<string, string>, status: number) {
+  const page = await agent.get('/login');
+  return agent
+    .post('/login')
+    .type('form')
+    .send({ _csrf: csrfFrom(page.text), ...fields })
+    .expect(status);
+}
+
 describe('POST /login', () => {
   it('signs in, keeps the session in MongoDB and redirects to /home', async () => {
     const user = await createUser();
     const agent = request.agent(app);
-    const page = await agent.get('/login');
-    const res = await agent
-      .post('/login')
-      .type('form')
-      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password })
-      .expect(303);
+    const res = await postLoginForm(agent, { email: user.email, password: user.password }, 303);
     expect(res.headers.location).toBe('/home');
     const cookie = sidCookie(res);
     expect(cookie).toMatch(/HttpOnly/);
@@ -56,12 +61,7 @@ describe('POST /login', () => {
   it('with remember-me sets a persistent cookie for 30 days', async () => {
     const user = await createUser();
     const agent = request.agent(app);
-    const page = await agent.get('/login');
-    const res = await agent
-      .post('/login')
-      .type('form')
-      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, remember: '1' })
-      .expect(303);
+    const res = await postLoginForm(agent, { email: user.email, password: user.password, remember: '1' }, 303);
     const expires = /Expires=([^;]+)/.exec(sidCookie(res))![1];
     const days = (new Date(expires).getTime() - Date.now()) / (24 * 3600 * 1000);
     expect(days).toBeGreaterThan(29.9);
@@ -91,12 +91,7 @@ describe('POST /login', () => {
   it('answers 401 with the form and a message for a wrong password, never echoing it', async () => {
     const user = await createUser();
     const agent = request.agent(app);
-    const page = await agent.get('/login');
-    const res = await agent
-      .post('/login')
-      .type('form')
-      .send({ _csrf: csrfFrom(page.text), email: user.email, password: 'wrong-secret-value' })
-      .expect(401);
+    const res = await postLoginForm(agent, { email: user.email, password: 'wrong-secret-value' }, 401);
     expect(res.text).toContain('Invalid email or password.');
     expect(res.text).not.toContain('wrong-secret-value');
     await agent.get('/home').expect(302).expect('Location', '/login');
