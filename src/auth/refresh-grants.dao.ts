@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import { RefreshGrantModel, type RefreshGrantDocument } from './refresh-grant.model';
+import { RefreshGrantModel, type RefreshGrantDocument } from './refresh-grants.model';
 
 // sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
 

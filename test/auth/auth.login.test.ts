@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from '../../src/common/access-tokens';
 import { configurePasswordHashing, OWASP_MINIMUM } from '../../src/common/passwords';
-import { RefreshGrantModel } from '../../src/auth/refresh-grant.model';
+import { RefreshGrantModel } from '../../src/auth/refresh-grants.model';
 import { UserModel } from '../../src/users/users.model';
 import { TEST_JWT_SECRET, testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

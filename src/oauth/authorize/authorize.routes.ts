@@ -1,3 +1,5 @@
+// The authorization endpoint of seed 001 part A (RFC 6749 §3.1): the consent page and the decision,
+// under the three paths the seed names. Browser routes: they need a session and a CSRF token.
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';

@@ -1,3 +1,5 @@
+// Client registration (seed 001 part A): register, list and delete the clients a user owns, with a
+// seed 000 access token or a browser session.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { jsonBody } from '../../common/json-body';

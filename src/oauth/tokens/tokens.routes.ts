@@ -1,3 +1,5 @@
+// The token endpoints of both seed 001 variants, RFC 7009 revocation and RFC 7662 introspection, each
+// with its own body parsers, and the token endpoints' rate limits.
 import { Router, type Request } from 'express';
 import * as authService from '../../auth/auth.service';
 import { basicClientCredentials } from '../../common/authorization';
