@@ -9,6 +9,7 @@ import type { Csrf } from '../web/csrf';
 import { errorPage } from '../web/layout';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage } from './session.page';
+import { signIn, signOut } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -32,7 +33,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
   return {
     async showLogin(req: Request, res: Response): Promise<void> {
       const returnTo = sessionService.safeReturnTo(req.query.return_to);
-      if (await sessionService.currentUser(req)) {
+      if (await sessionService.currentUser(req.session)) {
         res.redirect(302, returnTo);
         return;
       }
@@ -56,18 +57,18 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
           );
         return;
       }
-      await sessionService.signIn(req, userId, remember === '1' || remember === 'on');
+      await signIn(req, userId, remember === '1' || remember === 'on');
       res.redirect(303, returnTo);
     },
 
     async logout(req: Request, res: Response): Promise<void> {
-      await sessionService.signOut(req);
+      await signOut(req);
       res.clearCookie('sid', { path: '/' });
       res.redirect(303, '/login');
     },
 
     async home(req: Request, res: Response): Promise<void> {
-      const user = await sessionService.currentUser(req);
+      const user = await sessionService.currentUser(req.session);
       if (!user) {
         res.redirect(302, '/login');
         return;

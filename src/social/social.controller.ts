@@ -5,7 +5,7 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
-import * as sessionService from '../session/session.service';
+import { signIn } from '../session/session.middleware';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
 import type { SocialProvider } from './social.types';
@@ -45,7 +45,7 @@ export function createSocialController(config: Config, logger: Logger) {
         'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
       );
     }
-    await sessionService.signIn(req, userId, true);
+    await signIn(req, userId, true);
     res.redirect(302, '/home');
   }
 

@@ -30,7 +30,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
     async show(req: Request, res: Response): Promise<void> {
       const reviewed = await review(readParameters(req, 'query'));
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
-      const user = await sessionService.currentUser(req);
+      const user = await sessionService.currentUser(req.session);
       if (!user) return res.redirect(302, `/login?return_to=${encodeURIComponent(req.originalUrl)}`);
       const { request } = reviewed;
       noStore(res)
@@ -49,7 +49,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
 
     async decide(req: Request, res: Response): Promise<void> {
       const parameters = readParameters(req, 'body');
-      const user = await sessionService.currentUser(req);
+      const user = await sessionService.currentUser(req.session);
       if (!user) return res.redirect(303, '/login');
       answer(res, await authorize.decide(parameters, user._id));
     },

@@ -27,7 +27,7 @@ export function requireUser(accessTokens: AccessTokens) {
       (res.locals as OwnerLocals).ownerId = userId;
       return next();
     }
-    const user = await sessionService.currentUser(req);
+    const user = await sessionService.currentUser(req.session);
     if (!user) throw new UnauthorizedError();
     (res.locals as OwnerLocals).ownerId = user._id;
     next();
