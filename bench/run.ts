@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     MONGODB_URI: uri,
     JWT_SECRET: 'bench-jwt-secret-at-least-32-characters-long',
     SESSION_SECRET: 'bench-session-secret-at-least-32-characters',
+    SIGNING_KEYS_SECRET: 'bench-signing-keys-secret-at-least-32-chars',
     WEATHER_PORT: 'off',
     RATE_LIMITS: 'off',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',

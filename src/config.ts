@@ -51,6 +51,10 @@ export interface Config {
     /** Variant A (POST /v1/oauth/token) and implicit grants, seconds. */
     readonly v1AccessTokenLifetime: number;
     readonly refreshTokenLifetime: number;
+    /** ID tokens, seconds. */
+    readonly idTokenLifetime: number;
+    /** Encrypts the private parts of the ID token signing keys stored in the database. */
+    readonly signingKeysSecret: string;
   };
   readonly github: {
     /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
@@ -234,6 +238,8 @@ export function loadConfig(env: Env): Config {
       accessTokenLifetime: positiveInteger(env, 'OAUTH_ACCESS_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
       v1AccessTokenLifetime: positiveInteger(env, 'OAUTH_V1_ACCESS_TOKEN_LIFETIME', 2_592_000, MAX_LIFETIME_SECONDS),
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
+      idTokenLifetime: positiveInteger(env, 'OIDC_ID_TOKEN_LIFETIME', 3600, 86_400),
+      signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
     }),
     github: Object.freeze({
       credentials:

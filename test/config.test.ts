@@ -32,18 +32,18 @@ describe('loadConfig', () => {
   it('generates missing secrets outside production and says which', () => {
     const first = loadConfig({});
     const second = loadConfig({});
-    expect(first.generatedSecrets).toEqual(['JWT_SECRET', 'SESSION_SECRET']);
+    expect(first.generatedSecrets).toEqual(['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET']);
     expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(first.jwtSecret).not.toBe(second.jwtSecret);
   });
 
-  it.each(['JWT_SECRET', 'SESSION_SECRET'])('refuses to start in production without %s', (name) => {
-    const env = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, [name]: '' };
+  it.each(['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET'])('refuses to start in production without %s', (name) => {
+    const env = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET, [name]: '' };
     expect(() => loadConfig(env)).toThrow(new ConfigError(name, 'is required when NODE_ENV=production'));
   });
 
-  it('starts in production when both secrets are set, generating none', () => {
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET });
+  it('starts in production when every secret is set, generating none', () => {
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET });
     expect(config.generatedSecrets).toEqual([]);
     expect(config.jwtSecret).toBe(SECRET);
   });

@@ -113,9 +113,11 @@ describe('start() without secrets outside production', () => {
     expect(warnings).toEqual([
       expect.stringMatching(/^JWT_SECRET is not set: a random one was generated/),
       expect.stringMatching(/^SESSION_SECRET is not set: a random one was generated/),
+      expect.stringMatching(/^SIGNING_KEYS_SECRET is not set: a random one was generated/),
     ]);
     expect(lines.join('')).not.toContain(config.jwtSecret);
     expect(lines.join('')).not.toContain(config.sessionSecret);
+    expect(lines.join('')).not.toContain(config.oauth.signingKeysSecret);
   });
 });
 

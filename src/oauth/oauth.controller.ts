@@ -1,11 +1,9 @@
-// The protected resource (GET /api/user) and the RFC 8414 metadata.
+// The protected resource of seed 001 (GET /api/user).
 import type { Request, Response } from 'express';
-import type { Config } from '../config';
 import { bearerToken } from '../common/authorization';
 import { AppError } from '../common/errors';
 import * as usersService from '../users/users.service';
 import { toUserRead } from '../users/users.types';
-import { SCOPES } from './oauth.scopes';
 import * as tokensService from './tokens/tokens.service';
 
 const REALM = 'Bearer realm="api"';
@@ -15,7 +13,7 @@ function bearerError(status: 401 | 403, error: 'invalid_request' | 'insufficient
   return new AppError(status, { error, error_description: description }, { 'WWW-Authenticate': `${REALM}, error="${error}"` });
 }
 
-export function createOAuthController(config: Config) {
+export function createOAuthController() {
   return {
     async currentUser(req: Request, res: Response): Promise<void> {
       const token = bearerToken(req.headers.authorization);
@@ -34,24 +32,6 @@ export function createOAuthController(config: Config) {
       const user = await usersService.findById(doc.userId);
       if (!user) throw bearerError(401, 'invalid_request', 'The user of this token no longer exists');
       res.json(toUserRead(user));
-    },
-
-    metadata(_req: Request, res: Response): void {
-      const issuer = config.publicUrl;
-      res.json({
-        issuer,
-        authorization_endpoint: `${issuer}/oauth/authorize`,
-        token_endpoint: `${issuer}/oauth/token`,
-        revocation_endpoint: `${issuer}/oauth/revoke`,
-        introspection_endpoint: `${issuer}/oauth/introspect`,
-        scopes_supported: SCOPES,
-        response_types_supported: ['code', 'token'],
-        grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        code_challenge_methods_supported: ['S256', 'plain'],
-      });
     },
   };
 }

@@ -69,17 +69,42 @@ const tokenLookupRequest = formRequest(
   }),
 );
 
+const userinfoOperation = {
+  tags: ['OpenID Connect'],
+  summary: 'Claims about the person an access token with the openid scope acts for',
+  security: [{ oauth: ['openid'] }],
+  responses: {
+    '200': json(ref('UserInfo'), 'sub, with profile and email claims as the scopes allow'),
+    '401': json({ oneOf: [ref('OAuthError'), ref('BearerChallenge')] }, 'No bearer token, or invalid_token'),
+    '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks openid'),
+    ...jsonFaults,
+  },
+};
+
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
 const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
+
+/** One or more of the scopes, space-separated. */
+const scopeList = {
+  type: 'string',
+  pattern: '^(read|write|openid|profile|email|offline_access)( (read|write|openid|profile|email|offline_access))*$',
+  maxLength: 200,
+};
 
 const authorizeQuery = [
   { name: 'response_type', schema: { type: 'string', enum: ['code', 'token'] } },
   { name: 'client_id', schema: str },
   { name: 'redirect_uri', schema: str },
-  { name: 'scope', schema: { type: 'string', enum: ['read', 'write', 'read write'] } },
+  { name: 'scope', schema: scopeList },
   { name: 'state', schema: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 } },
   { name: 'code_challenge', schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' } },
   { name: 'code_challenge_method', schema: { type: 'string', enum: ['S256', 'plain'] } },
+  { name: 'response_mode', schema: { type: 'string', enum: ['query', 'fragment'] } },
+  { name: 'nonce', schema: { type: 'string', maxLength: 1000 } },
+  { name: 'prompt', schema: { type: 'string', enum: ['none', 'login', 'consent', 'select_account', 'login consent'] } },
+  { name: 'max_age', schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
+  { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
+  { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
@@ -110,8 +135,10 @@ const authorizeOperations = {
           client_id: param,
           redirect_uri: param,
           response_type: { type: 'string', enum: ['code', 'token'] },
-          scope: { type: 'string', enum: ['read', 'write', 'read write'] },
+          scope: scopeList,
           state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
+          response_mode: { type: 'string', enum: ['query', 'fragment'] },
+          nonce: param,
         },
         ['_csrf', 'decision', 'client_id', 'response_type'],
       ),
@@ -229,8 +256,23 @@ export const oauthOpenApi: OpenApiFragment = {
       },
     },
     '/.well-known/oauth-authorization-server': {
-      get: { tags: ['OAuth 2'], summary: 'RFC 8414 metadata', responses: { '200': json(ref('Metadata'), 'Metadata') } },
+      get: {
+        tags: ['OAuth 2'],
+        summary: 'RFC 8414 metadata (the same document as OpenID discovery)',
+        responses: { '200': json(ref('Metadata'), 'Metadata') },
+      },
     },
+    '/.well-known/openid-configuration': {
+      get: { tags: ['OpenID Connect'], summary: 'OpenID Connect discovery', responses: { '200': json(ref('Metadata'), 'Metadata') } },
+    },
+    '/oauth/jwks': {
+      get: {
+        tags: ['OpenID Connect'],
+        summary: 'The JWK Set that verifies ID tokens (jwks_uri)',
+        responses: { '200': json(ref('JwkSet'), 'Public keys'), ...jsonFaults },
+      },
+    },
+    '/oauth/userinfo': { get: userinfoOperation, post: userinfoOperation },
     '/api/user': {
       get: {
         tags: ['OAuth 2'],
@@ -293,13 +335,38 @@ export const oauthOpenApi: OpenApiFragment = {
     TokenResponseB: {
       type: 'object',
       required: ['token_type', 'expires_in', 'access_token'],
-      properties: { token_type: { const: 'Bearer' }, expires_in: int, access_token: str, refresh_token: str },
+      properties: { token_type: { const: 'Bearer' }, expires_in: int, access_token: str, refresh_token: str, id_token: str },
       additionalProperties: false,
     },
     Introspection: {
       type: 'object',
       required: ['active'],
       properties: { active: { type: 'boolean' }, scope: str, client_id: str, token_type: str, exp: int, iat: int, sub: str },
+      additionalProperties: false,
+    },
+    JwkSet: {
+      type: 'object',
+      required: ['keys'],
+      properties: {
+        keys: {
+          type: 'array',
+          items: { type: 'object', required: ['kty', 'kid'], properties: { kty: str, kid: str, alg: str, use: str } },
+        },
+      },
+    },
+    UserInfo: {
+      type: 'object',
+      required: ['sub'],
+      properties: {
+        sub: str,
+        name: str,
+        given_name: str,
+        family_name: str,
+        picture: str,
+        updated_at: { type: 'integer' },
+        email: str,
+        email_verified: { type: 'boolean' },
+      },
       additionalProperties: false,
     },
     Metadata: {

@@ -8,17 +8,22 @@ import { createAuthorizeRouter } from './authorize/authorize.routes';
 import { createClientsRouter } from './clients/clients.routes';
 import { createOAuthController } from './oauth.controller';
 import { createOAuthServers } from './oauth.server';
+import { createIdTokens } from './oidc/id-tokens.service';
+import { createOidcRouter } from './oidc/oidc.routes';
+import { createKeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
 export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
   const servers = createOAuthServers(config.oauth);
-  const oauth = createOAuthController(config);
+  const keys = createKeyRing({ secret: config.oauth.signingKeysSecret, idTokenLifetime: config.oauth.idTokenLifetime });
+  const idTokens = createIdTokens(keys, config);
+  const oauth = createOAuthController();
   const router = Router();
   router.use(createAuthorizeRouter(servers, config, sessions, csrf));
-  router.use(createTokensRouter(servers, config));
+  router.use(createTokensRouter(servers, config, idTokens));
   router.use(createClientsRouter(accessTokens, sessions));
-  router.get('/.well-known/oauth-authorization-server', oauth.metadata);
+  router.use(createOidcRouter(config, keys));
   router.get('/api/user', oauth.currentUser);
   return router;
 }

@@ -1,5 +1,6 @@
-// Scopes: `read` (the default) and `write`. Anything else is invalid_scope.
-export const SCOPES = ['read', 'write'] as const;
+// Scopes: seed 001's `read` (the default) and `write`, and OpenID Connect's `openid`, `profile`,
+// `email` and `offline_access`. Anything else is invalid_scope.
+export const SCOPES = ['read', 'write', 'openid', 'profile', 'email', 'offline_access'] as const;
 export const DEFAULT_SCOPE = ['read'];
 
 /** The scope to grant for a requested one (absent means the default), or null when it is invalid. */

@@ -24,6 +24,8 @@ export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
     enablePlainPKCE: true,
     alwaysIssueNewRefreshToken: true,
     extendedGrantTypes: { refresh_token: CheckedRefreshGrant },
+    // Public clients refresh without a secret; the model's getClient refuses confidential ones that try.
+    requireClientAuthentication: { refresh_token: false },
   };
   return {
     variantA: new OAuth2Server({ ...common, accessTokenLifetime: oauth.v1AccessTokenLifetime }),

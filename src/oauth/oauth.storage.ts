@@ -29,6 +29,9 @@ export interface OAuthUser extends User {
   /** null for a client acting for itself (client_credentials). */
   id: string | null;
   familyId?: string;
+  /** OpenID Connect: when the person signed in, and the nonce of the authorization request. */
+  authTime?: Date;
+  nonce?: string;
 }
 
 export type OAuthModel = AuthorizationCodeModel & RefreshTokenModel & PasswordModel & ClientCredentialsModel;
@@ -39,11 +42,11 @@ const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
 usersService.onAccessEnded(tokensDao.deleteForUser);
 
 export function toLibraryClient(client: ClientDocument): Client {
-  return { id: client._id, grants: client.grants, redirectUris: [client.redirectUri] };
+  return { id: client._id, grants: client.grants, redirectUris: clientsService.redirectUrisOf(client) };
 }
 
 function tokenUser(doc: TokenDocument): OAuthUser {
-  return { id: doc.userId ?? null, familyId: doc.familyId };
+  return { id: doc.userId ?? null, familyId: doc.familyId, authTime: doc.authTime };
 }
 
 /** Stores a token pair (hashes only) and returns it with its plain values for the response. */
@@ -61,9 +64,10 @@ export async function saveToken(token: Token, client: Client, user: OAuthUser): 
     userId: user.id ?? undefined,
     familyId,
     issuedAt: now,
+    authTime: user.authTime,
   });
   await sweepExpired(now);
-  return { ...token, client, user: { id: user.id, familyId } };
+  return { ...token, client, user: { id: user.id, familyId, authTime: user.authTime, nonce: user.nonce } };
 }
 
 export const oauthModel: OAuthModel = {
@@ -74,8 +78,7 @@ export const oauthModel: OAuthModel = {
 
   async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | Falsey> {
     // null: no secret is needed (authorization requests). undefined: a token request without one,
-    // which every client here must send, PKCE or not, since all clients are confidential.
-    if (clientSecret === undefined) return false;
+    // which only public clients may make (and for a code, only with a PKCE verifier).
     const client = clientSecret === null ? await clientsService.find(clientId) : await clientsService.authenticate(clientId, clientSecret);
     return client ? toLibraryClient(client) : false;
   },
@@ -103,6 +106,7 @@ export const oauthModel: OAuthModel = {
   },
 
   async saveAuthorizationCode(code, client, user): Promise<AuthorizationCode> {
+    const { authTime, nonce } = user as OAuthUser;
     await tokensDao.insertCode({
       _id: sha256(code.authorizationCode),
       clientId: client.id,
@@ -112,6 +116,8 @@ export const oauthModel: OAuthModel = {
       expiresAt: code.expiresAt,
       codeChallenge: code.codeChallenge,
       codeChallengeMethod: code.codeChallengeMethod,
+      nonce,
+      authTime,
     });
     return { ...code, client, user };
   },
@@ -131,7 +137,7 @@ export const oauthModel: OAuthModel = {
       redirectUri: code.redirectUri,
       scope: code.scope,
       client: { id: code.clientId, grants: [] },
-      user: { id: code.userId, familyId: hash },
+      user: { id: code.userId, familyId: hash, authTime: code.authTime, nonce: code.nonce },
       codeChallenge: code.codeChallenge,
       codeChallengeMethod: code.codeChallengeMethod,
     };

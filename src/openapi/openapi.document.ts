@@ -11,6 +11,15 @@ import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
 import { json, page, ref, str, type OpenApiFragment, type Schema } from './openapi.kit';
 
+const OAUTH_SCOPES = {
+  read: 'Read the account',
+  write: 'Change data',
+  openid: 'Sign in (ID token)',
+  profile: 'Name and picture',
+  email: 'Email address',
+  offline_access: 'Refresh tokens',
+};
+
 const fragments: OpenApiFragment[] = [
   usersOpenApi,
   authOpenApi,
@@ -51,6 +60,7 @@ export const openApiDocument = {
     { name: 'Users' },
     { name: 'Tokens' },
     { name: 'OAuth 2' },
+    { name: 'OpenID Connect' },
     { name: 'Browser sign-in' },
     { name: 'Catalogue' },
     { name: 'Weather' },
@@ -73,10 +83,37 @@ export const openApiDocument = {
           authorizationCode: {
             authorizationUrl: '/oauth/authorize',
             tokenUrl: '/oauth/token',
-            scopes: { read: 'Read the account', write: 'Change data' },
+            scopes: {
+              read: 'Read the account',
+              write: 'Change data',
+              openid: 'Sign in (ID token)',
+              profile: 'Name and picture',
+              email: 'Email address',
+              offline_access: 'Refresh tokens',
+            },
           },
-          implicit: { authorizationUrl: '/oauth/authorize', scopes: { read: 'Read the account', write: 'Change data' } },
-          password: { tokenUrl: '/oauth/token', scopes: { read: 'Read the account', write: 'Change data' } },
+          implicit: {
+            authorizationUrl: '/oauth/authorize',
+            scopes: {
+              read: 'Read the account',
+              write: 'Change data',
+              openid: 'Sign in (ID token)',
+              profile: 'Name and picture',
+              email: 'Email address',
+              offline_access: 'Refresh tokens',
+            },
+          },
+          password: {
+            tokenUrl: '/oauth/token',
+            scopes: {
+              read: 'Read the account',
+              write: 'Change data',
+              openid: 'Sign in (ID token)',
+              profile: 'Name and picture',
+              email: 'Email address',
+              offline_access: 'Refresh tokens',
+            },
+          },
           clientCredentials: { tokenUrl: '/oauth/token', scopes: { read: 'Read', write: 'Write' } },
         },
       },

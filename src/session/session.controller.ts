@@ -33,11 +33,13 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
   return {
     async showLogin(req: Request, res: Response): Promise<void> {
       const returnTo = sessionService.safeReturnTo(req.query.return_to);
-      if (await sessionService.currentUser(req.session)) {
+      // prompt=login (from the authorization endpoint) asks a signed-in person to sign in again.
+      if (req.query.prompt !== 'login' && (await sessionService.currentUser(req.session))) {
         res.redirect(302, returnTo);
         return;
       }
-      res.type(HTML).send(loginPage({ csrfToken: csrf.token(req, res), returnTo }));
+      const email = typeof req.query.login_hint === 'string' ? req.query.login_hint.slice(0, 254) : undefined;
+      res.type(HTML).send(loginPage({ csrfToken: csrf.token(req, res), returnTo, email }));
     },
 
     async login(req: Request, res: Response): Promise<void> {

@@ -9,6 +9,8 @@ import { MongoSessionStore } from './session.store';
 declare module 'express-session' {
   interface SessionData {
     userId?: string;
+    /** When the person signed in (ms since the epoch): OpenID Connect's auth_time. */
+    authTime?: number;
     csrfToken?: string;
     /** The state sent to an identity provider, checked once on its callback. */
     providerState?: string;
@@ -39,6 +41,7 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
 export async function signIn(req: Request, userId: string, remember: boolean): Promise<void> {
   await settled((done) => req.session.regenerate(done));
   req.session.userId = userId;
+  req.session.authTime = Date.now();
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
   // Stored before the redirect goes out: express-session sends the headers before its own save
   // finishes, and the next request may reach another instance straight away.

@@ -34,7 +34,9 @@ const locked = <T>(id: string, work: () => Promise<T>) => withRecordLock(`users:
 
 /** Applies the changes and bumps the version counter; false when the user is gone. */
 export async function update(id: string, changes: UserChanges): Promise<boolean> {
-  const result = await locked(id, () => UserModel.updateOne({ _id: id }, { $set: changes, $inc: { __v: 1 } }).exec());
+  const result = await locked(id, () =>
+    UserModel.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() }, $inc: { __v: 1 } }).exec(),
+  );
   return result.matchedCount === 1;
 }
 
@@ -69,7 +71,9 @@ export async function refreshFields(id: string, fields: Record<string, string | 
     set[field] = value;
     return { [field]: trusted({ $ne: value }) };
   });
-  await locked(id, () => UserModel.updateOne({ _id: id, $or: differs }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec());
+  await locked(id, () =>
+    UserModel.updateOne({ _id: id, $or: differs }, { $set: { ...set, updatedAt: new Date() }, $unset: unset, $inc: { __v: 1 } }).exec(),
+  );
 }
 
 /** Adds permission flags (a bitwise OR) to the user with this email; false when there is none. */

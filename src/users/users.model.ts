@@ -18,6 +18,8 @@ export interface UserDocument extends ProviderIds {
   permissionFlags: number;
   /** Picture from the identity provider, refreshed at each sign-in. */
   avatarUrl?: string;
+  /** Last change of the profile (OpenID Connect's updated_at); absent on records older than it. */
+  updatedAt?: Date;
   __v: number;
 }
 
@@ -31,6 +33,7 @@ const userSchema = new Schema<UserDocument>(
     lastName: { type: String },
     permissionFlags: { type: Number, required: true, default: 1 },
     avatarUrl: { type: String },
+    updatedAt: { type: Date, default: () => new Date() },
   },
   { collection: 'users', strict: true },
 );

@@ -11,6 +11,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     JWT_SECRET: TEST_JWT_SECRET,
     SESSION_SECRET: 'test-session-secret-that-is-at-least-32-chars',
+    SIGNING_KEYS_SECRET: 'test-signing-keys-secret-at-least-32-chars',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMITS: 'off',
     ...overrides,

@@ -29,6 +29,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       ARGON2_TIME_COST: '1',
       JWT_SECRET: TEST_JWT_SECRET,
       SESSION_SECRET: 'test-session-secret-that-is-at-least-32-chars',
+      SIGNING_KEYS_SECRET: 'test-signing-keys-secret-at-least-32-chars',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,14 +1,15 @@
 // The authorization endpoint: GET shows the consent page, POST carries the decision, one handler for
 // /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts.
 import type { Request, Response } from 'express';
+import type { SessionData } from 'express-session';
 import { noStore } from '../../common/no-store';
-import type { Csrf } from '../../web/csrf';
 import * as sessionService from '../../session/session.service';
+import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type Parameters } from '../oauth.parameters';
 import { consentPage } from './authorize.page';
-import { consentFields, review, type AuthorizeService, type Redirect, type Refusal } from './authorize.service';
+import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 
 function readParameters(req: Request, source: 'query' | 'body'): Parameters {
   try {
@@ -25,14 +26,35 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
   res.redirect(302, outcome.location);
 }
 
+/** The signed-in person of a browser session, with the time they signed in. */
+async function signedIn(session: Partial<SessionData> | undefined): Promise<SignedIn | null> {
+  const user = await sessionService.currentUser(session);
+  if (!user) return null;
+  return { userId: user._id, authTime: session?.authTime ? new Date(session.authTime) : undefined };
+}
+
+/** Back to this request after signing in, without the parameters that sent the person to sign in. */
+function signInLocation(req: Request, loginHint: string | undefined): string {
+  const url = new URL(req.originalUrl, 'http://internal');
+  url.searchParams.delete('prompt');
+  url.searchParams.delete('max_age');
+  const login = new URLSearchParams({ return_to: url.pathname + url.search });
+  if (loginHint) login.set('login_hint', loginHint);
+  // A person already signed in is shown the form again all the same.
+  if (req.session?.userId) login.set('prompt', 'login');
+  return `/login?${login.toString()}`;
+}
+
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
   return {
     async show(req: Request, res: Response): Promise<void> {
-      const reviewed = await review(readParameters(req, 'query'));
+      const reviewed = await authorize.review(readParameters(req, 'query'));
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
-      const user = await sessionService.currentUser(req.session);
-      if (!user) return res.redirect(302, `/login?return_to=${encodeURIComponent(req.originalUrl)}`);
       const { request } = reviewed;
+      const person = await signedIn(req.session);
+      const next = authorize.beforeConsent(request, person);
+      if (next === 'sign-in') return res.redirect(302, signInLocation(req, request.loginHint));
+      if (next !== 'consent') return answer(res, next);
       noStore(res)
         .type('text/html; charset=utf-8')
         .send(
@@ -42,16 +64,16 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             clientName: request.client.name,
             clientWebsite: request.client.website,
             scopes: request.scope,
-            fields: consentFields(request),
+            fields: authorize.consentFields(request),
           }),
         );
     },
 
     async decide(req: Request, res: Response): Promise<void> {
       const parameters = readParameters(req, 'body');
-      const user = await sessionService.currentUser(req.session);
-      if (!user) return res.redirect(303, '/login');
-      answer(res, await authorize.decide(parameters, user._id));
+      const person = await signedIn(req.session);
+      if (!person) return res.redirect(303, '/login');
+      answer(res, await authorize.decide(parameters, person));
     },
   };
 }

@@ -12,7 +12,7 @@ import { createAuthorizeService } from './authorize.service';
 export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', '/oauth/authorize'];
 
 export function createAuthorizeRouter(servers: OAuthServers, config: Config, sessions: RequestHandler, csrf: Csrf): Router {
-  const authorize = createAuthorizeController(createAuthorizeService(servers, config.oauth), csrf);
+  const authorize = createAuthorizeController(createAuthorizeService(servers, config), csrf);
   const router = Router();
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   router.post(AUTHORIZE_PATHS, sessions, formBody, csrf.require, authorize.decide);

@@ -1,25 +1,34 @@
-// The rules of the authorization endpoint (RFC 6749 §4.1 and §4.2, PKCE per RFC 7636). An unknown
-// client or a redirect_uri other than the registered one is refused without a redirect (§4.1.2.1);
-// every other error goes back to the client's redirect_uri with `error` and `state`. The service
-// returns what to do; the controller turns it into a response.
+// The rules of the authorization endpoint (RFC 6749 §4.1 and §4.2, PKCE per RFC 7636, OpenID Connect
+// Core §3.1.2). An unknown client or a redirect_uri other than a registered one is refused without a
+// redirect (§4.1.2.1); every other error goes back to the client with `error`, `state` and RFC 9207's
+// `iss`. The service returns what to do; the controller turns it into a response.
 import type { Config } from '../../config';
 import { randomToken } from '../../common/crypto';
 import * as clientsService from '../clients/clients.service';
 import type { ClientDocument } from '../clients/clients.model';
 import type { Parameters } from '../oauth.parameters';
-import { grantedScope } from '../oauth.scopes';
+import { grantedScope, SCOPES } from '../oauth.scopes';
 import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
 import { saveToken, toLibraryClient } from '../oauth.storage';
 
 type ResponseType = 'code' | 'token';
+type ResponseMode = 'query' | 'fragment';
 
 export interface AuthorizationRequest {
   client: ClientDocument;
+  redirectUri: string;
   responseType: ResponseType;
+  responseMode: ResponseMode;
   scope: string[];
   state?: string;
+  nonce?: string;
   codeChallenge?: string;
   codeChallengeMethod?: string;
+  /** OpenID Connect `prompt`, as a set of values. */
+  prompt: string[];
+  /** Seconds since the person signed in after which they must sign in again. */
+  maxAge?: number;
+  loginHint?: string;
 }
 
 /** A request that may go on to the consent page. */
@@ -41,101 +50,168 @@ export interface Refusal {
   message: string;
 }
 
+/** Who is signed in, and when they signed in. */
+export interface SignedIn {
+  userId: string;
+  authTime?: Date;
+}
+
 const REQUIRED_GRANT: Record<ResponseType, string> = { code: 'authorization_code', token: 'implicit' };
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,1024}$/;
+const PROMPTS = ['none', 'login', 'consent', 'select_account'];
 
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
 
-/** Sends the browser back to the client: in the query for codes, in the fragment for tokens. */
-function redirectBack(redirectUri: string, mode: ResponseType, values: Record<string, string | undefined>): Redirect {
-  const url = new URL(redirectUri);
-  const entries = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  if (mode === 'code') entries.forEach(([name, value]) => url.searchParams.set(name, value));
-  else url.hash = new URLSearchParams(entries).toString();
-  return { kind: 'redirect', location: url.toString() };
-}
-
-/** Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. */
-export async function review(parameters: Parameters): Promise<Consent | Redirect | Refusal> {
-  const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
-  if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
-  if (parameters.redirect_uri !== undefined && !clientsService.isRegisteredRedirectUri(client, parameters.redirect_uri)) {
-    return refusal(
-      'Invalid redirect address',
-      'The application asked to send you to an address it has not registered, so you were not sent there.',
+export function createAuthorizeService(servers: OAuthServers, config: Config) {
+  /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
+  function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
+    const url = new URL(redirectUri);
+    const entries = Object.entries({ ...values, iss: config.publicUrl }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
     );
+    if (mode === 'query') entries.forEach(([name, value]) => url.searchParams.set(name, value));
+    else url.hash = new URLSearchParams(entries).toString();
+    return { kind: 'redirect', location: url.toString() };
   }
-  const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
-  const requestedType = parameters.response_type;
-  const mode: ResponseType = requestedType === 'token' ? 'token' : 'code';
-  const fail = (error: string, description: string) =>
-    redirectBack(client.redirectUri, mode, { error, error_description: description, state });
 
-  if (parameters.state !== undefined && state === undefined)
-    return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
-  if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
-  if (requestedType !== 'code' && requestedType !== 'token')
-    return fail('unsupported_response_type', 'response_type must be code or token');
-  if (!client.grants.includes(REQUIRED_GRANT[mode] as never))
-    return fail('unauthorized_client', `This client may not use response_type=${mode}`);
-  const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
-  if (!scope) return fail('invalid_scope', 'scope must be read, write or both');
-
-  const request: AuthorizationRequest = { client, responseType: mode, scope, state };
-  if (mode === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
-    const method = parameters.code_challenge_method ?? 'plain';
-    if (!parameters.code_challenge || !PKCE_CHALLENGE.test(parameters.code_challenge)) {
-      return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]');
+  /** Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. */
+  async function review(parameters: Parameters): Promise<Consent | Redirect | Refusal> {
+    const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
+    if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
+    const registered = clientsService.redirectUrisOf(client);
+    const redirectUri =
+      parameters.redirect_uri === undefined
+        ? registered.length === 1
+          ? registered[0]
+          : null
+        : clientsService.registeredRedirectUri(client, parameters.redirect_uri);
+    if (!redirectUri) {
+      return refusal(
+        'Invalid redirect address',
+        'The application asked to send you to an address it has not registered, so you were not sent there.',
+      );
     }
-    if (method !== 'S256' && method !== 'plain') return fail('invalid_request', 'code_challenge_method must be S256 or plain');
-    request.codeChallenge = parameters.code_challenge;
-    request.codeChallengeMethod = method;
+    const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
+    const requestedType = parameters.response_type;
+    const responseType: ResponseType = requestedType === 'token' ? 'token' : 'code';
+    const defaultMode: ResponseMode = responseType === 'token' ? 'fragment' : 'query';
+    const responseMode =
+      parameters.response_mode === 'query' || parameters.response_mode === 'fragment' ? parameters.response_mode : defaultMode;
+    const fail = (error: string, description: string) =>
+      redirectBack(redirectUri, responseMode, { error, error_description: description, state });
+
+    if (parameters.state !== undefined && state === undefined)
+      return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
+    if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
+    if (requestedType !== 'code' && requestedType !== 'token')
+      return fail('unsupported_response_type', 'response_type must be code or token');
+    if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
+      return fail('invalid_request', 'response_mode must be query or fragment');
+    }
+    if (responseType === 'token' && responseMode === 'query') return fail('invalid_request', 'Tokens are never sent in the query');
+    if (!client.grants.includes(REQUIRED_GRANT[responseType] as never))
+      return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
+    const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
+    if (!scope) return fail('invalid_scope', `scope must be made of ${SCOPES.join(', ')}`);
+    const prompt = parameters.prompt?.split(' ').filter(Boolean) ?? [];
+    if (!prompt.every((value) => PROMPTS.includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
+      return fail('invalid_request', 'prompt must be none, or any of login, consent and select_account');
+    }
+    const maxAge = parameters.max_age === undefined ? undefined : Number(parameters.max_age);
+    if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0))
+      return fail('invalid_request', 'max_age must be a number of seconds');
+
+    const request: AuthorizationRequest = {
+      client,
+      redirectUri,
+      responseType,
+      responseMode,
+      scope,
+      state,
+      nonce: parameters.nonce,
+      prompt,
+      maxAge,
+      loginHint: parameters.login_hint,
+    };
+    if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
+      const method = parameters.code_challenge_method ?? 'plain';
+      if (!parameters.code_challenge || !PKCE_CHALLENGE.test(parameters.code_challenge)) {
+        return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]');
+      }
+      if (method !== 'S256' && method !== 'plain') return fail('invalid_request', 'code_challenge_method must be S256 or plain');
+      request.codeChallenge = parameters.code_challenge;
+      request.codeChallengeMethod = method;
+    }
+    // RFC 9700 §2.1.1: a client without a secret proves with PKCE that it is the one that started.
+    if (clientsService.isPublic(client) && request.codeChallengeMethod !== 'S256') {
+      return fail('invalid_request', 'Public clients must send a code_challenge with code_challenge_method=S256');
+    }
+    return { kind: 'consent', request };
   }
-  return { kind: 'consent', request };
-}
 
-/** The parameters that travel from the consent page to the decision, already validated. */
-export function consentFields(request: AuthorizationRequest): Record<string, string> {
-  const fields: Record<string, string> = {
-    client_id: request.client._id,
-    redirect_uri: request.client.redirectUri,
-    response_type: request.responseType,
-    scope: request.scope.join(' '),
-  };
-  if (request.state) fields.state = request.state;
-  if (request.codeChallenge) fields.code_challenge = request.codeChallenge;
-  if (request.codeChallengeMethod) fields.code_challenge_method = request.codeChallengeMethod;
-  return fields;
-}
+  /** The parameters that travel from the consent page to the decision, already validated. */
+  function consentFields(request: AuthorizationRequest): Record<string, string> {
+    const fields: Record<string, string | undefined> = {
+      client_id: request.client._id,
+      redirect_uri: request.redirectUri,
+      response_type: request.responseType,
+      response_mode: request.responseMode,
+      scope: request.scope.join(' '),
+      state: request.state,
+      nonce: request.nonce,
+      code_challenge: request.codeChallenge,
+      code_challenge_method: request.codeChallengeMethod,
+    };
+    return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  }
 
-export function createAuthorizeService(servers: OAuthServers, oauth: Config['oauth']) {
-  async function issueCode(request: AuthorizationRequest, userId: string): Promise<Redirect> {
+  /**
+   * What a signed-in person (or nobody) gets before the consent page: `prompt=none` can never show
+   * it, and `prompt=login` or an expired `max_age` sends the person to sign in again.
+   */
+  function beforeConsent(request: AuthorizationRequest, person: SignedIn | null): Redirect | 'sign-in' | 'consent' {
+    const age = person?.authTime ? (Date.now() - person.authTime.getTime()) / 1000 : Infinity;
+    const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
+    if (request.prompt.includes('none')) {
+      const error = mustSignIn ? 'login_required' : 'consent_required';
+      return redirectBack(request.redirectUri, request.responseMode, {
+        error,
+        error_description: `prompt=none: ${error}`,
+        state: request.state,
+      });
+    }
+    return mustSignIn ? 'sign-in' : 'consent';
+  }
+
+  async function issueCode(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
     const response = new OAuthResponse();
+    const { response_mode: _mode, nonce: _nonce, ...libraryFields } = consentFields(request);
     try {
-      await servers.variantA.authorize(libraryRequest(consentFields(request)), response, {
-        authenticateHandler: { handle: () => ({ id: userId }) },
+      await servers.variantA.authorize(libraryRequest(libraryFields), response, {
+        authenticateHandler: { handle: () => ({ id: person.userId, authTime: person.authTime, nonce: request.nonce }) },
       });
     } catch (err) {
       // The library answers its own errors with a redirect to the (already verified) redirect_uri.
       if (!response.get('location')) throw err;
     }
-    return { kind: 'redirect', location: String(response.get('location')) };
+    const issued = new URL(String(response.get('location')));
+    return redirectBack(request.redirectUri, request.responseMode, Object.fromEntries(issued.searchParams));
   }
 
-  async function issueImplicitToken(request: AuthorizationRequest, userId: string): Promise<Redirect> {
+  async function issueImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
     const accessToken = randomToken();
-    const lifetime = oauth.v1AccessTokenLifetime;
+    const lifetime = config.oauth.v1AccessTokenLifetime;
     const client = toLibraryClient(request.client);
     await saveToken(
       { accessToken, accessTokenExpiresAt: new Date(Date.now() + lifetime * 1000), scope: request.scope, client, user: {} },
       client,
       {
-        id: userId,
+        id: person.userId,
       },
     );
     // `token` is seed 001's name for the access token; the rest are RFC 6749 §4.2.2's.
-    return redirectBack(request.client.redirectUri, 'token', {
+    return redirectBack(request.redirectUri, 'fragment', {
       access_token: accessToken,
       token: accessToken,
       token_type: 'bearer',
@@ -146,20 +222,24 @@ export function createAuthorizeService(servers: OAuthServers, oauth: Config['oau
   }
 
   return {
+    review,
+    consentFields,
+    beforeConsent,
+
     /** Carries out the person's decision on a request that passed review again. */
-    async decide(parameters: Parameters, userId: string): Promise<Redirect | Refusal> {
+    async decide(parameters: Parameters, person: SignedIn): Promise<Redirect | Refusal> {
       const reviewed = await review(parameters);
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
       if (parameters.decision === 'deny') {
-        return redirectBack(request.client.redirectUri, request.responseType, {
+        return redirectBack(request.redirectUri, request.responseMode, {
           error: 'access_denied',
           error_description: 'The user denied access',
           state: request.state,
         });
       }
       if (parameters.decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
-      return request.responseType === 'code' ? issueCode(request, userId) : issueImplicitToken(request, userId);
+      return request.responseType === 'code' ? issueCode(request, person) : issueImplicitToken(request, person);
     },
   };
 }

@@ -1,16 +1,29 @@
-// Registered client applications. The secret is kept only as a SHA-256 hash.
+// Registered client applications. The secret is kept only as a SHA-256 hash; public clients
+// (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
 
 export const GRANT_TYPES = ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
 export interface ClientDocument {
   /** client_id, public. */
   _id: string;
-  secretHash: string;
+  /** Absent for public clients. */
+  secretHash?: string;
   name: string;
   website: string;
+  /** The first registered redirect URI (the only one of clients registered before RFC 7591). */
   redirectUri: string;
+  /** Every registered redirect URI, redirectUri first; absent on older clients. */
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  /** Absent on older clients, which may use client_secret_basic and client_secret_post. */
+  tokenEndpointAuthMethod?: AuthMethod;
+  /** RFC 7592: hash of the token that reads, updates and deletes this registration. */
+  registrationTokenHash?: string;
   grants: GrantType[];
   /** The user who registered the client; absent for clients registered from the command line. */
   ownerId?: string;
@@ -20,10 +33,14 @@ export interface ClientDocument {
 const clientSchema = new Schema<ClientDocument>(
   {
     _id: { type: String, required: true },
-    secretHash: { type: String, required: true },
+    secretHash: { type: String },
     name: { type: String, required: true },
     website: { type: String, required: true },
     redirectUri: { type: String, required: true },
+    redirectUris: { type: [String], default: undefined },
+    postLogoutRedirectUris: { type: [String], default: undefined },
+    tokenEndpointAuthMethod: { type: String },
+    registrationTokenHash: { type: String },
     grants: { type: [String], required: true },
     ownerId: { type: String },
     createdAt: { type: Date, required: true },

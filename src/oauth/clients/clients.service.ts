@@ -28,11 +28,19 @@ export function normalizeRedirectUri(value: unknown): string | null {
   return url.href;
 }
 
-/** True when a redirect_uri sent with a request is the client's registered one. */
-export function isRegisteredRedirectUri(client: ClientDocument, redirectUri: string): boolean {
-  const normalized = normalizeRedirectUri(redirectUri);
-  return normalized !== null && normalized === normalizeRedirectUri(client.redirectUri);
+export function redirectUrisOf(client: ClientDocument): string[] {
+  return client.redirectUris ?? [client.redirectUri];
 }
+
+/** The registered redirect URI that a redirect_uri sent with a request names, in its registered spelling; null for none. */
+export function registeredRedirectUri(client: ClientDocument, redirectUri: string): string | null {
+  const normalized = normalizeRedirectUri(redirectUri);
+  return normalized === null
+    ? null
+    : (redirectUrisOf(client).find((registered) => normalizeRedirectUri(registered) === normalized) ?? null);
+}
+
+export const isPublic = (client: ClientDocument): boolean => client.tokenEndpointAuthMethod === 'none';
 
 export interface ClientRegistration {
   name: string;
@@ -87,10 +95,14 @@ export function find(clientId: string): Promise<ClientDocument | null> {
   return clientsDao.findClient(clientId);
 }
 
-/** The client, if the secret is right; compared in constant time. */
-export async function authenticate(clientId: string, clientSecret: string): Promise<ClientDocument | null> {
+/**
+ * Client authentication for every endpoint: a confidential client with its right secret (compared in
+ * constant time), or a public client that sent none. Anything else is null.
+ */
+export async function authenticate(clientId: string, clientSecret: string | undefined): Promise<ClientDocument | null> {
   const client = await clientsDao.findClient(clientId);
   if (!client) return null;
+  if (clientSecret === undefined || !client.secretHash) return clientSecret === undefined && isPublic(client) ? client : null;
   const presented = Buffer.from(sha256(clientSecret));
   const stored = Buffer.from(client.secretHash);
   return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;

@@ -14,11 +14,12 @@ import { fromLibraryError, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type Parameters } from '../oauth.parameters';
 import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
 import { withPasswordCheck, type OAuthUser } from '../oauth.storage';
+import type { IdTokens } from '../oidc/id-tokens.service';
 import * as tokensService from './tokens.service';
 
 const VARIANT_A_GRANTS = ['authorization_code', 'refresh_token'];
 
-export function createTokensController(servers: OAuthServers, oauth: Config['oauth'], limits: SignInLimits | null) {
+export function createTokensController(servers: OAuthServers, oauth: Config['oauth'], limits: SignInLimits | null, idTokens: IdTokens) {
   /** Runs the library's token flow with the client's credentials handed over as (decoded) parameters. */
   async function issue(server: OAuthServers['variantA'], req: Request, parameters: Parameters): Promise<Token> {
     const { clientId, clientSecret } = tokensService.clientCredentials(parameters, req.headers.authorization);
@@ -31,6 +32,22 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
     } catch (err) {
       throw fromLibraryError(err);
     }
+  }
+
+  /** OpenID Connect: an ID token when the grant has a person and the scope has openid (a refresh gets a fresh one). */
+  async function idTokenFor(token: Token): Promise<{ id_token?: string }> {
+    const user = token.user as OAuthUser;
+    const scope = token.scope ?? [];
+    if (!user.id || !scope.includes('openid')) return {};
+    const idToken = await idTokens.issue({
+      userId: user.id,
+      clientId: (token.client as { id: string }).id,
+      scope,
+      authTime: user.authTime,
+      nonce: user.nonce,
+      accessToken: token.accessToken,
+    });
+    return idToken ? { id_token: idToken } : {};
   }
 
   return {
@@ -60,6 +77,7 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
         expires_in: oauth.accessTokenLifetime,
         access_token: token.accessToken,
         refresh_token: token.refreshToken,
+        ...(await idTokenFor(token)),
       });
     },
 

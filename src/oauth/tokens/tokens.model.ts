@@ -15,6 +15,8 @@ export interface TokenDocument {
   /** Every token descending from one authorization (a code, or a password grant) shares it. */
   familyId: string;
   issuedAt: Date;
+  /** When the person signed in for the authorization this token descends from (OpenID Connect). */
+  authTime?: Date;
 }
 
 export interface CodeDocument {
@@ -27,6 +29,9 @@ export interface CodeDocument {
   expiresAt: Date;
   codeChallenge?: string;
   codeChallengeMethod?: string;
+  /** OpenID Connect: echoed in the ID token of the exchange. */
+  nonce?: string;
+  authTime?: Date;
 }
 
 /**
@@ -53,6 +58,7 @@ const tokenSchema = new Schema<TokenDocument>(
     userId: { type: String },
     familyId: { type: String, required: true },
     issuedAt: { type: Date, required: true },
+    authTime: { type: Date },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
@@ -73,6 +79,8 @@ const codeSchema = new Schema<CodeDocument>(
     expiresAt: { type: Date, required: true },
     codeChallenge: { type: String },
     codeChallengeMethod: { type: String },
+    nonce: { type: String },
+    authTime: { type: Date },
   },
   { ...noVersion, collection: 'oauth_codes' },
 );

@@ -10,6 +10,7 @@ import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
 import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import type { OAuthServers } from '../oauth.server';
+import type { IdTokens } from '../oidc/id-tokens.service';
 import { createTokensController } from './tokens.controller';
 
 const WINDOW_MS = 15 * 60_000;
@@ -22,8 +23,8 @@ function byClientId(req: Request): string | undefined {
   return clientId ? clientId.slice(0, 256) : undefined;
 }
 
-export function createTokensRouter(servers: OAuthServers, config: Config): Router {
-  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config));
+export function createTokensRouter(servers: OAuthServers, config: Config, idTokens: IdTokens): Router {
+  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config), idTokens);
   const tokenRules: RouteLimit[] = [
     { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: WINDOW_MS }, key: clientAddress },
     { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: WINDOW_MS }, key: byClientId },

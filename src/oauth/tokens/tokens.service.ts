@@ -26,7 +26,7 @@ export function clientCredentials(parameters: Parameters, authorization: string 
 /** Client authentication for revocation and introspection. */
 export async function authenticateClient(parameters: Parameters, authorization: string | undefined): Promise<ClientDocument> {
   const { clientId, clientSecret } = clientCredentials(parameters, authorization);
-  const client = clientId && clientSecret ? await clientsService.authenticate(clientId, clientSecret) : null;
+  const client = clientId ? await clientsService.authenticate(clientId, clientSecret) : null;
   if (!client) throw new OAuthErrorResponse('invalid_client', 'Client authentication failed');
   return client;
 }

@@ -1,0 +1,91 @@
+// ID tokens (OpenID Connect Core §2) and the claims about a person that scopes release (§5.4).
+import { createHash } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Config } from '../../config';
+import * as usersService from '../../users/users.service';
+import type { UserRecord } from '../../users/users.types';
+import type { KeyRing } from './signing-keys.service';
+
+export const ID_TOKEN_ALGORITHM = 'RS256';
+
+/** What `profile` and `email` release, with `sub` always. */
+export function userClaims(user: UserRecord, scope: readonly string[]): Record<string, unknown> {
+  const claims: Record<string, unknown> = { sub: user._id };
+  if (scope.includes('profile')) {
+    const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+    if (name) claims.name = name;
+    if (user.firstName) claims.given_name = user.firstName;
+    if (user.lastName) claims.family_name = user.lastName;
+    if (user.avatarUrl) claims.picture = user.avatarUrl;
+    if (user.updatedAt) claims.updated_at = Math.floor(user.updatedAt.getTime() / 1000);
+  }
+  if (scope.includes('email') && user.email) {
+    claims.email = user.email;
+    // Nothing here proves that a person owns the address they typed.
+    claims.email_verified = false;
+  }
+  return claims;
+}
+
+/** at_hash and c_hash: the left half of the SHA-256 of the value, base64url (§3.1.3.6, §3.3.2.11). */
+export function halfHash(value: string): string {
+  const digest = createHash('sha256').update(value).digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+export interface IdTokenRequest {
+  userId: string;
+  clientId: string;
+  scope: readonly string[];
+  authTime?: Date;
+  nonce?: string;
+  accessToken?: string;
+  code?: string;
+}
+
+export function createIdTokens(keys: KeyRing, config: Config) {
+  return {
+    /** A signed ID token, or null when the person no longer exists. */
+    async issue(request: IdTokenRequest): Promise<string | null> {
+      const user = await usersService.findById(request.userId);
+      if (!user) return null;
+      const { kid, privateKey } = await keys.signingKey();
+      const claims: Record<string, unknown> = { ...userClaims(user, request.scope), azp: request.clientId };
+      if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
+      if (request.nonce) claims.nonce = request.nonce;
+      if (request.accessToken) claims.at_hash = halfHash(request.accessToken);
+      if (request.code) claims.c_hash = halfHash(request.code);
+      return jwt.sign(claims, privateKey, {
+        algorithm: ID_TOKEN_ALGORITHM,
+        keyid: kid,
+        issuer: config.publicUrl,
+        audience: request.clientId,
+        expiresIn: config.oauth.idTokenLifetime,
+      });
+    },
+
+    /**
+     * The claims of an ID token this server signed, expired or not (an id_token_hint may be old), or
+     * null for anything else: another signer, another algorithm (`none` included), a bad signature.
+     */
+    async verifyHint(token: string): Promise<jwt.JwtPayload | null> {
+      const decoded = jwt.decode(token, { complete: true });
+      const kid = decoded?.header.kid;
+      if (!decoded || decoded.header.alg !== ID_TOKEN_ALGORITHM || typeof kid !== 'string') return null;
+      const publicKey = await keys.publicKey(kid);
+      if (!publicKey) return null;
+      try {
+        const payload = jwt.verify(token, publicKey, {
+          algorithms: [ID_TOKEN_ALGORITHM],
+          issuer: config.publicUrl,
+          ignoreExpiration: true,
+        });
+        return typeof payload === 'object' ? payload : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type IdTokens = ReturnType<typeof createIdTokens>;

@@ -1,0 +1,136 @@
+// ID token signing keys: RSA 2048 for RS256, stored in MongoDB so that every instance signs with the
+// same key and publishes the same set. The private key is encrypted with AES-256-GCM under a key
+// derived from SIGNING_KEYS_SECRET. Instances re-read the set every 30 seconds, so a rotation made
+// by `npm run keys -- rotate` is picked up within that time; the retired key stays published until
+// every ID token it signed has expired.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
+import { randomToken } from '../../common/crypto';
+import * as signingKeysDao from './signing-keys.dao';
+import type { EncryptedPrivateKey, SigningKeyDocument } from './signing-keys.model';
+
+export const KEY_REFRESH_MS = 30_000;
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+}
+
+export interface KeyRingOptions {
+  secret: string;
+  /** Seconds an ID token lives: how long a retired key must stay published. */
+  idTokenLifetime: number;
+}
+
+function encryptionKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'oidc-signing-keys', 'aes-256-gcm', 32));
+}
+
+function encrypt(pem: string, secret: string): EncryptedPrivateKey {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', encryptionKey(secret), iv);
+  const data = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
+  return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+}
+
+/** The private key, or null when it was encrypted under another secret. */
+function decrypt(encrypted: EncryptedPrivateKey, secret: string): KeyObject | null {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', encryptionKey(secret), Buffer.from(encrypted.iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(encrypted.tag, 'base64'));
+    const pem = Buffer.concat([decipher.update(Buffer.from(encrypted.data, 'base64')), decipher.final()]).toString('utf8');
+    return createPrivateKey(pem);
+  } catch {
+    return null;
+  }
+}
+
+/** How long after its retirement a key must stay published. */
+function publishWindowMs(options: KeyRingOptions): number {
+  // An instance may sign with a key for up to one refresh after it was retired.
+  return options.idTokenLifetime * 1000 + 2 * KEY_REFRESH_MS;
+}
+
+/** Makes a new key the current one; the others retire. Returns the new key id. */
+export async function rotate(options: KeyRingOptions): Promise<string> {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = randomToken(12);
+  const now = new Date();
+  await signingKeysDao.insert({
+    _id: kid,
+    alg: 'RS256',
+    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' },
+    privateKey: encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), options.secret),
+    createdAt: now,
+  });
+  await signingKeysDao.retireAllBut(kid, now, new Date(now.getTime() + publishWindowMs(options)));
+  return kid;
+}
+
+export function listPublished(): Promise<SigningKeyDocument[]> {
+  return signingKeysDao.listPublished(new Date());
+}
+
+interface LoadedKeys {
+  at: number;
+  keys: SigningKeyDocument[];
+  signing: SigningKey | null;
+}
+
+/** The published keys of one process, read again at most every KEY_REFRESH_MS. */
+export function createKeyRing(options: KeyRingOptions) {
+  let loaded: LoadedKeys | null = null;
+  let loading: Promise<LoadedKeys> | null = null;
+
+  async function load(): Promise<LoadedKeys> {
+    const now = Date.now();
+    await signingKeysDao.deleteExpired(new Date(now));
+    const keys = await signingKeysDao.listPublished(new Date(now));
+    const current = keys.find((key) => !key.retiredAt);
+    const privateKey = current ? decrypt(current.privateKey, options.secret) : null;
+    return { at: now, keys, signing: current && privateKey ? { kid: current._id, privateKey } : null };
+  }
+
+  async function fresh(): Promise<LoadedKeys> {
+    if (loaded && Date.now() - loaded.at < KEY_REFRESH_MS) return loaded;
+    loading ??= load().finally(() => (loading = null));
+    loaded = await loading;
+    return loaded;
+  }
+
+  return {
+    /** The key to sign with; the first call ever (or after a secret change) creates one. */
+    async signingKey(): Promise<SigningKey> {
+      const { signing } = await fresh();
+      if (signing) return signing;
+      await rotate(options);
+      loaded = null;
+      const created = (await fresh()).signing;
+      if (!created) throw new Error('no usable signing key after creating one');
+      return created;
+    },
+
+    /** The JWK Set to publish. */
+    async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
+      return { keys: (await fresh()).keys.map((key) => key.publicJwk) };
+    },
+
+    /** The public key for a `kid`, for checking ID tokens this server signed. */
+    async publicKey(kid: string): Promise<KeyObject | null> {
+      const key = (await fresh()).keys.find((candidate) => candidate._id === kid);
+      return key ? createPublicKey({ key: key.publicJwk as JsonWebKeyInput['key'], format: 'jwk' }) : null;
+    },
+  };
+}
+
+type JsonWebKeyInput = Extract<Parameters<typeof createPublicKey>[0], { format: 'jwk' }>;
+
+export type KeyRing = ReturnType<typeof createKeyRing>;
