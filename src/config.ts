@@ -55,6 +55,8 @@ export interface Config {
     readonly idTokenLifetime: number;
     /** Encrypts the private parts of the ID token signing keys stored in the database. */
     readonly signingKeysSecret: string;
+    /** How often an instance re-reads the signing keys (a rotation reaches it within this), seconds. */
+    readonly signingKeysRefresh: number;
   };
   readonly github: {
     /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
@@ -240,6 +242,7 @@ export function loadConfig(env: Env): Config {
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
       idTokenLifetime: positiveInteger(env, 'OIDC_ID_TOKEN_LIFETIME', 3600, 86_400),
       signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
+      signingKeysRefresh: positiveInteger(env, 'OIDC_KEYS_REFRESH_SECONDS', 30, 60),
     }),
     github: Object.freeze({
       credentials:

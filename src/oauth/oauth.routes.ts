@@ -10,13 +10,13 @@ import { createOAuthController } from './oauth.controller';
 import { createOAuthServers } from './oauth.server';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
-import { createKeyRing } from './oidc/signing-keys.service';
+import { createKeyRing, keyRingOptions } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
 export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
   const servers = createOAuthServers(config.oauth);
-  const keys = createKeyRing({ secret: config.oauth.signingKeysSecret, idTokenLifetime: config.oauth.idTokenLifetime });
+  const keys = createKeyRing(keyRingOptions(config.oauth));
   const idTokens = createIdTokens(keys, config);
   const oauth = createOAuthController();
   const router = Router();

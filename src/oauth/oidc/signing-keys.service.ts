@@ -1,8 +1,8 @@
 // ID token signing keys: RSA 2048 for RS256, stored in MongoDB so that every instance signs with the
 // same key and publishes the same set. The private key is encrypted with AES-256-GCM under a key
-// derived from SIGNING_KEYS_SECRET. Instances re-read the set every 30 seconds, so a rotation made
-// by `npm run keys -- rotate` is picked up within that time; the retired key stays published until
-// every ID token it signed has expired.
+// derived from SIGNING_KEYS_SECRET. Instances re-read the set every OIDC_KEYS_REFRESH_SECONDS (30 by
+// default, 60 at most), so a rotation made by `npm run keys -- rotate` is picked up within that time;
+// the retired key stays published until every ID token it signed has expired.
 import {
   createCipheriv,
   createDecipheriv,
@@ -14,10 +14,9 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { randomToken } from '../../common/crypto';
+import type { Config } from '../../config';
 import * as signingKeysDao from './signing-keys.dao';
 import type { EncryptedPrivateKey, SigningKeyDocument } from './signing-keys.model';
-
-export const KEY_REFRESH_MS = 30_000;
 
 export interface SigningKey {
   kid: string;
@@ -28,7 +27,15 @@ export interface KeyRingOptions {
   secret: string;
   /** Seconds an ID token lives: how long a retired key must stay published. */
   idTokenLifetime: number;
+  /** Seconds between two reads of the key set by one process. */
+  refresh: number;
 }
+
+export const keyRingOptions = (oauth: Config['oauth']): KeyRingOptions => ({
+  secret: oauth.signingKeysSecret,
+  idTokenLifetime: oauth.idTokenLifetime,
+  refresh: oauth.signingKeysRefresh,
+});
 
 function encryptionKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'oidc-signing-keys', 'aes-256-gcm', 32));
@@ -55,8 +62,9 @@ function decrypt(encrypted: EncryptedPrivateKey, secret: string): KeyObject | nu
 
 /** How long after its retirement a key must stay published. */
 function publishWindowMs(options: KeyRingOptions): number {
-  // An instance may sign with a key for up to one refresh after it was retired.
-  return options.idTokenLifetime * 1000 + 2 * KEY_REFRESH_MS;
+  // An instance may sign with a key for up to one refresh after it was retired; 60 s is the longest
+  // refresh any instance may be configured with.
+  return (options.idTokenLifetime + 2 * 60) * 1000;
 }
 
 /** Makes a new key the current one; the others retire. Returns the new key id. */
@@ -85,7 +93,7 @@ interface LoadedKeys {
   signing: SigningKey | null;
 }
 
-/** The published keys of one process, read again at most every KEY_REFRESH_MS. */
+/** The published keys of one process, read again at most every `refresh` seconds. */
 export function createKeyRing(options: KeyRingOptions) {
   let loaded: LoadedKeys | null = null;
   let loading: Promise<LoadedKeys> | null = null;
@@ -100,7 +108,7 @@ export function createKeyRing(options: KeyRingOptions) {
   }
 
   async function fresh(): Promise<LoadedKeys> {
-    if (loaded && Date.now() - loaded.at < KEY_REFRESH_MS) return loaded;
+    if (loaded && Date.now() - loaded.at < options.refresh * 1000) return loaded;
     loading ??= load().finally(() => (loading = null));
     loaded = await loading;
     return loaded;
