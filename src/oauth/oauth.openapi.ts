@@ -1,4 +1,4 @@
-// The OAuth 2 authorization server of seed 001.
+// The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import {
   empty,
   formRequest,
@@ -6,6 +6,7 @@ import {
   json,
   jsonFaults,
   jsonRequest,
+  jwtAuth,
   malformedPath,
   type OpenApiFragment,
   page,
@@ -81,8 +82,50 @@ const userinfoOperation = {
   },
 };
 
+/** The registration access token from the registration response. */
+const registrationAuth = [{ registrationToken: [] }];
+
+const endSessionParameters = {
+  id_token_hint: param,
+  post_logout_redirect_uri: param,
+  client_id: param,
+  state: param,
+  ui_locales: param,
+};
+
+function endSessionOperation(from: 'query' | 'body') {
+  const shared = {
+    tags: ['OpenID Connect'],
+    summary:
+      from === 'query'
+        ? 'RP-initiated logout: signs out at once with an id_token_hint for the signed-in person, else asks'
+        : 'RP-initiated logout, or the confirmation form of its page',
+    security: [...sessionAuth, {}],
+    responses: {
+      '200': page('Confirmation form, or "Signed out"'),
+      '303': redirect('To the registered post_logout_redirect_uri, with state'),
+      '400': page('Bad id_token_hint, client_id not its audience, or a post_logout_redirect_uri not registered'),
+      '403': page('Missing or wrong CSRF token (signed in)'),
+      ...pageFaults,
+    },
+  };
+  if (from === 'query') {
+    return {
+      ...shared,
+      parameters: Object.entries(endSessionParameters).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+    };
+  }
+  return {
+    ...shared,
+    requestBody: formRequest(oauthForm({ ...endSessionParameters, _csrf: param, confirm: { type: 'string', enum: ['yes'] } })),
+  };
+}
+
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
 const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
+
+/** Redirect URIs in registration metadata: https, http on loopback, or a private-use scheme. */
+const uriList = { type: 'array', items: { type: 'string', maxLength: 2048 }, maxItems: 10 };
 
 /** One or more of the scopes, space-separated. */
 const scopeList = {
@@ -273,6 +316,41 @@ export const oauthOpenApi: OpenApiFragment = {
       },
     },
     '/oauth/userinfo': { get: userinfoOperation, post: userinfoOperation },
+    '/oauth/register': {
+      post: {
+        tags: ['OpenID Connect'],
+        summary: 'RFC 7591 dynamic client registration, authorized by an access token from POST /auth',
+        security: jwtAuth,
+        requestBody: jsonRequest(ref('ClientMetadataRequest')),
+        responses: {
+          '201': json(ref('ClientMetadata'), 'Registered: client_secret (unless public) and registration_access_token are shown only here'),
+          '400': json(ref('OAuthError'), 'invalid_redirect_uri or invalid_client_metadata'),
+          '401': json(ref('OAuthError'), 'invalid_token: no or a bad access token'),
+          ...jsonFaults,
+        },
+      },
+    },
+    '/oauth/register/{clientId}': {
+      parameters: [pathParam('clientId', 'The client_id')],
+      get: {
+        tags: ['OpenID Connect'],
+        summary: 'RFC 7592: read a registration with its registration access token',
+        security: registrationAuth,
+        responses: {
+          '200': json(ref('ClientMetadata'), 'The registration'),
+          '400': malformedPath,
+          '401': json(ref('OAuthError'), 'invalid_token'),
+          ...jsonFaults,
+        },
+      },
+      delete: {
+        tags: ['OpenID Connect'],
+        summary: 'RFC 7592: delete a registration and every token issued to the client',
+        security: registrationAuth,
+        responses: { '204': empty('Deleted'), '400': malformedPath, '401': json(ref('OAuthError'), 'invalid_token'), ...jsonFaults },
+      },
+    },
+    '/oauth/end-session': { get: endSessionOperation('query'), post: endSessionOperation('body') },
     '/api/user': {
       get: {
         tags: ['OAuth 2'],
@@ -342,6 +420,47 @@ export const oauthOpenApi: OpenApiFragment = {
       type: 'object',
       required: ['active'],
       properties: { active: { type: 'boolean' }, scope: str, client_id: str, token_type: str, exp: int, iat: int, sub: str },
+      additionalProperties: false,
+    },
+    ClientMetadataRequest: {
+      type: 'object',
+      properties: {
+        redirect_uris: uriList,
+        post_logout_redirect_uris: uriList,
+        client_name: { type: 'string', minLength: 1, maxLength: 100 },
+        client_uri: { type: 'string', format: 'uri' },
+        grant_types: { type: 'array', items: ref('Grant'), maxItems: 5 },
+        response_types: { type: 'array', items: { type: 'string', enum: ['code', 'token'] }, maxItems: 2 },
+        token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
+      },
+    },
+    ClientMetadata: {
+      type: 'object',
+      required: [
+        'client_id',
+        'client_id_issued_at',
+        'registration_client_uri',
+        'client_name',
+        'redirect_uris',
+        'grant_types',
+        'response_types',
+        'token_endpoint_auth_method',
+      ],
+      properties: {
+        client_id: str,
+        client_secret: str,
+        client_id_issued_at: { type: 'integer' },
+        client_secret_expires_at: { type: 'integer' },
+        registration_access_token: str,
+        registration_client_uri: str,
+        client_name: str,
+        client_uri: str,
+        redirect_uris: { type: 'array', items: str },
+        post_logout_redirect_uris: { type: 'array', items: str },
+        grant_types: { type: 'array', items: ref('Grant') },
+        response_types: { type: 'array', items: str },
+        token_endpoint_auth_method: str,
+      },
       additionalProperties: false,
     },
     JwkSet: {

@@ -22,8 +22,8 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
   const router = Router();
   router.use(createAuthorizeRouter(servers, config, sessions, csrf));
   router.use(createTokensRouter(servers, config, idTokens));
-  router.use(createClientsRouter(accessTokens, sessions));
-  router.use(createOidcRouter(config, keys));
+  router.use(createClientsRouter(config, accessTokens, sessions));
+  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf));
   router.get('/api/user', oauth.currentUser);
   return router;
 }

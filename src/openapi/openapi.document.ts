@@ -72,6 +72,7 @@ export const openApiDocument = {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth' },
       session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Browser session from /login' },
       catalogueBasic: { type: 'http', scheme: 'basic', description: "A user's email and password" },
+      registrationToken: { type: 'http', scheme: 'bearer', description: 'RFC 7592 registration access token from POST /oauth/register' },
       clientBasic: {
         type: 'http',
         scheme: 'basic',

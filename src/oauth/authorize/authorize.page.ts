@@ -5,6 +5,10 @@ import { csrfField, layout } from '../../web/layout';
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
   read: 'Read your account details',
   write: 'Change data on your behalf',
+  openid: 'Know who you are (sign you in)',
+  profile: 'See your name and picture',
+  email: 'See your email address',
+  offline_access: 'Keep access while you are away',
 };
 
 export function consentPage(options: {
@@ -18,7 +22,7 @@ export function consentPage(options: {
   return layout(
     `Authorize ${options.clientName}`,
     html`<h1>Authorize ${options.clientName}?</h1>
-<p><strong>${options.clientName}</strong> (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>) asks for access to your account:</p>
+<p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
 <ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}</ul>
 <form method="post" action="${options.action}">
 ${csrfField(options.csrfToken)}

@@ -18,3 +18,7 @@ export async function deleteClient(clientId: string, ownerId: string): Promise<b
   const { deletedCount } = await ClientModel.deleteOne({ _id: clientId, ownerId }).exec();
   return deletedCount === 1;
 }
+
+export async function deleteById(clientId: string): Promise<void> {
+  await ClientModel.deleteOne({ _id: clientId }).exec();
+}

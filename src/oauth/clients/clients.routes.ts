@@ -1,15 +1,21 @@
-// Client registration (seed 001 part A): register, list and delete the clients a user owns, with a
-// seed 000 access token or a browser session.
+// Client registration: seed 001's register, list and delete of the clients a user owns (a seed 000
+// access token or a browser session), and RFC 7591/7592 dynamic registration.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { jsonBody } from '../../common/json-body';
 import { validate } from '../../common/validation';
+import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
 import * as clientsValidation from './clients.validation';
+import { createRegistrationController } from './registration.controller';
 
-export function createClientsRouter(accessTokens: AccessTokens, sessions: RequestHandler): Router {
+export function createClientsRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler): Router {
   const user = clientsController.requireUser(accessTokens);
+  const registration = createRegistrationController(config, accessTokens);
   const router = Router();
+  router.post('/oauth/register', jsonBody, registration.register);
+  router.get('/oauth/register/:clientId', registration.read);
+  router.delete('/oauth/register/:clientId', registration.remove);
   router.post('/oauth/clients', sessions, user, jsonBody, validate(clientsValidation.registerClient), clientsController.register);
   router.get('/oauth/clients', sessions, user, clientsController.list);
   router.delete('/oauth/clients/:clientId', sessions, user, clientsController.remove);

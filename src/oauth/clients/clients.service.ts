@@ -9,11 +9,15 @@ import type { ClientDocument, GrantType } from './clients.model';
 export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
 const MAX_REDIRECT_URI_LENGTH = 2048;
 
+/** RFC 8252 §7.1: a native app's private-use scheme is a reversed domain name, so it has a dot. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+
 /**
  * A redirect URI in the form it is stored and compared in: RFC 6749 §3.1.2's absolute URI without a
- * fragment, http(s), with no user name or password and no control characters or spaces (URL parsing
- * would drop CR/LF silently). Scheme and host are lower-cased and the rest normalised as RFC 3986 §6.2.2
- * allows, so equivalent spellings compare equal. null when the value is not acceptable.
+ * fragment, http(s) or a native app's private-use scheme, with no user name or password and no control
+ * characters or spaces (URL parsing would drop CR/LF silently). Scheme and host are lower-cased and the
+ * rest normalised as RFC 3986 §6.2.2 allows, so equivalent spellings compare equal. null when the value
+ * is not acceptable (javascript:, data: and the like never are).
  */
 export function normalizeRedirectUri(value: unknown): string | null {
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -24,8 +28,19 @@ export function normalizeRedirectUri(value: unknown): string | null {
   } catch {
     return null;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
+  const web = url.protocol === 'http:' || url.protocol === 'https:';
+  if ((!web && !PRIVATE_USE_SCHEME.test(url.protocol)) || url.username || url.password) return null;
   return url.href;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** What dynamic registration accepts (RFC 8252 §7): https, http on loopback only, or a private-use scheme. */
+export function isRegistrableRedirectUri(value: unknown): boolean {
+  const normalized = normalizeRedirectUri(value);
+  if (!normalized) return false;
+  const url = new URL(normalized);
+  return url.protocol === 'https:' || (url.protocol === 'http:' ? LOOPBACK_HOSTS.has(url.hostname) : true);
 }
 
 export function redirectUrisOf(client: ClientDocument): string[] {
@@ -38,6 +53,14 @@ export function registeredRedirectUri(client: ClientDocument, redirectUri: strin
   return normalized === null
     ? null
     : (redirectUrisOf(client).find((registered) => normalizeRedirectUri(registered) === normalized) ?? null);
+}
+
+/** RP-initiated logout: the registered post_logout_redirect_uri that a request names, or null. */
+export function registeredPostLogoutRedirectUri(client: ClientDocument, uri: string): string | null {
+  const normalized = normalizeRedirectUri(uri);
+  return normalized === null
+    ? null
+    : ((client.postLogoutRedirectUris ?? []).find((registered) => normalizeRedirectUri(registered) === normalized) ?? null);
 }
 
 export const isPublic = (client: ClientDocument): boolean => client.tokenEndpointAuthMethod === 'none';

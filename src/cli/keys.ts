@@ -1,0 +1,37 @@
+// `npm run keys -- rotate|list`: the ID token signing keys in the configured database. `rotate` makes a
+// new key current; running servers sign with it within OIDC_KEYS_REFRESH_SECONDS and keep publishing
+// the old one until the ID tokens it signed have expired.
+import { createLogger } from '../common/logger';
+import { loadConfigFromProcess } from '../config';
+import { openDatabase } from '../db/open';
+import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
+
+const USAGE = 'usage: npm run keys -- rotate | list';
+
+async function main(): Promise<void> {
+  const command = process.argv[2];
+  if (process.argv.length !== 3 || (command !== 'rotate' && command !== 'list')) throw new Error(USAGE);
+  const config = loadConfigFromProcess();
+  if (config.generatedSecrets.includes('SIGNING_KEYS_SECRET')) {
+    throw new Error("Set SIGNING_KEYS_SECRET to the servers' value: keys are encrypted with it.");
+  }
+  const database = await openDatabase(config, createLogger('warn'));
+  try {
+    if (command === 'rotate') {
+      const kid = await rotate(keyRingOptions(config.oauth));
+      process.stdout.write(`new signing key ${kid} is current; servers pick it up within ${config.oauth.signingKeysRefresh} s\n`);
+      return;
+    }
+    for (const key of await listPublished()) {
+      const state = key.retiredAt ? `retired, published until ${key.publishUntil?.toISOString()}` : 'current';
+      process.stdout.write(`${key._id}  ${key.alg}  created ${key.createdAt.toISOString()}  ${state}\n`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

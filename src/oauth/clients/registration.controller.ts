@@ -1,0 +1,53 @@
+// RFC 7591 registration (authorized by a seed 000 access token from POST /auth) and RFC 7592 reading
+// and deleting a registration (authorized by its registration access token).
+import type { Request, Response } from 'express';
+import type { AccessTokens } from '../../common/access-tokens';
+import { bearerToken } from '../../common/authorization';
+import { AppError } from '../../common/errors';
+import { noStore } from '../../common/no-store';
+import type { Config } from '../../config';
+import * as usersService from '../../users/users.service';
+import * as registrationService from './registration.service';
+
+/** RFC 6750 §3.1: the bearer token (initial or registration access token) is missing or wrong. */
+function invalidToken(description: string): AppError {
+  return new AppError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  );
+}
+
+export function createRegistrationController(config: Config, accessTokens: AccessTokens) {
+  const registrationToken = (req: Request): string => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw invalidToken('Send the registration access token as Authorization: Bearer <token>');
+    return token;
+  };
+
+  return {
+    async register(req: Request, res: Response): Promise<void> {
+      const token = bearerToken(req.headers.authorization);
+      const claims = token ? accessTokens.verify(token) : null;
+      if (!claims || !(await usersService.findById(claims.userId))) {
+        throw invalidToken('Send an access token from POST /auth as Authorization: Bearer <token>');
+      }
+      noStore(res)
+        .status(201)
+        .json(await registrationService.register(claims.userId, req.body, config.publicUrl));
+    },
+
+    async read(req: Request<{ clientId: string }>, res: Response): Promise<void> {
+      const metadata = await registrationService.read(req.params.clientId, registrationToken(req), config.publicUrl);
+      if (!metadata) throw invalidToken('The registration access token does not manage this client');
+      noStore(res).json(metadata);
+    },
+
+    async remove(req: Request<{ clientId: string }>, res: Response): Promise<void> {
+      if (!(await registrationService.remove(req.params.clientId, registrationToken(req)))) {
+        throw invalidToken('The registration access token does not manage this client');
+      }
+      res.status(204).end();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// RFC 7591 dynamic client registration and RFC 7592 reading and deleting a registration. The client
+// metadata is checked here (the RFC's error codes, not the users' validation format); a registration
+// access token, shown once and stored as a hash, manages the registration afterwards.
+import { timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../common/errors';
+import { randomToken, sha256 } from '../../common/crypto';
+import * as tokensDao from '../tokens/tokens.dao';
+import * as clientsDao from './clients.dao';
+import { AUTH_METHODS, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
+import { isRegistrableRedirectUri, normalizeRedirectUri } from './clients.service';
+
+const MAX_URIS = 10;
+const MAX_NAME_LENGTH = 100;
+const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
+const RESPONSE_TYPE_GRANT: Record<string, GrantType> = { code: 'authorization_code', token: 'implicit' };
+
+/** RFC 7591 §3.2.2 errors. */
+export class RegistrationError extends AppError {
+  constructor(error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) {
+    super(400, { error, error_description: description }, { 'Cache-Control': 'no-store' });
+  }
+}
+
+export interface ClientMetadata {
+  client_id: string;
+  client_secret?: string;
+  client_id_issued_at: number;
+  client_secret_expires_at?: number;
+  registration_access_token?: string;
+  registration_client_uri: string;
+  client_name: string;
+  client_uri?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: GrantType[];
+  response_types: string[];
+  token_endpoint_auth_method: AuthMethod;
+}
+
+const invalid = (description: string) => new RegistrationError('invalid_client_metadata', description);
+
+function stringList(value: unknown, name: string, check: (item: string) => boolean, error = invalid): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_URIS || !value.every((item): item is string => typeof item === 'string')) {
+    throw invalid(`${name} must be a list of at most ${MAX_URIS} strings`);
+  }
+  const bad = value.find((item) => !check(item));
+  if (bad !== undefined) throw error(`${name} has a value this server does not accept: ${bad.slice(0, 200)}`);
+  return [...new Set(value)];
+}
+
+const redirectUriError = (description: string) =>
+  new RegistrationError(
+    'invalid_redirect_uri',
+    `${description} (https, http on a loopback address, or a private-use scheme such as com.example.app:/callback)`,
+  );
+
+/** The checked metadata of a registration request. */
+function readMetadata(body: unknown) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
+  const input = body as Record<string, unknown>;
+  const method = input.token_endpoint_auth_method ?? 'client_secret_basic';
+  if (!AUTH_METHODS.includes(method as AuthMethod)) throw invalid(`token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+  const authMethod = method as AuthMethod;
+  const grants = (stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant)) ?? [
+    'authorization_code',
+  ]) as GrantType[];
+  if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
+    throw invalid('A public client (token_endpoint_auth_method none) may use only authorization_code and refresh_token');
+  }
+  const responseTypes =
+    stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANT) ??
+    (grants.includes('authorization_code') ? ['code'] : []);
+  const missing = responseTypes.find((type) => !grants.includes(RESPONSE_TYPE_GRANT[type]));
+  if (missing) throw invalid(`response_type ${missing} needs the grant type ${RESPONSE_TYPE_GRANT[missing]}`);
+  const redirectUris = stringList(input.redirect_uris, 'redirect_uris', isRegistrableRedirectUri, redirectUriError) ?? [];
+  if (responseTypes.length > 0 && redirectUris.length === 0)
+    throw redirectUriError('redirect_uris is required for the code and implicit flows');
+  const postLogoutRedirectUris =
+    stringList(input.post_logout_redirect_uris, 'post_logout_redirect_uris', isRegistrableRedirectUri, redirectUriError) ?? [];
+  const name = input.client_name ?? 'Unnamed application';
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH)
+    throw invalid(`client_name must be 1 to ${MAX_NAME_LENGTH} characters`);
+  const website = input.client_uri;
+  if (website !== undefined && (typeof website !== 'string' || !/^https?:/.test(normalizeRedirectUri(website) ?? '')))
+    throw invalid('client_uri must be an http(s) URL');
+  return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website };
+}
+
+function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
+  const grants = client.grants;
+  return {
+    client_id: client._id,
+    client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
+    registration_client_uri: `${issuer}/oauth/register/${encodeURIComponent(client._id)}`,
+    client_name: client.name,
+    ...(client.website ? { client_uri: client.website } : {}),
+    redirect_uris: client.redirectUris ?? [client.redirectUri],
+    post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
+    grant_types: grants,
+    response_types: Object.keys(RESPONSE_TYPE_GRANT).filter((type) => grants.includes(RESPONSE_TYPE_GRANT[type])),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? 'client_secret_basic',
+  };
+}
+
+/** Registers a client for its owner; the secret and the registration access token are in this answer only. */
+export async function register(ownerId: string, body: unknown, issuer: string): Promise<ClientMetadata> {
+  const metadata = readMetadata(body);
+  const clientSecret = metadata.authMethod === 'none' ? undefined : randomToken();
+  const registrationToken = randomToken();
+  const client: ClientDocument = {
+    _id: randomToken(16),
+    secretHash: clientSecret && sha256(clientSecret),
+    name: metadata.name,
+    website: metadata.website ?? '',
+    redirectUri: metadata.redirectUris[0] ?? '',
+    redirectUris: metadata.redirectUris,
+    postLogoutRedirectUris: metadata.postLogoutRedirectUris,
+    grants: metadata.grants,
+    tokenEndpointAuthMethod: metadata.authMethod,
+    registrationTokenHash: sha256(registrationToken),
+    ownerId,
+    createdAt: new Date(),
+  };
+  await clientsDao.insertClient(client);
+  return {
+    ...toMetadata(client, issuer),
+    ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: 0 } : {}),
+    registration_access_token: registrationToken,
+  };
+}
+
+/** The client a registration access token manages, or null (unknown client and wrong token alike). */
+async function managed(clientId: string, registrationToken: string): Promise<ClientDocument | null> {
+  const client = await clientsDao.findClient(clientId);
+  if (!client?.registrationTokenHash) return null;
+  const presented = Buffer.from(sha256(registrationToken));
+  const stored = Buffer.from(client.registrationTokenHash);
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+}
+
+export async function read(clientId: string, registrationToken: string, issuer: string): Promise<ClientMetadata | null> {
+  const client = await managed(clientId, registrationToken);
+  return client && toMetadata(client, issuer);
+}
+
+/** Deletes the registration and every token and code issued to the client; false for a wrong token. */
+export async function remove(clientId: string, registrationToken: string): Promise<boolean> {
+  const client = await managed(clientId, registrationToken);
+  if (!client) return false;
+  await clientsDao.deleteById(clientId);
+  await tokensDao.deleteForClient(clientId);
+  return true;
+}

@@ -1,0 +1,65 @@
+// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0) at end_session_endpoint. A valid
+// id_token_hint for the signed-in person signs out at once; otherwise the person confirms with a form.
+// A post_logout_redirect_uri is followed only when the client registered it, with `state` echoed.
+import type { Request, Response } from 'express';
+import { noStore } from '../../common/no-store';
+import { signOut } from '../../session/session.middleware';
+import * as sessionService from '../../session/session.service';
+import type { Csrf } from '../../web/csrf';
+import { pageError } from '../../web/layout';
+import * as clientsService from '../clients/clients.service';
+import { OAuthErrorResponse } from '../oauth.errors';
+import { collectParameters, type Parameters } from '../oauth.parameters';
+import { confirmSignOutPage, signedOutPage } from './end-session.page';
+import type { IdTokens } from './id-tokens.service';
+
+const HTML = 'text/html; charset=utf-8';
+const refused = (message: string) => pageError(400, 'Invalid sign-out request', message);
+
+function readParameters(req: Request): Parameters {
+  try {
+    return collectParameters(req, [req.method === 'POST' ? 'body' : 'query']);
+  } catch (err) {
+    if (err instanceof OAuthErrorResponse) throw refused((err.body as { error_description: string }).error_description);
+    throw err;
+  }
+}
+
+export function createEndSessionController(idTokens: IdTokens, csrf: Csrf) {
+  /** Where to send the browser afterwards: a registered post_logout_redirect_uri with state, or nowhere. */
+  async function destination(parameters: Parameters, hintClient: string | undefined): Promise<string | null> {
+    if (parameters.client_id && hintClient && parameters.client_id !== hintClient)
+      throw refused('client_id is not the audience of id_token_hint.');
+    const requested = parameters.post_logout_redirect_uri;
+    if (!requested) return null;
+    const clientId = hintClient ?? parameters.client_id;
+    const client = clientId ? await clientsService.find(clientId) : null;
+    const registered = client && clientsService.registeredPostLogoutRedirectUri(client, requested);
+    if (!registered) throw refused('The application asked to send you to an address it has not registered, so you were not sent there.');
+    const url = new URL(registered);
+    if (parameters.state) url.searchParams.set('state', parameters.state);
+    return url.toString();
+  }
+
+  return {
+    async endSession(req: Request, res: Response): Promise<void> {
+      const parameters = readParameters(req);
+      const hint = parameters.id_token_hint ? await idTokens.verifyHint(parameters.id_token_hint) : null;
+      if (parameters.id_token_hint && !hint) throw refused('The id_token_hint was not issued by this server.');
+      const hintClient = Array.isArray(hint?.aud) ? hint.aud[0] : hint?.aud;
+      const next = await destination(parameters, hintClient);
+      const person = await sessionService.currentUser(req.session);
+      const confirmed = (hint !== null && hint.sub === person?._id) || (req.method === 'POST' && parameters.confirm === 'yes');
+      if (person && !confirmed) {
+        const { _csrf: _token, confirm: _confirm, ...fields } = parameters;
+        noStore(res)
+          .type(HTML)
+          .send(confirmSignOutPage({ action: req.baseUrl + req.path, csrfToken: csrf.token(req, res), fields }));
+        return;
+      }
+      if (person) await signOut(req);
+      if (next) return res.redirect(303, next);
+      noStore(res).type(HTML).send(signedOutPage());
+    },
+  };
+}
