@@ -95,9 +95,8 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
     const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
     const requestedType = parameters.response_type;
     const responseType: ResponseType = requestedType === 'token' ? 'token' : 'code';
-    const defaultMode: ResponseMode = responseType === 'token' ? 'fragment' : 'query';
-    const responseMode =
-      parameters.response_mode === 'query' || parameters.response_mode === 'fragment' ? parameters.response_mode : defaultMode;
+    // Tokens never travel in the query, not even beside an error.
+    const responseMode: ResponseMode = responseType === 'token' || parameters.response_mode === 'fragment' ? 'fragment' : 'query';
     const fail = (error: string, description: string) =>
       redirectBack(redirectUri, responseMode, { error, error_description: description, state });
 
@@ -107,9 +106,8 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
     if (requestedType !== 'code' && requestedType !== 'token')
       return fail('unsupported_response_type', 'response_type must be code or token');
     if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
-      return fail('invalid_request', 'response_mode must be query or fragment');
+      return fail('invalid_request', 'response_mode must be query or fragment (fragment for tokens)');
     }
-    if (responseType === 'token' && responseMode === 'query') return fail('invalid_request', 'Tokens are never sent in the query');
     if (!client.grants.includes(REQUIRED_GRANT[responseType] as never))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
     const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));

@@ -1,0 +1,78 @@
+// ID token signatures checked with jose against the published JWK Set, across a rotation made by
+// `npm run keys -- rotate` in another process: old tokens keep verifying, new ones use the new key.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import mongoose from 'mongoose';
+import request from 'supertest';
+import { SigningKeyModel } from '../../src/oauth/oidc/signing-keys.model';
+import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
+import { startLiveApp, type LiveApp } from '../helpers/live-app';
+import { passwordGrant } from '../helpers/oauth';
+
+useTestDatabase();
+
+const SECRET = 'test-signing-keys-secret-at-least-32-chars';
+let live: LiveApp;
+beforeAll(async () => {
+  live = await startLiveApp({ OIDC_KEYS_REFRESH_SECONDS: '1' });
+});
+afterAll(() => live.close());
+
+function keysCommand(...args: string[]) {
+  return promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/keys.ts', ...args], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), SIGNING_KEYS_SECRET: SECRET, LOG_LEVEL: 'warn' },
+  });
+}
+
+async function idToken(): Promise<{ token: string; audience: string }> {
+  const { client, tokens } = await passwordGrant(live.app, { scope: 'openid' });
+  return { token: (tokens as { id_token?: string }).id_token!, audience: client.client_id };
+}
+
+describe('signing keys', () => {
+  it('publish the key that verifies ID tokens, and keep old keys through a rotation', async () => {
+    const jwks = createRemoteJWKSet(new URL(`${live.issuer}/oauth/jwks`), { cooldownDuration: 0 });
+    const before = await idToken();
+    const oldKid = decodeProtectedHeader(before.token).kid;
+    await expect(jwtVerify(before.token, jwks, { issuer: live.issuer, audience: before.audience })).resolves.toBeDefined();
+
+    const rotated = await keysCommand('rotate');
+    expect(rotated.stdout).toMatch(/^new signing key \S+ is current/);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    const after = await idToken();
+    const newKid = decodeProtectedHeader(after.token).kid;
+    expect(newKid).not.toBe(oldKid);
+    await expect(jwtVerify(after.token, jwks, { issuer: live.issuer, audience: after.audience })).resolves.toBeDefined();
+    // Signed before the rotation, still verifiable after it.
+    await expect(jwtVerify(before.token, jwks, { issuer: live.issuer, audience: before.audience })).resolves.toBeDefined();
+    const published = await request(live.app).get('/oauth/jwks').expect(200);
+    expect(published.body.keys.map((key: { kid: string }) => key.kid).sort()).toEqual([oldKid, newKid].sort());
+    expect(JSON.stringify(published.body)).not.toMatch(/"d":|"p":|"q":/);
+
+    const listed = await keysCommand('list');
+    expect(listed.stdout).toContain(`${newKid}  RS256`);
+    expect(listed.stdout).toMatch(new RegExp(`${oldKid}  RS256 .* retired, published until`));
+  }, 60_000);
+
+  it('keep private keys only encrypted in the database', async () => {
+    await idToken();
+    const stored = await SigningKeyModel.find().lean();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const key of stored) {
+      expect(JSON.stringify(key)).not.toContain('PRIVATE KEY');
+      expect(key.publicJwk).not.toHaveProperty('d');
+    }
+  });
+
+  it("refuse to rotate without the servers' SIGNING_KEYS_SECRET", async () => {
+    const run = promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/keys.ts', 'rotate'], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), SIGNING_KEYS_SECRET: '', LOG_LEVEL: 'warn' },
+    });
+    await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Set SIGNING_KEYS_SECRET') });
+  }, 30_000);
+});
