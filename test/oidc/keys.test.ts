@@ -7,18 +7,14 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { SigningKeyModel } from '../../src/oauth/oidc/signing-keys.model';
+import { useLiveApp } from '../helpers/oidc';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
-import { startLiveApp, type LiveApp } from '../helpers/live-app';
 import { passwordGrant } from '../helpers/oauth';
 
 useTestDatabase();
 
 const SECRET = 'test-signing-keys-secret-at-least-32-chars';
-let live: LiveApp;
-beforeAll(async () => {
-  live = await startLiveApp({ OIDC_KEYS_REFRESH_SECONDS: '1' });
-});
-afterAll(() => live.close());
+const liveApp = useLiveApp({ OIDC_KEYS_REFRESH_SECONDS: '1' });
 
 function keysCommand(...args: string[]) {
   return promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/keys.ts', ...args], {
@@ -28,16 +24,16 @@ function keysCommand(...args: string[]) {
 }
 
 async function idToken(): Promise<{ token: string; audience: string }> {
-  const { client, tokens } = await passwordGrant(live.app, { scope: 'openid' });
+  const { client, tokens } = await passwordGrant(liveApp().app, { scope: 'openid' });
   return { token: (tokens as { id_token?: string }).id_token!, audience: client.client_id };
 }
 
 describe('signing keys', () => {
   it('publish the key that verifies ID tokens, and keep old keys through a rotation', async () => {
-    const jwks = createRemoteJWKSet(new URL(`${live.issuer}/oauth/jwks`), { cooldownDuration: 0 });
+    const jwks = createRemoteJWKSet(new URL(`${liveApp().issuer}/oauth/jwks`), { cooldownDuration: 0 });
     const before = await idToken();
     const oldKid = decodeProtectedHeader(before.token).kid;
-    await expect(jwtVerify(before.token, jwks, { issuer: live.issuer, audience: before.audience })).resolves.toBeDefined();
+    await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
 
     const rotated = await keysCommand('rotate');
     expect(rotated.stdout).toMatch(/^new signing key \S+ is current/);
@@ -46,10 +42,10 @@ describe('signing keys', () => {
     const after = await idToken();
     const newKid = decodeProtectedHeader(after.token).kid;
     expect(newKid).not.toBe(oldKid);
-    await expect(jwtVerify(after.token, jwks, { issuer: live.issuer, audience: after.audience })).resolves.toBeDefined();
+    await expect(jwtVerify(after.token, jwks, { issuer: liveApp().issuer, audience: after.audience })).resolves.toBeDefined();
     // Signed before the rotation, still verifiable after it.
-    await expect(jwtVerify(before.token, jwks, { issuer: live.issuer, audience: before.audience })).resolves.toBeDefined();
-    const published = await request(live.app).get('/oauth/jwks').expect(200);
+    await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
+    const published = await request(liveApp().app).get('/oauth/jwks').expect(200);
     expect(published.body.keys.map((key: { kid: string }) => key.kid).sort()).toEqual([oldKid, newKid].sort());
     expect(JSON.stringify(published.body)).not.toMatch(/"d":|"p":|"q":/);
 

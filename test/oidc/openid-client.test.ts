@@ -4,20 +4,14 @@ import * as oidc from 'openid-client';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
+import { authorizationUrl, insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { startLiveApp, type LiveApp } from '../helpers/live-app';
 import { approve, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 
-let live: LiveApp;
-beforeAll(async () => {
-  live = await startLiveApp();
-});
-afterAll(() => live.close());
-
-const insecure = { execute: [oidc.allowInsecureRequests] };
+const liveApp = useLiveApp();
 
 /** A client whose id and secret contain `-` and `_`, which openid-client form-encodes in Basic. */
 async function confidentialClient() {
@@ -37,15 +31,15 @@ async function confidentialClient() {
 
 /** Signs a person in and approves the authorization URL openid-client built; returns the callback URL. */
 async function browserApproves(url: URL, person?: { email: string; password: string }): Promise<URL> {
-  const { agent } = await signedInAgent(live.app, person ?? (await createUser({ firstName: 'Ada', lastName: 'Lovelace' })));
+  const { agent } = await signedInAgent(liveApp().app, person ?? (await createUser({ firstName: 'Ada', lastName: 'Lovelace' })));
   return approve(agent, Object.fromEntries(url.searchParams));
 }
 
 describe('openid-client against this provider', () => {
   it('discovers the provider: the issuer is PUBLIC_URL and every endpoint is advertised', async () => {
-    const config = await oidc.discovery(new URL(live.issuer), 'any-client', undefined, oidc.None(), insecure);
+    const config = await oidc.discovery(new URL(liveApp().issuer), 'any-client', undefined, oidc.None(), insecure);
     const metadata = config.serverMetadata();
-    expect(metadata.issuer).toBe(live.issuer);
+    expect(metadata.issuer).toBe(liveApp().issuer);
     for (const endpoint of [
       'jwks_uri',
       'userinfo_endpoint',
@@ -54,11 +48,11 @@ describe('openid-client against this provider', () => {
       'revocation_endpoint',
       'introspection_endpoint',
     ]) {
-      expect(metadata[endpoint]).toEqual(expect.stringMatching(new RegExp(`^${live.issuer}/`)));
+      expect(metadata[endpoint]).toEqual(expect.stringMatching(new RegExp(`^${liveApp().issuer}/`)));
     }
-    const oauthMetadata = await request(live.app).get('/.well-known/oauth-authorization-server').expect(200);
+    const oauthMetadata = await request(liveApp().app).get('/.well-known/oauth-authorization-server').expect(200);
     expect(oauthMetadata.body).toEqual(
-      await request(live.app)
+      await request(liveApp().app)
         .get('/.well-known/openid-configuration')
         .then((res) => res.body),
     );
@@ -66,15 +60,12 @@ describe('openid-client against this provider', () => {
 
   it('signs in with the code flow, PKCE and nonce (ClientSecretBasic), reads userinfo and refreshes', async () => {
     const { clientId, clientSecret } = await confidentialClient();
-    const config = await oidc.discovery(new URL(live.issuer), clientId, undefined, oidc.ClientSecretBasic(clientSecret), insecure);
-    const verifier = oidc.randomPKCECodeVerifier();
+    const config = await oidc.discovery(new URL(liveApp().issuer), clientId, undefined, oidc.ClientSecretBasic(clientSecret), insecure);
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, {
+    const { url, verifier } = await authorizationUrl(config, {
       redirect_uri: REDIRECT_URI,
       scope: 'openid profile email offline_access',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
       nonce,
       state,
     });
@@ -89,7 +80,7 @@ describe('openid-client against this provider', () => {
     });
     const claims = tokens.claims()!;
     expect(claims).toMatchObject({
-      iss: live.issuer,
+      iss: liveApp().issuer,
       sub: person.id,
       aud: clientId,
       azp: clientId,
@@ -123,18 +114,15 @@ describe('openid-client against this provider', () => {
       tokenEndpointAuthMethod: 'none',
       createdAt: new Date(),
     });
-    const config = await oidc.discovery(new URL(live.issuer), clientId, undefined, oidc.None(), insecure);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
+    const config = await oidc.discovery(new URL(liveApp().issuer), clientId, undefined, oidc.None(), insecure);
+    const { url, verifier } = await authorizationUrl(config, {
       redirect_uri: REDIRECT_URI,
       scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
       state: 'public-state',
     });
     const callback = await browserApproves(url);
     const code = callback.searchParams.get('code')!;
-    const withoutVerifier = await request(live.app)
+    const withoutVerifier = await request(liveApp().app)
       .post('/oauth/token')
       .type('form')
       .send({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT_URI });

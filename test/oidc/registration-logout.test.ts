@@ -4,31 +4,26 @@ import * as oidc from 'openid-client';
 import request from 'supertest';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
+import { authorizationUrl, insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { startLiveApp, type LiveApp } from '../helpers/live-app';
 import { approve, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 
-let live: LiveApp;
-beforeAll(async () => {
-  live = await startLiveApp();
-});
-afterAll(() => live.close());
+const liveApp = useLiveApp();
 
-const insecure = { execute: [oidc.allowInsecureRequests] };
 const CALLBACK = 'http://127.0.0.1:8400/callback';
 const AFTER_LOGOUT = 'https://rp.example.com/signed-out';
 
 async function accessTokenOf(person: { email: string; password: string }): Promise<string> {
-  const res = await request(live.app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
+  const res = await request(liveApp().app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
   return res.body.accessToken as string;
 }
 
 async function registerWithOpenidClient(metadata: Partial<oidc.ClientMetadata>, person = createUser()) {
   const initialAccessToken = await accessTokenOf(await person);
-  return oidc.dynamicClientRegistration(new URL(live.issuer), { redirect_uris: [CALLBACK], ...metadata }, undefined, {
+  return oidc.dynamicClientRegistration(new URL(liveApp().issuer), { redirect_uris: [CALLBACK], ...metadata }, undefined, {
     ...insecure,
     initialAccessToken,
   });
@@ -49,16 +44,13 @@ describe('RFC 7591 registration', () => {
     expect(metadata.client_secret).toEqual(expect.any(String));
     expect(metadata.registration_access_token).toEqual(expect.any(String));
 
-    const verifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
-    const url = oidc.buildAuthorizationUrl(config, {
+    const { url, verifier } = await authorizationUrl(config, {
       redirect_uri: CALLBACK,
       scope: 'openid email',
       nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
     });
-    const { agent } = await signedInAgent(live.app);
+    const { agent } = await signedInAgent(liveApp().app);
     const callback = await approve(agent, Object.fromEntries(url.searchParams));
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
@@ -83,21 +75,21 @@ describe('RFC 7591 registration', () => {
 
   it('reads and deletes a registration with its registration access token, and only with it (RFC 7592)', async () => {
     const person = await createUser();
-    const registered = await request(live.app)
+    const registered = await request(liveApp().app)
       .post('/oauth/register')
       .set('Authorization', `Bearer ${await accessTokenOf(person)}`)
       .send({ redirect_uris: [CALLBACK] })
       .expect(201);
     const { client_id: clientId, registration_access_token: registrationToken, registration_client_uri: uri } = registered.body;
-    expect(uri).toBe(`${live.issuer}/oauth/register/${clientId}`);
+    expect(uri).toBe(`${liveApp().issuer}/oauth/register/${clientId}`);
     const path = new URL(uri as string).pathname;
-    await request(live.app).get(path).set('Authorization', 'Bearer wrong').expect(401);
-    const read = await request(live.app).get(path).set('Authorization', `Bearer ${registrationToken}`).expect(200);
+    await request(liveApp().app).get(path).set('Authorization', 'Bearer wrong').expect(401);
+    const read = await request(liveApp().app).get(path).set('Authorization', `Bearer ${registrationToken}`).expect(200);
     expect(read.body).toMatchObject({ client_id: clientId, redirect_uris: [CALLBACK] });
     expect(read.body.client_secret).toBeUndefined();
-    await request(live.app).delete(path).set('Authorization', 'Bearer wrong').expect(401);
+    await request(liveApp().app).delete(path).set('Authorization', 'Bearer wrong').expect(401);
     expect(await ClientModel.countDocuments({ _id: clientId })).toBe(1);
-    await request(live.app).delete(path).set('Authorization', `Bearer ${registrationToken}`).expect(204);
+    await request(liveApp().app).delete(path).set('Authorization', `Bearer ${registrationToken}`).expect(204);
     expect(await ClientModel.countDocuments({ _id: clientId })).toBe(0);
   });
 
@@ -109,7 +101,7 @@ describe('RFC 7591 registration', () => {
     ['a scheme without a dot', 'myapp:/cb'],
   ])('refuses a redirect URI with %s, registering nothing', async (_case, uri) => {
     const before = await ClientModel.countDocuments();
-    const res = await request(live.app)
+    const res = await request(liveApp().app)
       .post('/oauth/register')
       .set('Authorization', `Bearer ${await accessTokenOf(await createUser())}`)
       .send({ redirect_uris: [uri] })
@@ -124,7 +116,7 @@ describe('RFC 7591 registration', () => {
     ['a response type without its grant', { grant_types: ['authorization_code'], response_types: ['token'] }],
     ['an empty client name', { client_name: '' }],
   ])('refuses %s as invalid_client_metadata', async (_case, metadata) => {
-    const res = await request(live.app)
+    const res = await request(liveApp().app)
       .post('/oauth/register')
       .set('Authorization', `Bearer ${await accessTokenOf(await createUser())}`)
       .send({ redirect_uris: [CALLBACK], ...metadata })
@@ -134,12 +126,12 @@ describe('RFC 7591 registration', () => {
 
   it('needs an access token from POST /auth', async () => {
     const before = await ClientModel.countDocuments();
-    const missing = await request(live.app)
+    const missing = await request(liveApp().app)
       .post('/oauth/register')
       .send({ redirect_uris: [CALLBACK] })
       .expect(401);
     expect(missing.body.error).toBe('invalid_token');
-    await request(live.app)
+    await request(liveApp().app)
       .post('/oauth/register')
       .set('Authorization', 'Bearer not-a-jwt')
       .send({ redirect_uris: [CALLBACK] })
@@ -151,14 +143,11 @@ describe('RFC 7591 registration', () => {
 describe('RP-initiated logout', () => {
   async function signedInWithIdToken() {
     const config = await registerWithOpenidClient({ post_logout_redirect_uris: [AFTER_LOGOUT] });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
+    const { url, verifier } = await authorizationUrl(config, {
       redirect_uri: CALLBACK,
       scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
     });
-    const { agent } = await signedInAgent(live.app);
+    const { agent } = await signedInAgent(liveApp().app);
     const callback = await approve(agent, Object.fromEntries(url.searchParams));
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, idTokenExpected: true });
     return { config, agent, idToken: tokens.id_token! };
@@ -191,7 +180,7 @@ describe('RP-initiated logout', () => {
   });
 
   it('asks before signing out without a hint, and signs out on the confirmed form', async () => {
-    const { agent } = await signedInAgent(live.app);
+    const { agent } = await signedInAgent(liveApp().app);
     const page = await agent.get('/oauth/end-session').expect(200);
     expect(page.text).toContain('Sign out?');
     await agent.get('/home').expect(200);
