@@ -135,7 +135,7 @@ const scopeList = {
 };
 
 const authorizeQuery = [
-  { name: 'response_type', schema: { type: 'string', enum: ['code', 'token'] } },
+  { name: 'response_type', schema: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] } },
   { name: 'client_id', schema: str },
   { name: 'redirect_uri', schema: str },
   { name: 'scope', schema: scopeList },
@@ -177,7 +177,7 @@ const authorizeOperations = {
           decision: { type: 'string', enum: ['approve', 'deny'] },
           client_id: param,
           redirect_uri: param,
-          response_type: { type: 'string', enum: ['code', 'token'] },
+          response_type: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] },
           scope: scopeList,
           state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
           response_mode: { type: 'string', enum: ['query', 'fragment'] },
@@ -430,7 +430,7 @@ export const oauthOpenApi: OpenApiFragment = {
         client_name: { type: 'string', minLength: 1, maxLength: 100 },
         client_uri: { type: 'string', format: 'uri' },
         grant_types: { type: 'array', items: ref('Grant'), maxItems: 5 },
-        response_types: { type: 'array', items: { type: 'string', enum: ['code', 'token'] }, maxItems: 2 },
+        response_types: { type: 'array', items: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] }, maxItems: 4 },
         token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
       },
     },

@@ -20,7 +20,7 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
   const idTokens = createIdTokens(keys, config);
   const oauth = createOAuthController();
   const router = Router();
-  router.use(createAuthorizeRouter(servers, config, sessions, csrf));
+  router.use(createAuthorizeRouter(servers, idTokens, config, sessions, csrf));
   router.use(createTokensRouter(servers, config, idTokens));
   router.use(createClientsRouter(config, accessTokens, sessions));
   router.use(createOidcRouter(config, keys, idTokens, sessions, csrf));

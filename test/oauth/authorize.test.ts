@@ -162,7 +162,7 @@ describe('errors sent back to the redirect_uri', () => {
 
   it.each([
     ['a missing response_type', {}, 'invalid_request'],
-    ['an unknown response_type', { response_type: 'id_token' }, 'unsupported_response_type'],
+    ['an unknown response_type', { response_type: 'code_and_more' }, 'unsupported_response_type'],
     ['an unknown scope', { response_type: 'code', scope: 'read admin' }, 'invalid_scope'],
     ['a malformed PKCE challenge', { response_type: 'code', code_challenge: 'short' }, 'invalid_request'],
     ['an unknown PKCE method', { response_type: 'code', code_challenge: 'a'.repeat(43), code_challenge_method: 'S512' }, 'invalid_request'],

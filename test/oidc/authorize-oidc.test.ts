@@ -192,6 +192,32 @@ describe('authorization responses', () => {
   });
 });
 
+describe('the implicit flow of OpenID Connect', () => {
+  it('returns an ID token (with at_hash for id_token token) in the fragment, for clients allowed implicit', async () => {
+    const client = await registerClient({ grants: ['implicit'] });
+    const { agent } = await signedInAgent(app);
+    const idOnly = await approve(agent, { ...codeRequest(client.client_id, { nonce: 'n1' }), response_type: 'id_token' });
+    const only = new URLSearchParams(idOnly.hash.slice(1));
+    expect(only.get('access_token')).toBeNull();
+    expect(claimsOf(only.get('id_token')!)).toMatchObject({ aud: client.client_id, nonce: 'n1', iss: ISSUER });
+    const both = await approve(agent, { ...codeRequest(client.client_id, { nonce: 'n2' }), response_type: 'token id_token' });
+    const values = new URLSearchParams(both.hash.slice(1));
+    expect(claimsOf(values.get('id_token')!).at_hash).toBe(halfHash(values.get('access_token')!));
+    expect(values.get('state')).toBe('s1');
+  });
+
+  it('needs a nonce and the openid scope', async () => {
+    const client = await registerClient({ grants: ['implicit'] });
+    for (const extra of [{}, { nonce: 'n', scope: 'read' }] as Record<string, string>[]) {
+      const res = await request(app)
+        .get('/oauth/authorize')
+        .query({ ...codeRequest(client.client_id, extra), response_type: 'id_token' })
+        .expect(302);
+      expect(new URL(res.headers.location).hash).toContain('error=invalid_request');
+    }
+  });
+});
+
 describe('public clients', () => {
   async function publicClient(): Promise<string> {
     const clientId = `public-${Math.random().toString(36).slice(2)}`;

@@ -10,8 +10,11 @@ import type { Parameters } from '../oauth.parameters';
 import { grantedScope, SCOPES } from '../oauth.scopes';
 import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
 import { saveToken, toLibraryClient } from '../oauth.storage';
+import type { IdTokens } from '../oidc/id-tokens.service';
 
-type ResponseType = 'code' | 'token';
+/** `id_token` and `id_token token` are OpenID Connect's implicit flow (Core §3.2). */
+type ResponseType = 'code' | 'token' | 'id_token' | 'id_token token';
+const RESPONSE_TYPES: ResponseType[] = ['code', 'token', 'id_token', 'id_token token'];
 type ResponseMode = 'query' | 'fragment';
 
 export interface AuthorizationRequest {
@@ -56,14 +59,19 @@ export interface SignedIn {
   authTime?: Date;
 }
 
-const REQUIRED_GRANT: Record<ResponseType, string> = { code: 'authorization_code', token: 'implicit' };
+const REQUIRED_GRANT: Record<ResponseType, string> = {
+  code: 'authorization_code',
+  token: 'implicit',
+  id_token: 'implicit',
+  'id_token token': 'implicit',
+};
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,1024}$/;
 const PROMPTS = ['none', 'login', 'consent', 'select_account'];
 
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
 
-export function createAuthorizeService(servers: OAuthServers, config: Config) {
+export function createAuthorizeService(servers: OAuthServers, config: Config, idTokens: IdTokens) {
   /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
   function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
     const url = new URL(redirectUri);
@@ -94,17 +102,19 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
     }
     const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
     const requestedType = parameters.response_type;
-    const responseType: ResponseType = requestedType === 'token' ? 'token' : 'code';
+    // The order of the values of a response type does not matter (OAuth 2.0 Multiple Response Types).
+    const spelled = requestedType?.split(' ').filter(Boolean).sort().join(' ');
+    const known = RESPONSE_TYPES.find((type) => type === spelled);
+    const responseType: ResponseType = known ?? 'code';
     // Tokens never travel in the query, not even beside an error.
-    const responseMode: ResponseMode = responseType === 'token' || parameters.response_mode === 'fragment' ? 'fragment' : 'query';
+    const responseMode: ResponseMode = responseType !== 'code' || parameters.response_mode === 'fragment' ? 'fragment' : 'query';
     const fail = (error: string, description: string) =>
       redirectBack(redirectUri, responseMode, { error, error_description: description, state });
 
     if (parameters.state !== undefined && state === undefined)
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
     if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
-    if (requestedType !== 'code' && requestedType !== 'token')
-      return fail('unsupported_response_type', 'response_type must be code or token');
+    if (!known) return fail('unsupported_response_type', `response_type must be one of ${RESPONSE_TYPES.join(', ')}`);
     if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
       return fail('invalid_request', 'response_mode must be query or fragment (fragment for tokens)');
     }
@@ -112,6 +122,9 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
     const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
     if (!scope) return fail('invalid_scope', `scope must be made of ${SCOPES.join(', ')}`);
+    if (responseType.startsWith('id_token') && (!scope.includes('openid') || !parameters.nonce)) {
+      return fail('invalid_request', 'response_type id_token needs the openid scope and a nonce');
+    }
     const prompt = parameters.prompt?.split(' ').filter(Boolean) ?? [];
     if (!prompt.every((value) => PROMPTS.includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
       return fail('invalid_request', 'prompt must be none, or any of login, consent and select_account');
@@ -197,17 +210,47 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
     return redirectBack(request.redirectUri, request.responseMode, Object.fromEntries(issued.searchParams));
   }
 
-  async function issueImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
+  /** OpenID Connect's implicit flow: an ID token, with an access token for `id_token token`. */
+  async function issueImplicitIdToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
+    const withToken = request.responseType === 'id_token token';
+    const accessToken = withToken ? await saveImplicitToken(request, person) : undefined;
+    const idToken = await idTokens.issue({
+      userId: person.userId,
+      clientId: request.client._id,
+      scope: request.scope,
+      authTime: person.authTime,
+      nonce: request.nonce,
+      accessToken,
+    });
+    return redirectBack(request.redirectUri, 'fragment', {
+      ...(accessToken
+        ? {
+            access_token: accessToken,
+            token_type: 'bearer',
+            expires_in: String(config.oauth.v1AccessTokenLifetime),
+            scope: request.scope.join(' '),
+          }
+        : {}),
+      id_token: idToken ?? undefined,
+      state: request.state,
+    });
+  }
+
+  async function saveImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<string> {
     const accessToken = randomToken();
     const lifetime = config.oauth.v1AccessTokenLifetime;
     const client = toLibraryClient(request.client);
     await saveToken(
       { accessToken, accessTokenExpiresAt: new Date(Date.now() + lifetime * 1000), scope: request.scope, client, user: {} },
       client,
-      {
-        id: person.userId,
-      },
+      { id: person.userId },
     );
+    return accessToken;
+  }
+
+  async function issueImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
+    const accessToken = await saveImplicitToken(request, person);
+    const lifetime = config.oauth.v1AccessTokenLifetime;
     // `token` is seed 001's name for the access token; the rest are RFC 6749 §4.2.2's.
     return redirectBack(request.redirectUri, 'fragment', {
       access_token: accessToken,
@@ -237,7 +280,8 @@ export function createAuthorizeService(servers: OAuthServers, config: Config) {
         });
       }
       if (parameters.decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
-      return request.responseType === 'code' ? issueCode(request, person) : issueImplicitToken(request, person);
+      if (request.responseType === 'code') return issueCode(request, person);
+      return request.responseType === 'token' ? issueImplicitToken(request, person) : issueImplicitIdToken(request, person);
     },
   };
 }

@@ -12,7 +12,12 @@ import { isRegistrableRedirectUri, normalizeRedirectUri } from './clients.servic
 const MAX_URIS = 10;
 const MAX_NAME_LENGTH = 100;
 const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
-const RESPONSE_TYPE_GRANT: Record<string, GrantType> = { code: 'authorization_code', token: 'implicit' };
+const RESPONSE_TYPE_GRANT: Record<string, GrantType> = {
+  code: 'authorization_code',
+  token: 'implicit',
+  id_token: 'implicit',
+  'id_token token': 'implicit',
+};
 
 /** RFC 7591 §3.2.2 errors. */
 export class RegistrationError extends AppError {

@@ -25,7 +25,7 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
     scopes_supported: SCOPES,
-    response_types_supported: ['code', 'token'],
+    response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],
     grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'],
     subject_types_supported: ['public'],
