@@ -1,9 +1,12 @@
 // Drives the real pages in headless Chromium (Debian's, through playwright-core): sign in, consent,
-// receive the code at the client's callback, exchange it and call /api/user.
+// receive the code at the client's callback, exchange it and call /api/user; and the same as an
+// OpenID Connect sign-in by openid-client, from dynamic registration to the validated ID token.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import mongoose from 'mongoose';
+import * as oidc from 'openid-client';
+import { findFreePort } from '../../src/db/ports';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from '../helpers/app';
@@ -12,14 +15,18 @@ import { testDatabaseUriWithName } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { clientSecretPost } from '../helpers/oauth';
+import { authorizationUrl, insecure } from '../helpers/oidc';
 
 describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => {
   let server: RunningServer;
   let clientApp: FakeUpstream;
   let browser: Browser;
+  let base: string;
 
   beforeAll(async () => {
-    server = await start(testConfig({ PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    const port = await findFreePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
     clientApp = await startFakeUpstream((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<!doctype html><title>Client</title><p>Signed in with the API</p>');
@@ -35,7 +42,6 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
   });
 
   it('signs in, approves, receives the code, exchanges it and reads /api/user', async () => {
-    const base = `http://127.0.0.1:${server.port}`;
     const user = await createUser({ firstName: 'Ada', lastName: 'Lovelace' });
     const redirectUri = `${clientApp.url}/callback`;
     const client = await clientsService.register(undefined, {
@@ -87,5 +93,49 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     const me = await fetch(`${base}/api/user`, { headers: { Authorization: `Bearer ${accessToken}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ _id: user.id, email: user.email, firstName: 'Ada', lastName: 'Lovelace' });
+  }, 60_000);
+
+  it('signs in with OpenID Connect: registration, code + PKCE + nonce, a validated ID token, userinfo', async () => {
+    const person = await createUser({ firstName: 'Grace', lastName: 'Hopper' });
+    const login = await fetch(`${base}/auth`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const redirectUri = `${clientApp.url}/oidc-callback`;
+    const config = await oidc.dynamicClientRegistration(
+      new URL(base),
+      { client_name: 'OIDC Browser App', redirect_uris: [redirectUri] },
+      undefined,
+      { ...insecure, initialAccessToken: accessToken },
+    );
+    const nonce = oidc.randomNonce();
+    const { url, verifier } = await authorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      nonce,
+      state: 'oidc',
+    });
+
+    const page = await browser.newPage();
+    await page.goto(url.href);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Authorize OIDC Browser App?' }).waitFor();
+    expect(await page.getByRole('list').textContent()).toContain('See your email address');
+    await page.screenshot({ path: path.join(tmpdir(), 'oidc-consent.png') });
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((callback) => callback.toString().startsWith(redirectUri));
+
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: 'oidc',
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()).toMatchObject({ iss: base, sub: person.id, name: 'Grace Hopper', email: person.email });
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, person.id)).toMatchObject({ given_name: 'Grace' });
   }, 60_000);
 });
