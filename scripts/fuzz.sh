@@ -49,7 +49,8 @@ post_json() { curl -sf -X POST "$base$1" -H 'Content-Type: application/json' "${
 
 # Real credentials for every security scheme, so the fuzzer gets past authentication everywhere:
 # a user (Basic, POST /auth, the password grant), its JWT, an OAuth client allowed every grant, a
-# signed-in session with its CSRF token, an OAuth access token, and a second user to read and write.
+# signed-in session with its CSRF token, OAuth access tokens (one with openid), a dynamically registered
+# client with its registration access token, and a second user to read and write.
 export FUZZ_BASE_URL=$base FUZZ_EMAIL=fuzz@example.com FUZZ_PASSWORD=fuzz-password
 export FUZZ_TARGET_EMAIL=fuzz-target@example.com FUZZ_REDIRECT_URI="$base/fuzz/callback"
 FUZZ_USER_ID=$(post_json /users "{\"email\":\"$FUZZ_EMAIL\",\"password\":\"$FUZZ_PASSWORD\"}" | json_field id)
@@ -62,6 +63,12 @@ FUZZ_CLIENT_ID=$(json_field client_id <<<"$client")
 FUZZ_CLIENT_SECRET=$(json_field client_secret <<<"$client")
 FUZZ_OAUTH_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_type=password --data-urlencode "username=$FUZZ_EMAIL" \
   --data-urlencode "password=$FUZZ_PASSWORD" --data-urlencode "client_id=$FUZZ_CLIENT_ID" --data-urlencode "client_secret=$FUZZ_CLIENT_SECRET" | json_field access_token)
+FUZZ_OIDC_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_type=password --data-urlencode "username=$FUZZ_EMAIL" \
+  --data-urlencode "password=$FUZZ_PASSWORD" --data-urlencode "client_id=$FUZZ_CLIENT_ID" --data-urlencode "client_secret=$FUZZ_CLIENT_SECRET" \
+  --data-urlencode "scope=openid profile email" | json_field access_token)
+registration=$(post_json /oauth/register "{\"redirect_uris\":[\"$FUZZ_REDIRECT_URI\"]}" -H "Authorization: Bearer $FUZZ_JWT")
+FUZZ_REGISTERED_CLIENT_ID=$(json_field client_id <<<"$registration")
+FUZZ_REGISTRATION_TOKEN=$(json_field registration_access_token <<<"$registration")
 anonymous_jar="$work/anonymous.jar" session_jar="$work/session.jar"
 FUZZ_ANON_CSRF=$(curl -sf -c "$anonymous_jar" "$base/login" | csrf_in)
 FUZZ_CSRF_COOKIE=$(cookie_in "$anonymous_jar" csrf)
@@ -69,7 +76,7 @@ curl -sf -c "$session_jar" -b "$anonymous_jar" -o /dev/null -X POST "$base/login
   --data-urlencode "email=$FUZZ_EMAIL" --data-urlencode "password=$FUZZ_PASSWORD"
 FUZZ_SID=$(cookie_in "$session_jar" sid)
 FUZZ_SESSION_CSRF=$(curl -sf -b "$session_jar" "$base/home" | csrf_in)
-export FUZZ_USER_ID FUZZ_TARGET_ID FUZZ_JWT FUZZ_CLIENT_ID FUZZ_CLIENT_SECRET FUZZ_OAUTH_TOKEN FUZZ_ANON_CSRF FUZZ_CSRF_COOKIE FUZZ_SID FUZZ_SESSION_CSRF
+export FUZZ_USER_ID FUZZ_TARGET_ID FUZZ_JWT FUZZ_CLIENT_ID FUZZ_CLIENT_SECRET FUZZ_OAUTH_TOKEN FUZZ_OIDC_TOKEN FUZZ_REGISTERED_CLIENT_ID FUZZ_REGISTRATION_TOKEN FUZZ_ANON_CSRF FUZZ_CSRF_COOKIE FUZZ_SID FUZZ_SESSION_CSRF
 
 status=0
 PYTHONPATH=scripts/fuzz SCHEMATHESIS_HOOKS=hooks "$venv/bin/st" --config-file scripts/fuzz/schemathesis.toml run "$base/openapi.json" \

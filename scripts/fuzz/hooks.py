@@ -54,6 +54,21 @@ def _throwaway_client():
     return _post("/oauth/clients", json=body, headers=JWT)["client_id"]
 
 
+def _registration():
+    body = {"redirect_uris": [AUTHORIZE["redirect_uri"]]}
+    registered = _post("/oauth/register", json=body, headers=JWT)
+    return registered["client_id"], registered["registration_access_token"]
+
+
+def _registration_metadata(body):
+    # Addresses the fuzzer invents are refused (RFC 8252 rules); the rest of the metadata stays its own.
+    for field in ("redirect_uris", "post_logout_redirect_uris"):
+        if isinstance(body.get(field), list):
+            body[field] = [f"{BASE}/fuzz/{field}/{index}" for index, _ in enumerate(body[field])]
+    if isinstance(body.get("client_uri"), str):
+        body["client_uri"] = BASE
+
+
 def _fill(target, values):
     if isinstance(target, dict):
         target.update(values)
@@ -117,3 +132,12 @@ def before_call(ctx, case, **kwargs):
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"], "email": EMAIL, "password": PASSWORD})
     elif path == "/api/user":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OAUTH_TOKEN']}"}
+    elif path == "/oauth/userinfo":
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
+    elif path == "/oauth/register" and isinstance(case.body, dict):
+        _registration_metadata(case.body)
+    elif path == "/oauth/register/{clientId}":
+        # A delete ends the registration it names: it gets a registration of its own.
+        client_id, token = _registration() if method == "DELETE" else (ENV["FUZZ_REGISTERED_CLIENT_ID"], ENV["FUZZ_REGISTRATION_TOKEN"])
+        params["clientId"] = client_id
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}

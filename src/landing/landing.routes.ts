@@ -7,7 +7,7 @@ const LINKS: [string, string, string][] = [
   ['/login', 'Sign in', 'the browser sign-in page (and GitHub sign-in)'],
   ['/docs', 'API reference', 'every endpoint, rendered from the OpenAPI document'],
   ['/openapi.json', 'OpenAPI 3.1 document', 'for client generators and tools'],
-  ['/.well-known/oauth-authorization-server', 'OAuth 2 metadata', 'RFC 8414: endpoints, grants, scopes'],
+  ['/.well-known/openid-configuration', 'OpenID Connect and OAuth 2 metadata', 'discovery: endpoints, grants, scopes, keys'],
   ['/healthz', 'Health', 'liveness; /readyz says whether the database answers'],
 ];
 

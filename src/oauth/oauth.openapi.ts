@@ -100,7 +100,8 @@ function endSessionOperation(from: 'query' | 'body') {
       from === 'query'
         ? 'RP-initiated logout: signs out at once with an id_token_hint for the signed-in person, else asks'
         : 'RP-initiated logout, or the confirmation form of its page',
-    security: [...sessionAuth, {}],
+    // A signed-in browser session is what it ends, but nothing is needed to call it.
+    security: [],
     responses: {
       '200': page('Confirmation form, or "Signed out"'),
       '303': redirect('To the registered post_logout_redirect_uri, with state'),
@@ -323,10 +324,10 @@ export const oauthOpenApi: OpenApiFragment = {
         security: jwtAuth,
         requestBody: jsonRequest(ref('ClientMetadataRequest')),
         responses: {
+          ...oauthClientErrors,
           '201': json(ref('ClientMetadata'), 'Registered: client_secret (unless public) and registration_access_token are shown only here'),
-          '400': json(ref('OAuthError'), 'invalid_redirect_uri or invalid_client_metadata'),
+          '400': json(ref('OAuthError'), 'invalid_redirect_uri, invalid_client_metadata, or invalid_request for a malformed body'),
           '401': json(ref('OAuthError'), 'invalid_token: no or a bad access token'),
-          ...jsonFaults,
         },
       },
     },

@@ -31,7 +31,10 @@ export const jsonFaults: Responses = {
   '500': json(ref('Error'), 'Unexpected failure'),
   '503': json(ref('Error'), 'Database unavailable; retry after Retry-After seconds'),
 };
-export const pageFaults: Responses = { '503': json(ref('Error'), 'Database unavailable') };
+export const pageFaults: Responses = {
+  '431': empty('Request line and headers over 16 kB (refused by Node before any route)'),
+  '503': json(ref('Error'), 'Database unavailable'),
+};
 /** A path whose percent-encoding does not decode never reaches the route. */
 export const malformedPath = json(ref('Error'), 'Malformed percent-encoding in the path');
 

@@ -86,12 +86,12 @@ describe('health', () => {
 });
 
 describe('GET /', () => {
-  it('is a landing page linking to sign-in, the API reference, the OAuth metadata and health', async () => {
+  it('is a landing page linking to sign-in, the API reference, the OpenID Connect metadata and health', async () => {
     const res = await request(testApp())
       .get('/')
       .expect(200)
       .expect('Content-Type', /text\/html/);
-    for (const href of ['/login', '/docs', '/openapi.json', '/.well-known/oauth-authorization-server', '/healthz']) {
+    for (const href of ['/login', '/docs', '/openapi.json', '/.well-known/openid-configuration', '/healthz']) {
       expect(res.text).toContain(`<a href="${href}">`);
     }
   });

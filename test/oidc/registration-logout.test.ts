@@ -124,6 +124,18 @@ describe('RFC 7591 registration', () => {
     expect(res.body.error).toBe('invalid_client_metadata');
   });
 
+  it('answers a body that is not JSON metadata in the RFC format, registering nothing', async () => {
+    const before = await ClientModel.countDocuments();
+    const res = await request(liveApp().app)
+      .post('/oauth/register')
+      .set('Authorization', `Bearer ${await accessTokenOf(await createUser())}`)
+      .type('json')
+      .send('"just a string')
+      .expect(400);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    expect(await ClientModel.countDocuments()).toBe(before);
+  });
+
   it('needs an access token from POST /auth', async () => {
     const before = await ClientModel.countDocuments();
     const missing = await request(liveApp().app)

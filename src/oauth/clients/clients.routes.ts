@@ -7,13 +7,15 @@ import { validate } from '../../common/validation';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
 import * as clientsValidation from './clients.validation';
+import { oauthBodyErrors } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
 
 export function createClientsRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler): Router {
   const user = clientsController.requireUser(accessTokens);
   const registration = createRegistrationController(config, accessTokens);
   const router = Router();
-  router.post('/oauth/register', jsonBody, registration.register);
+  // A body the parser refuses is answered in the RFC's error format too.
+  router.post('/oauth/register', jsonBody, oauthBodyErrors, registration.register);
   router.get('/oauth/register/:clientId', registration.read);
   router.delete('/oauth/register/:clientId', registration.remove);
   router.post('/oauth/clients', sessions, user, jsonBody, validate(clientsValidation.registerClient), clientsController.register);
