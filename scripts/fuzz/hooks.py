@@ -67,6 +67,15 @@ def _registration_metadata(body):
             body[field] = [f"{BASE}/fuzz/{field}/{index}" for index, _ in enumerate(body[field])]
     if isinstance(body.get("client_uri"), str):
         body["client_uri"] = BASE
+    # The combinations the schema cannot express (see its description) are made to agree.
+    grants = body.get("grant_types") if isinstance(body.get("grant_types"), list) else ["authorization_code"]
+    if body.get("token_endpoint_auth_method") == "none":
+        grants = [grant for grant in grants if grant in ("authorization_code", "refresh_token")] or ["authorization_code"]
+        if "grant_types" in body:
+            body["grant_types"] = grants
+    if isinstance(body.get("response_types"), list):
+        needs = {"code": "authorization_code", "token": "implicit", "id_token": "implicit", "id_token token": "implicit"}
+        body["response_types"] = [kind for kind in body["response_types"] if isinstance(kind, str) and needs.get(kind) in grants]
 
 
 def _fill(target, values):
@@ -136,6 +145,10 @@ def before_call(ctx, case, **kwargs):
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):
         _registration_metadata(case.body)
+    elif path == "/home/applications/{clientId}/revoke":
+        # The run's session and its CSRF token; the client it names is the fuzzer's choice.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
     elif path == "/oauth/register/{clientId}":
         # A delete ends the registration it names: it gets a registration of its own.
         client_id, token = _registration() if method == "DELETE" else (ENV["FUZZ_REGISTERED_CLIENT_ID"], ENV["FUZZ_REGISTRATION_TOKEN"])

@@ -351,6 +351,51 @@ export const oauthOpenApi: OpenApiFragment = {
         responses: { '204': empty('Deleted'), '400': malformedPath, '401': json(ref('OAuthError'), 'invalid_token'), ...jsonFaults },
       },
     },
+    '/home/applications/{clientId}/revoke': {
+      parameters: [pathParam('clientId', 'The client_id of a connected application')],
+      post: {
+        tags: ['Connected applications'],
+        summary: "The Revoke button of /home: forgets the consent and ends the person's tokens for the client",
+        security: sessionAuth,
+        requestBody: formRequest(oauthForm({ _csrf: param }, ['_csrf'])),
+        responses: {
+          '303': redirect('Back to /home (or to /login when not signed in)'),
+          '400': page('Malformed path'),
+          '403': page('Missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/oauth/grants': {
+      get: {
+        tags: ['Connected applications'],
+        summary: 'The applications the caller authorized, with scopes and dates',
+        security: jwtAuth,
+        responses: {
+          '200': json({ type: 'array', items: ref('ConnectedApplication') }, 'Connected applications'),
+          '401': empty('Authorization header absent or not Bearer'),
+          '403': empty('Bad access token'),
+          ...jsonFaults,
+        },
+      },
+    },
+    '/oauth/grants/{clientId}': {
+      parameters: [pathParam('clientId', 'The client_id of a connected application')],
+      delete: {
+        tags: ['Connected applications'],
+        summary: 'Revoke: forgets the consent and ends every token of the caller for the client',
+        security: jwtAuth,
+        responses: {
+          '204': empty('Revoked'),
+          '400': malformedPath,
+          '401': empty('Authorization header absent or not Bearer'),
+          '403': empty('Bad access token'),
+          '404': json(ref('Error'), 'No such connected application'),
+          ...jsonFaults,
+        },
+      },
+    },
     '/oauth/end-session': { get: endSessionOperation('query'), post: endSessionOperation('body') },
     '/api/user': {
       get: {
@@ -425,12 +470,16 @@ export const oauthOpenApi: OpenApiFragment = {
     },
     ClientMetadataRequest: {
       type: 'object',
+      required: ['redirect_uris'],
+      description:
+        'grant_types and response_types must agree (code needs authorization_code, the others implicit); ' +
+        'a public client (none) may use only authorization_code and refresh_token.',
       properties: {
-        redirect_uris: uriList,
+        redirect_uris: { ...uriList, minItems: 1 },
         post_logout_redirect_uris: uriList,
-        client_name: { type: 'string', minLength: 1, maxLength: 100 },
+        client_name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
-        grant_types: { type: 'array', items: ref('Grant'), maxItems: 5 },
+        grant_types: { type: 'array', items: ref('Grant'), minItems: 1, maxItems: 5 },
         response_types: { type: 'array', items: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] }, maxItems: 4 },
         token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
       },
@@ -461,6 +510,19 @@ export const oauthOpenApi: OpenApiFragment = {
         grant_types: { type: 'array', items: ref('Grant') },
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
+      },
+      additionalProperties: false,
+    },
+    ConnectedApplication: {
+      type: 'object',
+      required: ['client_id', 'name', 'scope', 'first_granted_at', 'last_used_at'],
+      properties: {
+        client_id: str,
+        name: str,
+        website: str,
+        scope: { type: 'array', items: str },
+        first_granted_at: { type: 'string', format: 'date-time' },
+        last_used_at: { type: 'string', format: 'date-time' },
       },
       additionalProperties: false,
     },

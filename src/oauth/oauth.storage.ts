@@ -20,6 +20,7 @@ import * as usersService from '../users/users.service';
 import { throttled } from '../db/sweeper';
 import * as clientsService from './clients/clients.service';
 import type { ClientDocument } from './clients/clients.model';
+import * as grantsDao from './grants/grants.dao';
 import * as tokensDao from './tokens/tokens.dao';
 import type { TokenDocument } from './tokens/tokens.model';
 import { grantedScope } from './oauth.scopes';
@@ -66,6 +67,8 @@ export async function saveToken(token: Token, client: Client, user: OAuthUser): 
     issuedAt: now,
     authTime: user.authTime,
   });
+  // The person's connected application is in use (nothing to do for a client acting for itself).
+  if (user.id) await grantsDao.touch(user.id, client.id, now);
   await sweepExpired(now);
   return { ...token, client, user: { id: user.id, familyId, authTime: user.authTime, nonce: user.nonce } };
 }

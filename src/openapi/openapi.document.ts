@@ -61,6 +61,7 @@ export const openApiDocument = {
     { name: 'Tokens' },
     { name: 'OAuth 2' },
     { name: 'OpenID Connect' },
+    { name: 'Connected applications' },
     { name: 'Browser sign-in' },
     { name: 'Catalogue' },
     { name: 'Weather' },

@@ -7,6 +7,7 @@ import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../commo
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from '../web/csrf';
 import { errorPage } from '../web/layout';
+import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage } from './session.page';
 import { signIn, signOut } from './session.middleware';
@@ -75,9 +76,23 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         res.redirect(302, '/login');
         return;
       }
-      res
-        .type(HTML)
-        .send(homePage({ name: displayName(user), email: user.email, avatarUrl: user.avatarUrl, csrfToken: csrf.token(req, res) }));
+      const applications = (await grantsService.listConnected(user._id)).map((app) => ({
+        clientId: app.client_id,
+        name: app.name,
+        website: app.website,
+        scope: app.scope,
+        firstGranted: new Date(app.first_granted_at),
+        lastUsed: new Date(app.last_used_at),
+      }));
+      res.type(HTML).send(
+        homePage({
+          name: displayName(user),
+          email: user.email,
+          avatarUrl: user.avatarUrl,
+          csrfToken: csrf.token(req, res),
+          applications,
+        }),
+      );
     },
   };
 }

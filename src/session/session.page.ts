@@ -21,7 +21,40 @@ ${csrfField(options.csrfToken)}
   );
 }
 
-export function homePage(options: { name: string; email?: string; avatarUrl?: string; csrfToken: string }): string {
+/** An application the person authorized, as /home lists it. */
+export interface ConnectedApplicationView {
+  clientId: string;
+  name: string;
+  website?: string;
+  scope: string[];
+  firstGranted: Date;
+  lastUsed: Date;
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string) {
+  if (applications.length === 0) return html`<p>No application has access to your account.</p>`;
+  return html`<ul class="apps">${applications.map(
+    (app) => html`<li>
+<h3>${app.name}</h3>
+${app.website ? html`<p><a href="${app.website}" rel="noopener noreferrer">${app.website}</a></p>` : ''}
+<p>Access: ${app.scope.join(', ')}. Since ${day(app.firstGranted)}, last used ${day(app.lastUsed)}.</p>
+<form method="post" action="/home/applications/${encodeURIComponent(app.clientId)}/revoke">
+${csrfField(csrfToken)}
+<button type="submit" class="secondary">Revoke</button>
+</form>
+</li>`,
+  )}</ul>`;
+}
+
+export function homePage(options: {
+  name: string;
+  email?: string;
+  avatarUrl?: string;
+  csrfToken: string;
+  applications: ConnectedApplicationView[];
+}): string {
   return layout(
     'Home',
     html`<h1>Signed in</h1>
@@ -30,6 +63,8 @@ ${options.avatarUrl ? html`<p><img src="${options.avatarUrl}" alt="" width="64" 
 <form method="post" action="/logout">
 ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>
-</form>`,
+</form>
+<h2>Connected applications</h2>
+${connectedApplications(options.applications, options.csrfToken)}`,
   );
 }

@@ -147,7 +147,8 @@ describe('authorization responses', () => {
     const approved = await approve(agent, codeRequest(client.client_id, { state }));
     expect(approved.searchParams.get('iss')).toBe(ISSUER);
     expect(approved.searchParams.get('state')).toBe(state);
-    const denied = await approve(agent, codeRequest(client.client_id), 'deny');
+    // prompt=consent: the approval just given would otherwise answer at once.
+    const denied = await approve(agent, codeRequest(client.client_id, { prompt: 'consent' }), 'deny');
     expect(Object.fromEntries(denied.searchParams)).toMatchObject({ error: 'access_denied', iss: ISSUER });
   });
 
@@ -200,7 +201,10 @@ describe('the implicit flow of OpenID Connect', () => {
     const only = new URLSearchParams(idOnly.hash.slice(1));
     expect(only.get('access_token')).toBeNull();
     expect(claimsOf(only.get('id_token')!)).toMatchObject({ aud: client.client_id, nonce: 'n1', iss: ISSUER });
-    const both = await approve(agent, { ...codeRequest(client.client_id, { nonce: 'n2' }), response_type: 'token id_token' });
+    const both = await approve(agent, {
+      ...codeRequest(client.client_id, { nonce: 'n2', prompt: 'consent' }),
+      response_type: 'token id_token',
+    });
     const values = new URLSearchParams(both.hash.slice(1));
     expect(claimsOf(values.get('id_token')!).at_hash).toBe(halfHash(values.get('access_token')!));
     expect(values.get('state')).toBe('s1');

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { SessionData } from 'express-session';
 import { noStore } from '../../common/no-store';
 import * as sessionService from '../../session/session.service';
+import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
@@ -27,14 +28,14 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
 }
 
 /** The signed-in person of a browser session, with the time they signed in. */
-async function signedIn(session: Partial<SessionData> | undefined): Promise<SignedIn | null> {
+async function signedIn(session: Partial<SessionData> | undefined): Promise<(SignedIn & { name: string }) | null> {
   const user = await sessionService.currentUser(session);
   if (!user) return null;
-  return { userId: user._id, authTime: session?.authTime ? new Date(session.authTime) : undefined };
+  return { userId: user._id, name: displayName(user), authTime: session?.authTime ? new Date(session.authTime) : undefined };
 }
 
 /** Back to this request after signing in, without the parameters that sent the person to sign in. */
-function signInLocation(req: Request, loginHint: string | undefined): string {
+function signInLocation(req: Request, loginHint?: string): string {
   const url = new URL(req.originalUrl, 'http://internal');
   url.searchParams.delete('prompt');
   url.searchParams.delete('max_age');
@@ -52,15 +53,18 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
       const { request } = reviewed;
       const person = await signedIn(req.session);
-      const next = authorize.beforeConsent(request, person);
-      if (next === 'sign-in') return res.redirect(302, signInLocation(req, request.loginHint));
-      if (next !== 'consent') return answer(res, next);
+      const next = await authorize.beforeConsent(request, person);
+      if (typeof next === 'object') return answer(res, next);
+      // 'consent' comes only with a signed-in person.
+      if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, request.loginHint));
       noStore(res)
         .type('text/html; charset=utf-8')
         .send(
           consentPage({
             action: req.baseUrl + req.path,
             csrfToken: csrf.token(req, res),
+            personName: person.name,
+            switchAccount: signInLocation(req),
             clientName: request.client.name,
             clientWebsite: request.client.website,
             scopes: request.scope,

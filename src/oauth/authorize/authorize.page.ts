@@ -14,6 +14,9 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
 export function consentPage(options: {
   action: string;
   csrfToken: string;
+  personName: string;
+  /** The sign-in form, coming back here: to approve as someone else. */
+  switchAccount: string;
   clientName: string;
   clientWebsite: string;
   scopes: string[];
@@ -24,6 +27,7 @@ export function consentPage(options: {
     html`<h1>Authorize ${options.clientName}?</h1>
 <p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
 <ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}</ul>
+<p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>
 <form method="post" action="${options.action}">
 ${csrfField(options.csrfToken)}
 ${Object.entries(options.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import { randomToken } from '../../common/crypto';
 import * as clientsService from '../clients/clients.service';
 import type { ClientDocument } from '../clients/clients.model';
+import * as grantsService from '../grants/grants.service';
 import type { Parameters } from '../oauth.parameters';
 import { grantedScope, SCOPES } from '../oauth.scopes';
 import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
@@ -178,12 +179,16 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
   }
 
   /**
-   * What a signed-in person (or nobody) gets before the consent page: `prompt=none` can never show
-   * it, and `prompt=login` or an expired `max_age` sends the person to sign in again.
+   * What a signed-in person (or nobody) gets instead of or before the consent page: `prompt=login` or
+   * an expired `max_age` sends the person to sign in again; consent they gave before for these scopes
+   * answers at once (unless `prompt=consent`); `prompt=none` never shows a page.
    */
-  function beforeConsent(request: AuthorizationRequest, person: SignedIn | null): Redirect | 'sign-in' | 'consent' {
+  async function beforeConsent(request: AuthorizationRequest, person: SignedIn | null): Promise<Redirect | 'sign-in' | 'consent'> {
     const age = person?.authTime ? (Date.now() - person.authTime.getTime()) / 1000 : Infinity;
     const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
+    const remembered =
+      !mustSignIn && !request.prompt.includes('consent') && (await grantsService.covers(person.userId, request.client._id, request.scope));
+    if (remembered) return issue(request, person);
     if (request.prompt.includes('none')) {
       const error = mustSignIn ? 'login_required' : 'consent_required';
       return redirectBack(request.redirectUri, request.responseMode, {
@@ -193,6 +198,11 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
       });
     }
     return mustSignIn ? 'sign-in' : 'consent';
+  }
+
+  function issue(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
+    if (request.responseType === 'code') return issueCode(request, person);
+    return request.responseType === 'token' ? issueImplicitToken(request, person) : issueImplicitIdToken(request, person);
   }
 
   async function issueCode(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
@@ -280,8 +290,8 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
         });
       }
       if (parameters.decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
-      if (request.responseType === 'code') return issueCode(request, person);
-      return request.responseType === 'token' ? issueImplicitToken(request, person) : issueImplicitIdToken(request, person);
+      await grantsService.remember(person.userId, request.client._id, request.scope);
+      return issue(request, person);
     },
   };
 }

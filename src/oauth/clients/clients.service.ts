@@ -2,6 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
+import * as grantsDao from '../grants/grants.dao';
 import * as tokensDao from '../tokens/tokens.dao';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument, GrantType } from './clients.model';
@@ -111,7 +112,7 @@ export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
 /** Deletes the client and revokes every token and code issued to it. */
 export async function remove(ownerId: string, clientId: string): Promise<void> {
   if (!(await clientsDao.deleteClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
-  await tokensDao.deleteForClient(clientId);
+  await Promise.all([tokensDao.deleteForClient(clientId), grantsDao.removeForClient(clientId)]);
 }
 
 export function find(clientId: string): Promise<ClientDocument | null> {

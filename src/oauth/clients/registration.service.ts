@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
+import * as grantsDao from '../grants/grants.dao';
 import * as tokensDao from '../tokens/tokens.dao';
 import * as clientsDao from './clients.dao';
 import { AUTH_METHODS, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
@@ -70,6 +71,7 @@ function readMetadata(body: unknown) {
   const grants = (stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant)) ?? [
     'authorization_code',
   ]) as GrantType[];
+  if (grants.length === 0) throw invalid('grant_types must name at least one grant type');
   if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
     throw invalid('A public client (token_endpoint_auth_method none) may use only authorization_code and refresh_token');
   }
@@ -154,6 +156,6 @@ export async function remove(clientId: string, registrationToken: string): Promi
   const client = await managed(clientId, registrationToken);
   if (!client) return false;
   await clientsDao.deleteById(clientId);
-  await tokensDao.deleteForClient(clientId);
+  await Promise.all([tokensDao.deleteForClient(clientId), grantsDao.removeForClient(clientId)]);
   return true;
 }

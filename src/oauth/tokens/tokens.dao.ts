@@ -36,6 +36,11 @@ export async function deleteForClient(clientId: string): Promise<void> {
   await Promise.all([TokenModel.deleteMany({ clientId }).exec(), CodeModel.deleteMany({ clientId }).exec()]);
 }
 
+/** Every token and unused code of a user for one client. */
+export async function deleteForUserAndClient(userId: string, clientId: string): Promise<void> {
+  await Promise.all([TokenModel.deleteMany({ userId, clientId }).exec(), CodeModel.deleteMany({ userId, clientId }).exec()]);
+}
+
 /** Every token and unused code of a user. */
 export async function deleteForUser(userId: string): Promise<void> {
   await Promise.all([TokenModel.deleteMany({ userId }).exec(), CodeModel.deleteMany({ userId }).exec()]);

@@ -1,0 +1,39 @@
+// The only importer of the grant model; returns plain objects.
+import { GrantModel, type GrantDocument } from './grants.model';
+
+const grantId = (userId: string, clientId: string) => `${userId}:${clientId}`;
+
+/** Adds scopes to the person's grant for the client, creating it the first time. */
+export async function addScopes(userId: string, clientId: string, scope: readonly string[], now: Date): Promise<void> {
+  await GrantModel.updateOne(
+    { _id: grantId(userId, clientId) },
+    { $addToSet: { scope: { $each: [...scope] } }, $set: { lastUsedAt: now }, $setOnInsert: { userId, clientId, firstGrantedAt: now } },
+    { upsert: true },
+  ).exec();
+}
+
+export function find(userId: string, clientId: string): Promise<GrantDocument | null> {
+  return GrantModel.findById(grantId(userId, clientId)).lean<GrantDocument>().exec();
+}
+
+export function listForUser(userId: string): Promise<GrantDocument[]> {
+  return GrantModel.find({ userId }).sort({ firstGrantedAt: 1 }).lean<GrantDocument[]>().exec();
+}
+
+export async function touch(userId: string, clientId: string, now: Date): Promise<void> {
+  await GrantModel.updateOne({ _id: grantId(userId, clientId) }, { $set: { lastUsedAt: now } }).exec();
+}
+
+/** false when the person had no grant for the client. */
+export async function remove(userId: string, clientId: string): Promise<boolean> {
+  const { deletedCount } = await GrantModel.deleteOne({ _id: grantId(userId, clientId) }).exec();
+  return deletedCount === 1;
+}
+
+export async function removeForUser(userId: string): Promise<void> {
+  await GrantModel.deleteMany({ userId }).exec();
+}
+
+export async function removeForClient(clientId: string): Promise<void> {
+  await GrantModel.deleteMany({ clientId }).exec();
+}

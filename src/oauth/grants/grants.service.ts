@@ -1,0 +1,61 @@
+// Connected applications: the consent a person gave each client, remembered so that a later
+// authorization for the same or narrower scopes skips the consent page, listed on /home and in the
+// API, and revocable, which ends every token of that person for that client at once.
+import { NotFoundError } from '../../common/errors';
+import * as usersService from '../../users/users.service';
+import * as clientsService from '../clients/clients.service';
+import * as tokensDao from '../tokens/tokens.dao';
+import * as grantsDao from './grants.dao';
+
+// A deleted account or a new password forgets what the person approved, on every instance.
+usersService.onAccessEnded(grantsDao.removeForUser);
+
+export interface ConnectedApplication {
+  client_id: string;
+  name: string;
+  website?: string;
+  scope: string[];
+  first_granted_at: string;
+  last_used_at: string;
+}
+
+export function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
+  return grantsDao.addScopes(userId, clientId, scope, new Date());
+}
+
+/** True when the person already approved every scope asked for. */
+export async function covers(userId: string, clientId: string, scope: readonly string[]): Promise<boolean> {
+  const grant = await grantsDao.find(userId, clientId);
+  return grant !== null && scope.every((wanted) => grant.scope.includes(wanted));
+}
+
+/** A token was issued from the grant: it is in use. */
+export function touch(userId: string, clientId: string): Promise<void> {
+  return grantsDao.touch(userId, clientId, new Date());
+}
+
+export async function listConnected(userId: string): Promise<ConnectedApplication[]> {
+  const grants = await grantsDao.listForUser(userId);
+  const clients = await Promise.all(grants.map((grant) => clientsService.find(grant.clientId)));
+  return grants.flatMap((grant, index) => {
+    const client = clients[index];
+    if (!client) return [];
+    return [
+      {
+        client_id: client._id,
+        name: client.name,
+        ...(client.website ? { website: client.website } : {}),
+        scope: grant.scope,
+        first_granted_at: grant.firstGrantedAt.toISOString(),
+        last_used_at: grant.lastUsedAt.toISOString(),
+      },
+    ];
+  });
+}
+
+/** Forgets the consent and ends every token and code of the person for the client. */
+export async function revoke(userId: string, clientId: string): Promise<void> {
+  const removed = await grantsDao.remove(userId, clientId);
+  await tokensDao.deleteForUserAndClient(userId, clientId);
+  if (!removed) throw new NotFoundError(`No connected application ${clientId}`);
+}
