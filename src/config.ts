@@ -51,6 +51,8 @@ export interface Config {
     /** Variant A (POST /v1/oauth/token) and implicit grants, seconds. */
     readonly v1AccessTokenLifetime: number;
     readonly refreshTokenLifetime: number;
+    /** Seconds in which a just-rotated refresh token may be presented again by its client (0: never). */
+    readonly refreshGraceSeconds: number;
     /** ID tokens, seconds. */
     readonly idTokenLifetime: number;
     /** Encrypts the private parts of the ID token signing keys stored in the database. */
@@ -138,14 +140,16 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function positiveInteger(env: Env, name: string, fallback: number, max: number): number {
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from 1 to ${max} (got "${raw}")`);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return Number(raw);
 }
+
+const positiveInteger = (env: Env, name: string, fallback: number, max: number) => wholeNumber(env, name, fallback, 1, max);
 
 function origins(env: Env): string[] {
   const raw = read(env, 'CORS_ORIGINS');
@@ -240,6 +244,7 @@ export function loadConfig(env: Env): Config {
       accessTokenLifetime: positiveInteger(env, 'OAUTH_ACCESS_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
       v1AccessTokenLifetime: positiveInteger(env, 'OAUTH_V1_ACCESS_TOKEN_LIFETIME', 2_592_000, MAX_LIFETIME_SECONDS),
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
+      refreshGraceSeconds: wholeNumber(env, 'OAUTH_REFRESH_GRACE_SECONDS', 0, 0, 300),
       idTokenLifetime: positiveInteger(env, 'OIDC_ID_TOKEN_LIFETIME', 3600, 86_400),
       signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
       signingKeysRefresh: positiveInteger(env, 'OIDC_KEYS_REFRESH_SECONDS', 30, 60),

@@ -5,7 +5,7 @@
 import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
 import type { Parameters } from './oauth.parameters';
-import { oauthModel } from './oauth.storage';
+import { createOAuthModel, type OAuthModel } from './oauth.storage';
 import { CheckedRefreshGrant } from './tokens/refresh.grant';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
@@ -13,11 +13,13 @@ export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
 export interface OAuthServers {
   variantA: OAuth2Server;
   variantB: OAuth2Server;
+  model: OAuthModel;
 }
 
 export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
+  const model = createOAuthModel({ refreshGraceSeconds: oauth.refreshGraceSeconds });
   const common = {
-    model: oauthModel,
+    model,
     refreshTokenLifetime: oauth.refreshTokenLifetime,
     authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME_SECONDS,
     allowEmptyState: true,
@@ -30,6 +32,7 @@ export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
   return {
     variantA: new OAuth2Server({ ...common, accessTokenLifetime: oauth.v1AccessTokenLifetime }),
     variantB: new OAuth2Server({ ...common, accessTokenLifetime: oauth.accessTokenLifetime }),
+    model,
   };
 }
 

@@ -73,129 +73,159 @@ export async function saveToken(token: Token, client: Client, user: OAuthUser): 
   return { ...token, client, user: { id: user.id, familyId, authTime: user.authTime, nonce: user.nonce } };
 }
 
-export const oauthModel: OAuthModel = {
-  // 256 random bits, URL-safe; the library's default spends 2 KiB of randomness and a SHA-256 on each.
-  generateAccessToken: async () => randomToken(),
-  generateRefreshToken: async () => randomToken(),
-  generateAuthorizationCode: async () => randomToken(),
+export interface OAuthModelOptions {
+  /** Seconds in which a just-rotated refresh token may be presented again by its client. */
+  refreshGraceSeconds: number;
+}
 
-  async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | Falsey> {
-    // null: no secret is needed (authorization requests). undefined: a token request without one,
-    // which only public clients may make (and for a code, only with a PKCE verifier).
-    const client = clientSecret === null ? await clientsService.find(clientId) : await clientsService.authenticate(clientId, clientSecret);
-    return client ? toLibraryClient(client) : false;
-  },
+/**
+ * Graceful rotation: two tabs refreshing at once, or a retry after a lost response, present the same
+ * refresh token twice within seconds. Within the grace period the second use gets a fresh pair of the
+ * same family instead of revoking it; after it, a replay revokes the family as before.
+ */
+export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
+  const graceMs = options.refreshGraceSeconds * 1000;
+  const inGrace = (spent: { graceUntil?: Date } | null): boolean => spent?.graceUntil !== undefined && spent.graceUntil > new Date();
 
-  saveToken,
+  return {
+    // 256 random bits, URL-safe; the library's default spends 2 KiB of randomness and a SHA-256 on each.
+    generateAccessToken: async () => randomToken(),
+    generateRefreshToken: async () => randomToken(),
+    generateAuthorizationCode: async () => randomToken(),
 
-  async getAccessToken(accessToken: string): Promise<Token | Falsey> {
-    const doc = await tokensDao.findTokenByAccessHash(sha256(accessToken));
-    if (!doc) return false;
-    return {
-      accessToken,
-      accessTokenExpiresAt: doc.accessTokenExpiresAt,
-      scope: doc.scope,
-      client: { id: doc.clientId, grants: [] },
-      user: tokenUser(doc),
-    };
-  },
+    async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | Falsey> {
+      // null: no secret is needed (authorization requests). undefined: a token request without one,
+      // which only public clients may make (and for a code, only with a PKCE verifier).
+      const client =
+        clientSecret === null ? await clientsService.find(clientId) : await clientsService.authenticate(clientId, clientSecret);
+      return client ? toLibraryClient(client) : false;
+    },
 
-  async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | Falsey> {
-    return grantedScope(scope) ?? false;
-  },
+    saveToken,
 
-  async verifyScope(token: Token, scope: string[]): Promise<boolean> {
-    return scope.every((wanted) => token.scope?.includes(wanted));
-  },
-
-  async saveAuthorizationCode(code, client, user): Promise<AuthorizationCode> {
-    const { authTime, nonce } = user as OAuthUser;
-    await tokensDao.insertCode({
-      _id: sha256(code.authorizationCode),
-      clientId: client.id,
-      userId: (user as OAuthUser).id!,
-      redirectUri: code.redirectUri,
-      scope: code.scope ?? [],
-      expiresAt: code.expiresAt,
-      codeChallenge: code.codeChallenge,
-      codeChallengeMethod: code.codeChallengeMethod,
-      nonce,
-      authTime,
-    });
-    return { ...code, client, user };
-  },
-
-  async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
-    const hash = sha256(authorizationCode);
-    const reusedFamily = await tokensDao.spentFamily(hash);
-    if (reusedFamily) {
-      await tokensDao.deleteFamily(reusedFamily);
-      return false;
-    }
-    const code = await tokensDao.findCode(hash);
-    if (!code) return false;
-    return {
-      authorizationCode,
-      expiresAt: code.expiresAt,
-      redirectUri: code.redirectUri,
-      scope: code.scope,
-      client: { id: code.clientId, grants: [] },
-      user: { id: code.userId, familyId: hash, authTime: code.authTime, nonce: code.nonce },
-      codeChallenge: code.codeChallenge,
-      codeChallengeMethod: code.codeChallengeMethod,
-    };
-  },
-
-  async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
-    const hash = sha256(code.authorizationCode);
-    return tokensDao.markSpent(hash, hash, code.expiresAt);
-  },
-
-  async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
-    const hash = sha256(refreshToken);
-    const doc = await tokensDao.findTokenByRefreshHash(hash);
-    if (doc) {
+    async getAccessToken(accessToken: string): Promise<Token | Falsey> {
+      const doc = await tokensDao.findTokenByAccessHash(sha256(accessToken));
+      if (!doc) return false;
       return {
-        refreshToken,
-        refreshTokenExpiresAt: doc.refreshTokenExpiresAt,
+        accessToken,
+        accessTokenExpiresAt: doc.accessTokenExpiresAt,
         scope: doc.scope,
         client: { id: doc.clientId, grants: [] },
         user: tokenUser(doc),
       };
-    }
-    const replayedFamily = await tokensDao.spentFamily(hash);
-    if (replayedFamily) await tokensDao.deleteFamily(replayedFamily);
-    return false;
-  },
+    },
 
-  /** Called by the refresh grant to rotate: the old refresh token becomes spent. */
-  async revokeToken(token: RefreshToken): Promise<boolean> {
-    const hash = sha256(token.refreshToken);
-    const user = token.user as OAuthUser;
-    const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + 24 * 3600 * 1000);
-    if (!(await tokensDao.markSpent(hash, user.familyId!, expiresAt))) {
-      await tokensDao.deleteFamily(user.familyId!);
+    async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | Falsey> {
+      return grantedScope(scope) ?? false;
+    },
+
+    async verifyScope(token: Token, scope: string[]): Promise<boolean> {
+      return scope.every((wanted) => token.scope?.includes(wanted));
+    },
+
+    async saveAuthorizationCode(code, client, user): Promise<AuthorizationCode> {
+      const { authTime, nonce } = user as OAuthUser;
+      await tokensDao.insertCode({
+        _id: sha256(code.authorizationCode),
+        clientId: client.id,
+        userId: (user as OAuthUser).id!,
+        redirectUri: code.redirectUri,
+        scope: code.scope ?? [],
+        expiresAt: code.expiresAt,
+        codeChallenge: code.codeChallenge,
+        codeChallengeMethod: code.codeChallengeMethod,
+        nonce,
+        authTime,
+      });
+      return { ...code, client, user };
+    },
+
+    async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
+      const hash = sha256(authorizationCode);
+      const reusedFamily = await tokensDao.spentFamily(hash);
+      if (reusedFamily) {
+        await tokensDao.deleteFamily(reusedFamily);
+        return false;
+      }
+      const code = await tokensDao.findCode(hash);
+      if (!code) return false;
+      return {
+        authorizationCode,
+        expiresAt: code.expiresAt,
+        redirectUri: code.redirectUri,
+        scope: code.scope,
+        client: { id: code.clientId, grants: [] },
+        user: { id: code.userId, familyId: hash, authTime: code.authTime, nonce: code.nonce },
+        codeChallenge: code.codeChallenge,
+        codeChallengeMethod: code.codeChallengeMethod,
+      };
+    },
+
+    async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
+      const hash = sha256(code.authorizationCode);
+      return tokensDao.markSpent(hash, hash, code.expiresAt);
+    },
+
+    async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
+      const hash = sha256(refreshToken);
+      const doc = await tokensDao.findTokenByRefreshHash(hash);
+      if (doc) {
+        return {
+          refreshToken,
+          refreshTokenExpiresAt: doc.refreshTokenExpiresAt,
+          scope: doc.scope,
+          client: { id: doc.clientId, grants: [] },
+          user: tokenUser(doc),
+        };
+      }
+      const spent = await tokensDao.findSpent(hash);
+      if (!spent) return false;
+      const newest = inGrace(spent) ? await tokensDao.newestRefreshable(spent.familyId) : null;
+      if (newest) {
+        return {
+          refreshToken,
+          refreshTokenExpiresAt: spent.expiresAt,
+          scope: newest.scope,
+          client: { id: newest.clientId, grants: [] },
+          user: tokenUser(newest),
+        };
+      }
+      await tokensDao.deleteFamily(spent.familyId);
       return false;
-    }
-    const doc = await tokensDao.findTokenByRefreshHash(hash);
-    if (doc) await tokensDao.dropRefreshToken(doc._id);
-    return true;
-  },
+    },
 
-  async getUser(): Promise<OAuthUser | Falsey> {
-    // Password checks need the client address for the sign-in budget: see withPasswordCheck.
-    return false;
-  },
+    /** Called by the refresh grant to rotate: the old refresh token becomes spent. */
+    async revokeToken(token: RefreshToken): Promise<boolean> {
+      const hash = sha256(token.refreshToken);
+      const user = token.user as OAuthUser;
+      const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + 24 * 3600 * 1000);
+      const graceUntil = graceMs > 0 ? new Date(Date.now() + graceMs) : undefined;
+      if (!(await tokensDao.markSpent(hash, user.familyId!, expiresAt, graceUntil))) {
+        // Used before: within the grace period (a concurrent or repeated refresh) the family lives on.
+        if (inGrace(await tokensDao.findSpent(hash))) return true;
+        await tokensDao.deleteFamily(user.familyId!);
+        return false;
+      }
+      const doc = await tokensDao.findTokenByRefreshHash(hash);
+      if (doc) await tokensDao.dropRefreshToken(doc._id);
+      return true;
+    },
 
-  async getUserFromClient(): Promise<OAuthUser> {
-    return { id: null };
-  },
-};
+    async getUser(): Promise<OAuthUser | Falsey> {
+      // Password checks need the client address for the sign-in budget: see withPasswordCheck.
+      return false;
+    },
+
+    async getUserFromClient(): Promise<OAuthUser> {
+      return { id: null };
+    },
+  };
+}
 
 /** The model for one token request: the password grant checks against the sign-in budget of its address. */
-export function withPasswordCheck(limits: SignInLimits | null, address: string): OAuthModel {
+export function withPasswordCheck(model: OAuthModel, limits: SignInLimits | null, address: string): OAuthModel {
   return {
-    ...oauthModel,
+    ...model,
     async getUser(username: string, password: string): Promise<OAuthUser | Falsey> {
       const userId = await authService.verifyCredentials({ email: username, password, address }, { limits });
       return userId ? { id: userId } : false;

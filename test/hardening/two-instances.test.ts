@@ -1,5 +1,6 @@
 // Two server processes on one database, requests alternating between them: sessions, CSRF tokens,
-// codes, refresh rotation and JWT refresh grants all live in the database, so either can serve any step.
+// codes, refresh rotation (with its grace period) and JWT refresh grants all live in the database, so
+// either can serve any step.
 import { testDatabaseUriWithName } from '../helpers/db';
 import { clientSecretPost } from '../helpers/oauth';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
@@ -9,7 +10,9 @@ let b: ServerProcess;
 
 beforeAll(async () => {
   const uri = testDatabaseUriWithName();
-  [a, b] = await Promise.all([spawnServer({ MONGODB_URI: uri }), spawnServer({ MONGODB_URI: uri })]);
+  // A short grace period for refresh rotation, to see it work across instances and then end.
+  const env = { MONGODB_URI: uri, OAUTH_REFRESH_GRACE_SECONDS: '2' };
+  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
 }, 90_000);
 
 afterAll(async () => {
@@ -117,7 +120,17 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
     ...clientSecretPost(client),
     refresh_token: tokens.refresh_token,
   };
-  expect((await call(a, '/oauth/token', formBody(rotate))).status).toBe(200);
+  const rotated = await read(await call(a, '/oauth/token', formBody(rotate)));
+  // Within the grace period the same refresh token, presented again on the other instance, still works.
+  const again = await call(b, '/oauth/token', formBody(rotate));
+  expect(again.status).toBe(200);
+  const graced = await read(again);
+  expect(graced.refresh_token).not.toBe(rotated.refresh_token);
+  await new Promise((resolve) => setTimeout(resolve, 2200));
+  // After it, a replay revokes the whole family, tokens issued in the grace period included.
   expect((await call(b, '/oauth/token', formBody(rotate))).status).toBe(400);
+  for (const token of [rotated.access_token, graced.access_token]) {
+    expect((await call(a, '/api/user', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
+  }
   expect((await call(b, '/oauth/token', formBody(exchange))).status).toBe(400);
 }, 60_000);

@@ -26,7 +26,7 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
     const { client_id: _id, client_secret: _secret, ...rest } = parameters;
     const credentials = { ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) };
     // The library's options type leaves out the model, which it does accept per call.
-    const options: Partial<ServerOptions> = { model: withPasswordCheck(limits, clientAddress(req)) };
+    const options: Partial<ServerOptions> = { model: withPasswordCheck(servers.model, limits, clientAddress(req)) };
     try {
       return await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options);
     } catch (err) {

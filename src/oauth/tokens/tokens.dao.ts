@@ -1,7 +1,7 @@
 // The only importer of the token, code and spent-marker models; returns plain objects.
 import { trusted } from 'mongoose';
 import { isDuplicateKeyError } from '../../db/duplicate-key';
-import { CodeModel, SpentModel, TokenModel, type CodeDocument, type TokenDocument } from './tokens.model';
+import { CodeModel, SpentModel, TokenModel, type CodeDocument, type SpentDocument, type TokenDocument } from './tokens.model';
 
 // sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
 const before = (now: Date) => trusted({ $lte: now });
@@ -55,9 +55,9 @@ export function findCode(hash: string): Promise<CodeDocument | null> {
 }
 
 /** Records a single use; false when it was already used (even by a concurrent request). */
-export async function markSpent(hash: string, familyId: string, expiresAt: Date): Promise<boolean> {
+export async function markSpent(hash: string, familyId: string, expiresAt: Date, graceUntil?: Date): Promise<boolean> {
   try {
-    await SpentModel.create({ _id: hash, familyId, expiresAt });
+    await SpentModel.create({ _id: hash, familyId, expiresAt, graceUntil });
     return true;
   } catch (err) {
     if (isDuplicateKeyError(err)) return false;
@@ -67,8 +67,19 @@ export async function markSpent(hash: string, familyId: string, expiresAt: Date)
 
 /** The family of a spent code or refresh token, or null if it was never used. */
 export async function spentFamily(hash: string): Promise<string | null> {
-  const spent = await SpentModel.findById(hash, 'familyId').lean<{ familyId: string }>().exec();
-  return spent?.familyId ?? null;
+  return (await findSpent(hash))?.familyId ?? null;
+}
+
+export function findSpent(hash: string): Promise<SpentDocument | null> {
+  return SpentModel.findById(hash).lean<SpentDocument>().exec();
+}
+
+/** The newest token of a family that still has a refresh token: what a graceful replay continues. */
+export function newestRefreshable(familyId: string): Promise<TokenDocument | null> {
+  return TokenModel.findOne({ familyId, refreshTokenHash: trusted({ $exists: true }) })
+    .sort({ issuedAt: -1 })
+    .lean<TokenDocument>()
+    .exec();
 }
 
 export async function deleteExpired(now: Date): Promise<void> {

@@ -43,6 +43,8 @@ export interface SpentDocument {
   _id: string;
   familyId: string;
   expiresAt: Date;
+  /** A rotated refresh token: until then its client may present it again (graceful rotation). */
+  graceUntil?: Date;
 }
 
 const noVersion = { versionKey: false } as const;
@@ -92,6 +94,7 @@ const spentSchema = new Schema<SpentDocument>(
     _id: { type: String, required: true },
     familyId: { type: String, required: true },
     expiresAt: { type: Date, required: true },
+    graceUntil: { type: Date },
   },
   { ...noVersion, collection: 'oauth_spent' },
 );
