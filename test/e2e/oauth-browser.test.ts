@@ -138,4 +138,42 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     expect(tokens.claims()).toMatchObject({ iss: base, sub: person.id, name: 'Grace Hopper', email: person.email });
     expect(await oidc.fetchUserInfo(config, tokens.access_token, person.id)).toMatchObject({ given_name: 'Grace' });
   }, 60_000);
+
+  it('remembers consent, lists connected applications on /home, and revokes one', async () => {
+    const person = await createUser({ firstName: 'Mary', lastName: 'Jackson' });
+    const register = (name: string, callback: string) =>
+      clientsService.register(undefined, { name, website: clientApp.url, redirect_uri: `${clientApp.url}/${callback}` });
+    const printer = await register('Photo Printer', 'printer');
+    const calendar = await register('Team Calendar', 'calendar');
+    const authorizeUrl = (client: { client_id: string }, callback: string) =>
+      `${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: `${clientApp.url}/${callback}`, scope: 'read' }).toString()}`;
+
+    const page = await browser.newPage();
+    await page.goto(authorizeUrl(printer, 'printer'));
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => url.pathname === '/printer');
+    await page.goto(authorizeUrl(calendar, 'calendar'));
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => url.pathname === '/calendar');
+
+    // Approved before: straight back to the application, no consent page.
+    await page.goto(authorizeUrl(printer, 'printer'));
+    await page.waitForURL((url) => url.pathname === '/printer' && url.searchParams.has('code'));
+
+    await page.goto(`${base}/home`);
+    await page.getByRole('heading', { name: 'Photo Printer' }).waitFor();
+    await page.getByRole('heading', { name: 'Team Calendar' }).waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'home-connected-apps.png'), fullPage: true });
+    await page.getByRole('listitem').filter({ hasText: 'Photo Printer' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(`${base}/home`);
+    expect(await page.getByRole('heading', { name: 'Photo Printer' }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Team Calendar' }).waitFor();
+
+    // Revoked: the consent page again.
+    await page.goto(authorizeUrl(printer, 'printer'));
+    await page.getByRole('heading', { name: 'Authorize Photo Printer?' }).waitFor();
+  }, 60_000);
 });
