@@ -36,6 +36,8 @@ export interface Config {
     readonly tokenPerAddress: number;
     readonly tokenPerClient: number;
     readonly refreshPerAddress: number;
+    /** Device flow user codes typed on the verification page from one address. */
+    readonly userCodePerAddress: number;
   };
   /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
@@ -53,6 +55,8 @@ export interface Config {
     readonly refreshTokenLifetime: number;
     /** Seconds in which a just-rotated refresh token may be presented again by its client (0: never). */
     readonly refreshGraceSeconds: number;
+    /** Device flow (RFC 8628): the polling interval a device is told, seconds. */
+    readonly devicePollInterval: number;
     /** ID tokens, seconds. */
     readonly idTokenLifetime: number;
     /** Encrypts the private parts of the ID token signing keys stored in the database. */
@@ -234,6 +238,7 @@ export function loadConfig(env: Env): Config {
       signInPerAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_IN_PER_ADDRESS', 100, MAX_LIMIT),
       tokenPerAddress: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_ADDRESS', 300, MAX_LIMIT),
       tokenPerClient: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_CLIENT', 1000, MAX_LIMIT),
+      userCodePerAddress: positiveInteger(env, 'RATE_LIMIT_USER_CODE_PER_ADDRESS', 20, MAX_LIMIT),
       refreshPerAddress: positiveInteger(env, 'RATE_LIMIT_REFRESH_PER_ADDRESS', 300, MAX_LIMIT),
     }),
     usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
@@ -245,6 +250,7 @@ export function loadConfig(env: Env): Config {
       v1AccessTokenLifetime: positiveInteger(env, 'OAUTH_V1_ACCESS_TOKEN_LIFETIME', 2_592_000, MAX_LIFETIME_SECONDS),
       refreshTokenLifetime: positiveInteger(env, 'OAUTH_REFRESH_TOKEN_LIFETIME', 31_536_000, MAX_LIFETIME_SECONDS),
       refreshGraceSeconds: wholeNumber(env, 'OAUTH_REFRESH_GRACE_SECONDS', 0, 0, 300),
+      devicePollInterval: positiveInteger(env, 'OAUTH_DEVICE_POLL_INTERVAL', 5, 60),
       idTokenLifetime: positiveInteger(env, 'OIDC_ID_TOKEN_LIFETIME', 3600, 86_400),
       signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
       signingKeysRefresh: positiveInteger(env, 'OIDC_KEYS_REFRESH_SECONDS', 30, 60),

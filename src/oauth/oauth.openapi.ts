@@ -19,6 +19,7 @@ import {
   sessionAuth,
   str,
 } from '../openapi/openapi.kit';
+import { DEVICE_CODE_GRANT, GRANT_TYPES } from './clients/clients.model';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
@@ -123,7 +124,7 @@ function endSessionOperation(from: 'query' | 'body') {
 }
 
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
-const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials']);
+const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT]);
 
 /** Redirect URIs in registration metadata: https, http on loopback, or a private-use scheme. */
 const uriList = { type: 'array', items: { type: 'string', maxLength: 2048 }, maxItems: 10 };
@@ -396,6 +397,64 @@ export const oauthOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/oauth/device_authorization': {
+      post: {
+        tags: ['Device sign-in'],
+        summary: 'RFC 8628: a device starts here and gets a user code for a person to type at verification_uri',
+        security: clientAuth,
+        requestBody: formRequest(oauthForm({ client_id: param, client_secret: param, scope: scopeList })),
+        responses: {
+          ...oauthClientErrors,
+          '200': json(ref('DeviceAuthorization'), 'device_code, user_code, verification_uri(_complete), expires_in, interval'),
+          '400': json(ref('OAuthError'), 'invalid_request, invalid_scope or unauthorized_client (the client may not use the device flow)'),
+        },
+      },
+    },
+    '/device': {
+      get: {
+        tags: ['Device sign-in'],
+        summary: 'The verification page: a form with an input named user_code (filled from ?user_code=)',
+        security: sessionAuth,
+        parameters: [{ name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: 20 } }],
+        responses: { '200': page('The form'), '303': redirect('To /login when not signed in'), ...pageFaults },
+      },
+      post: {
+        tags: ['Device sign-in'],
+        summary: 'The typed user code: the consent page for its device, or the form again with a message',
+        security: sessionAuth,
+        requestBody: formRequest(oauthForm({ _csrf: param, user_code: { type: 'string', maxLength: 20 } }, ['_csrf', 'user_code'])),
+        responses: {
+          '200': page('Consent page (Approve, Deny)'),
+          '303': redirect('To /login when not signed in'),
+          '400': page('Wrong, expired or used code'),
+          '403': page('Missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          '429': page('Too many codes typed from this address; see Retry-After'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/device/decision': {
+      post: {
+        tags: ['Device sign-in'],
+        summary: 'The consent decision for a device',
+        security: sessionAuth,
+        requestBody: formRequest(
+          oauthForm(
+            { _csrf: param, user_code: { type: 'string', maxLength: 20 }, decision: { type: 'string', enum: ['approve', 'deny'] } },
+            ['_csrf', 'user_code', 'decision'],
+          ),
+        ),
+        responses: {
+          '200': page('Device connected, or access denied'),
+          '303': redirect('To /login when not signed in'),
+          '400': page('Wrong, expired or used code, or no decision'),
+          '403': page('Missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
+    },
     '/oauth/end-session': { get: endSessionOperation('query'), post: endSessionOperation('body') },
     '/api/user': {
       get: {
@@ -415,7 +474,7 @@ export const oauthOpenApi: OpenApiFragment = {
     },
   },
   schemas: {
-    Grant: { type: 'string', enum: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] },
+    Grant: { type: 'string', enum: [...GRANT_TYPES] },
     Client: {
       type: 'object',
       required: ['client_id', 'name', 'website', 'redirect_uri', 'grants'],
@@ -523,6 +582,19 @@ export const oauthOpenApi: OpenApiFragment = {
         scope: { type: 'array', items: str },
         first_granted_at: { type: 'string', format: 'date-time' },
         last_used_at: { type: 'string', format: 'date-time' },
+      },
+      additionalProperties: false,
+    },
+    DeviceAuthorization: {
+      type: 'object',
+      required: ['device_code', 'user_code', 'verification_uri', 'verification_uri_complete', 'expires_in', 'interval'],
+      properties: {
+        device_code: str,
+        user_code: { type: 'string', pattern: '^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$' },
+        verification_uri: str,
+        verification_uri_complete: str,
+        expires_in: int,
+        interval: int,
       },
       additionalProperties: false,
     },

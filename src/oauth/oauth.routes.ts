@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Csrf } from '../web/csrf';
 import { createAuthorizeRouter } from './authorize/authorize.routes';
 import { createClientsRouter } from './clients/clients.routes';
+import { createDeviceRouter } from './device/device.routes';
 import { createGrantsRouter } from './grants/grants.routes';
 import { createOAuthController } from './oauth.controller';
 import { createOAuthServers } from './oauth.server';
@@ -25,6 +26,7 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
   router.use(createTokensRouter(servers, config, idTokens));
   router.use(createClientsRouter(config, accessTokens, sessions));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
+  router.use(createDeviceRouter(config, sessions, csrf));
   router.use(createOidcRouter(config, keys, idTokens, sessions, csrf));
   router.get('/api/user', oauth.currentUser);
   return router;

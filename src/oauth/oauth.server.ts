@@ -6,6 +6,8 @@ import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from
 import type { Config } from '../config';
 import type { Parameters } from './oauth.parameters';
 import { createOAuthModel, type OAuthModel } from './oauth.storage';
+import { DEVICE_CODE_GRANT } from './clients/clients.model';
+import { DeviceCodeGrant } from './device/device.grant';
 import { CheckedRefreshGrant } from './tokens/refresh.grant';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
@@ -25,9 +27,9 @@ export function createOAuthServers(oauth: Config['oauth']): OAuthServers {
     allowEmptyState: true,
     enablePlainPKCE: true,
     alwaysIssueNewRefreshToken: true,
-    extendedGrantTypes: { refresh_token: CheckedRefreshGrant },
+    extendedGrantTypes: { refresh_token: CheckedRefreshGrant, [DEVICE_CODE_GRANT]: DeviceCodeGrant },
     // Public clients refresh without a secret; the model's getClient refuses confidential ones that try.
-    requireClientAuthentication: { refresh_token: false },
+    requireClientAuthentication: { refresh_token: false, [DEVICE_CODE_GRANT]: false },
   };
   return {
     variantA: new OAuth2Server({ ...common, accessTokenLifetime: oauth.v1AccessTokenLifetime }),

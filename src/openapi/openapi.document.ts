@@ -62,6 +62,7 @@ export const openApiDocument = {
     { name: 'OAuth 2' },
     { name: 'OpenID Connect' },
     { name: 'Connected applications' },
+    { name: 'Device sign-in' },
     { name: 'Browser sign-in' },
     { name: 'Catalogue' },
     { name: 'Weather' },

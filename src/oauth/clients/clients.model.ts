@@ -2,7 +2,15 @@
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
 
-export const GRANT_TYPES = ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'] as const;
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = [
+  'authorization_code',
+  'implicit',
+  'refresh_token',
+  'password',
+  'client_credentials',
+  DEVICE_CODE_GRANT,
+] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;

@@ -7,12 +7,12 @@ import { randomToken, sha256 } from '../../common/crypto';
 import * as grantsDao from '../grants/grants.dao';
 import * as tokensDao from '../tokens/tokens.dao';
 import * as clientsDao from './clients.dao';
-import { AUTH_METHODS, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
+import { AUTH_METHODS, DEVICE_CODE_GRANT, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
 import { isRegistrableRedirectUri, normalizeRedirectUri } from './clients.service';
 
 const MAX_URIS = 10;
 const MAX_NAME_LENGTH = 100;
-const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
+const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 const RESPONSE_TYPE_GRANT: Record<string, GrantType> = {
   code: 'authorization_code',
   token: 'implicit',
@@ -73,7 +73,9 @@ function readMetadata(body: unknown) {
   ]) as GrantType[];
   if (grants.length === 0) throw invalid('grant_types must name at least one grant type');
   if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
-    throw invalid('A public client (token_endpoint_auth_method none) may use only authorization_code and refresh_token');
+    throw invalid(
+      'A public client (token_endpoint_auth_method none) may use only authorization_code, refresh_token and the device code grant',
+    );
   }
   const responseTypes =
     stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANT) ??

@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
+import { DEVICE_CODE_GRANT } from '../clients/clients.model';
 import { SCOPES } from '../oauth.scopes';
 import * as tokensService from '../tokens/tokens.service';
 import { ID_TOKEN_ALGORITHM, userClaims } from './id-tokens.service';
@@ -24,10 +25,11 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     end_session_endpoint: `${issuer}/oauth/end-session`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     scopes_supported: SCOPES,
     response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials'],
+    grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [ID_TOKEN_ALGORITHM],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

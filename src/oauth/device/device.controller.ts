@@ -1,0 +1,114 @@
+// The device authorization endpoint (RFC 8628 §3.1-3.2) and the verification page (§3.3): a signed-in
+// person types the user code, sees the usual consent page, and decides.
+import type { Request, Response } from 'express';
+import { noStore } from '../../common/no-store';
+import { bodyField } from '../../common/request-body';
+import type { Config } from '../../config';
+import * as sessionService from '../../session/session.service';
+import { displayName } from '../../users/users.types';
+import type { Csrf } from '../../web/csrf';
+import { consentPage } from '../authorize/authorize.page';
+import { DEVICE_CODE_GRANT } from '../clients/clients.model';
+import * as clientsService from '../clients/clients.service';
+import * as grantsService from '../grants/grants.service';
+import { OAuthErrorResponse } from '../oauth.errors';
+import { collectParameters } from '../oauth.parameters';
+import { grantedScope, SCOPES } from '../oauth.scopes';
+import * as tokensService from '../tokens/tokens.service';
+import { deviceOutcomePage, verificationPage } from './device.page';
+import * as deviceService from './device.service';
+
+const HTML = 'text/html; charset=utf-8';
+const WRONG_CODE = 'That code is wrong, has expired or was already used. Check your device and try again.';
+
+export function createDeviceController(config: Config, csrf: Csrf) {
+  const verificationUri = `${config.publicUrl}/device`;
+
+  /** The signed-in person, or a redirect to sign in that comes back to the page. */
+  async function personOr(req: Request, res: Response, back: string) {
+    const user = await sessionService.currentUser(req.session);
+    if (!user) res.redirect(303, `/login?return_to=${encodeURIComponent(back)}`);
+    return user;
+  }
+
+  return {
+    async authorizeDevice(req: Request, res: Response): Promise<void> {
+      const parameters = collectParameters(req, ['body']);
+      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      if (!client.grants.includes(DEVICE_CODE_GRANT))
+        throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
+      const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
+      if (!scope) throw new OAuthErrorResponse('invalid_scope', `scope must be made of ${SCOPES.join(', ')}`);
+      const started = await deviceService.start(client._id, scope, config.oauth.devicePollInterval);
+      noStore(res).json({
+        device_code: started.deviceCode,
+        user_code: started.userCode,
+        verification_uri: verificationUri,
+        verification_uri_complete: `${verificationUri}?user_code=${encodeURIComponent(started.userCode)}`,
+        expires_in: started.expiresIn,
+        interval: started.interval,
+      });
+    },
+
+    async showVerification(req: Request, res: Response): Promise<void> {
+      const typed = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, 20) : undefined;
+      if (!(await personOr(req, res, req.originalUrl))) return;
+      noStore(res)
+        .type(HTML)
+        .send(verificationPage({ csrfToken: csrf.token(req, res), userCode: typed }));
+    },
+
+    async verify(req: Request, res: Response): Promise<void> {
+      const typed = bodyField(req, 'user_code');
+      const user = await personOr(req, res, '/device');
+      if (!user) return;
+      const authorization = typeof typed === 'string' && typed.length <= 20 ? await deviceService.findPending(typed) : null;
+      const client = authorization && (await clientsService.find(authorization.clientId));
+      if (!authorization || !client || typeof typed !== 'string') {
+        noStore(res)
+          .status(400)
+          .type(HTML)
+          .send(verificationPage({ csrfToken: csrf.token(req, res), error: WRONG_CODE }));
+        return;
+      }
+      noStore(res)
+        .type(HTML)
+        .send(
+          consentPage({
+            action: '/device/decision',
+            csrfToken: csrf.token(req, res),
+            personName: displayName(user),
+            switchAccount: '/login?prompt=login&return_to=%2Fdevice',
+            clientName: client.name,
+            clientWebsite: client.website,
+            scopes: authorization.scope,
+            fields: { user_code: typed },
+          }),
+        );
+    },
+
+    async decide(req: Request, res: Response): Promise<void> {
+      const user = await personOr(req, res, '/device');
+      if (!user) return;
+      const typed = bodyField(req, 'user_code');
+      const decision = bodyField(req, 'decision');
+      const authorization = typeof typed === 'string' && typed.length <= 20 ? await deviceService.findPending(typed) : null;
+      const approved = decision === 'approve';
+      if (
+        !authorization ||
+        (!approved && decision !== 'deny') ||
+        !(await deviceService.decide(authorization, approved, user._id, authTimeOf(req)))
+      ) {
+        noStore(res)
+          .status(400)
+          .type(HTML)
+          .send(verificationPage({ csrfToken: csrf.token(req, res), error: WRONG_CODE }));
+        return;
+      }
+      if (approved) await grantsService.remember(user._id, authorization.clientId, authorization.scope);
+      noStore(res).type(HTML).send(deviceOutcomePage(approved));
+    },
+  };
+}
+
+const authTimeOf = (req: Request) => (req.session?.authTime ? new Date(req.session.authTime) : undefined);

@@ -1,0 +1,85 @@
+// The device authorization grant (RFC 8628): a device without a browser gets a user code for a person
+// to type on the verification page, then polls the token endpoint until the person decides. User
+// codes are 8 letters without vowels or look-alikes (BCDF-GHJK); device codes are single-use.
+import { randomInt } from 'node:crypto';
+import { OAuthError } from '@node-oauth/oauth2-server';
+import { randomToken, sha256 } from '../../common/crypto';
+import { throttled } from '../../db/sweeper';
+import * as deviceDao from './device.dao';
+import type { DeviceAuthorizationDocument } from './device.model';
+
+export const DEVICE_CODE_LIFETIME_SECONDS = 600;
+const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+const USER_CODE_LENGTH = 8;
+/** RFC 8628 §3.5: slow_down adds 5 seconds to the interval. */
+const SLOW_DOWN_SECONDS = 5;
+
+const sweepExpired = throttled(60_000, deviceDao.deleteExpired);
+
+function newUserCode(): string {
+  const letters = Array.from({ length: USER_CODE_LENGTH }, () => USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)]);
+  return `${letters.slice(0, 4).join('')}-${letters.slice(4).join('')}`;
+}
+
+/** What a person typed, as it is stored: upper case, letters only (dashes and spaces are optional). */
+export function normalizeUserCode(typed: string): string {
+  return typed.toUpperCase().replace(/[^A-Z]/g, '');
+}
+
+const userCodeHash = (typed: string) => sha256(normalizeUserCode(typed));
+
+export interface DeviceAuthorization {
+  deviceCode: string;
+  userCode: string;
+  expiresIn: number;
+  interval: number;
+}
+
+export async function start(clientId: string, scope: string[], interval: number): Promise<DeviceAuthorization> {
+  const now = new Date();
+  await sweepExpired(now);
+  const deviceCode = randomToken();
+  const userCode = newUserCode();
+  await deviceDao.insert({
+    _id: sha256(deviceCode),
+    userCodeHash: userCodeHash(userCode),
+    clientId,
+    scope,
+    expiresAt: new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000),
+    interval,
+    status: 'pending',
+  });
+  return { deviceCode, userCode, expiresIn: DEVICE_CODE_LIFETIME_SECONDS, interval };
+}
+
+/** The pending authorization a typed user code names, or null (wrong, expired or already used). */
+export function findPending(typedUserCode: string): Promise<DeviceAuthorizationDocument | null> {
+  return deviceDao.findPendingByUserCode(userCodeHash(typedUserCode), new Date());
+}
+
+/** Records a person's decision on a pending authorization; false when it is no longer pending. */
+export function decide(authorization: DeviceAuthorizationDocument, approved: boolean, userId: string, authTime?: Date): Promise<boolean> {
+  return deviceDao.decide(authorization._id, approved ? { status: 'approved', userId, authTime } : { status: 'denied' });
+}
+
+const pollError = (name: string, description: string) => new OAuthError(description, { code: 400, name });
+
+/** What the device's poll gets: the person and scope once approved (then the code is spent), else the RFC's error. */
+export async function redeem(deviceCode: string, clientId: string): Promise<{ userId: string; authTime?: Date; scope: string[] }> {
+  const hash = sha256(deviceCode);
+  const authorization = await deviceDao.find(hash);
+  // Another client's device code is answered like an unknown one.
+  if (!authorization || authorization.clientId !== clientId) throw pollError('invalid_grant', 'The device code is invalid');
+  const now = new Date();
+  if (authorization.expiresAt <= now) throw pollError('expired_token', 'The device code has expired');
+  if (authorization.status === 'pending') {
+    const tooSoon = authorization.lastPolledAt && now.getTime() - authorization.lastPolledAt.getTime() < authorization.interval * 1000;
+    const interval = tooSoon ? authorization.interval + SLOW_DOWN_SECONDS : authorization.interval;
+    await deviceDao.recordPoll(hash, now, interval);
+    if (tooSoon) throw pollError('slow_down', `Poll at most every ${interval} seconds`);
+    throw pollError('authorization_pending', 'The person has not decided yet');
+  }
+  if (!(await deviceDao.take(hash))) throw pollError('invalid_grant', 'The device code is invalid');
+  if (authorization.status === 'denied' || !authorization.userId) throw pollError('access_denied', 'The person denied access');
+  return { userId: authorization.userId, authTime: authorization.authTime, scope: authorization.scope };
+}
