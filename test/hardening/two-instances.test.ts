@@ -56,29 +56,29 @@ it('refreshes a JWT on the other instance, and refuses the replay on the first',
   expect((await call(b, '/auth/refresh-token', refresh())).status).toBe(400);
 }, 60_000);
 
-it('runs the OAuth code flow with every step on alternating instances', async () => {
-  await call(b, '/users', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' }));
-  const jwt = await read(await call(a, '/auth', jsonBody({ email: 'twin-oauth@example.com', password: 'twin-password' })));
-  const client = (await read(
-    await call(b, '/oauth/clients', {
-      ...jsonBody({
-        name: 'Twin',
-        website: 'https://twin.example.com',
-        redirect_uri: 'https://twin.example.com/cb',
-        grants: ['authorization_code', 'refresh_token'],
-      }),
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${jwt.accessToken}` },
-    }),
-  )) as { client_id: string; client_secret: string };
-
-  // Sign in: the form from A (its CSRF cookie is signed with the shared SESSION_SECRET), the post to B.
+/** A new person with a JWT (from A) and a signed-in session (form from A, post to B). */
+async function twinPerson(email: string) {
+  await call(b, '/users', jsonBody({ email, password: 'twin-password' }));
+  const jwt = await read(await call(a, '/auth', jsonBody({ email, password: 'twin-password' })));
+  // The form from A (its CSRF cookie is signed with the shared SESSION_SECRET), the post to B.
   const loginPage = await call(a, '/login');
   const signedIn = await call(b, '/login', {
-    ...formBody({ _csrf: csrfFrom(await loginPage.text()), email: 'twin-oauth@example.com', password: 'twin-password' }),
+    ...formBody({ _csrf: csrfFrom(await loginPage.text()), email, password: 'twin-password' }),
     cookie: cookieFrom(loginPage, 'csrf'),
   });
   expect(signedIn.status).toBe(303);
-  const cookie = cookieFrom(signedIn, 'sid');
+  return { bearer: { Authorization: `Bearer ${jwt.accessToken}` }, cookie: cookieFrom(signedIn, 'sid') };
+}
+
+async function twinClient(on: ServerProcess, bearer: Record<string, string>, grants: string[]) {
+  const registration = { name: 'Twin', website: 'https://twin.example.com', redirect_uri: 'https://twin.example.com/cb', grants };
+  const res = await call(on, '/oauth/clients', { ...jsonBody(registration), headers: { 'Content-Type': 'application/json', ...bearer } });
+  return (await read(res)) as { client_id: string; client_secret: string };
+}
+
+it('runs the OAuth code flow with every step on alternating instances', async () => {
+  const { bearer, cookie } = await twinPerson('twin-oauth@example.com');
+  const client = await twinClient(b, bearer, ['authorization_code', 'refresh_token']);
 
   // Consent page from A, decision to B.
   const query = new URLSearchParams({
@@ -133,4 +133,30 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
     expect((await call(a, '/api/user', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
   }
   expect((await call(b, '/oauth/token', formBody(exchange))).status).toBe(400);
+}, 60_000);
+
+it('signs a device in across instances, and a revoke on one ends its token on the other', async () => {
+  const { bearer, cookie } = await twinPerson('twin-device@example.com');
+  const client = await twinClient(a, bearer, ['urn:ietf:params:oauth:grant-type:device_code']);
+  const started = await read(await call(a, '/oauth/device_authorization', formBody(clientSecretPost(client))));
+  // The person types the code on B and approves on A; the device polls B.
+  const form = await call(b, '/device', { cookie });
+  const consent = await call(b, '/device', { ...formBody({ _csrf: csrfFrom(await form.text()), user_code: started.user_code }), cookie });
+  expect(consent.status).toBe(200);
+  const decided = await call(a, '/device/decision', {
+    ...formBody({ _csrf: csrfFrom(await consent.text()), user_code: started.user_code, decision: 'approve' }),
+    cookie,
+  });
+  expect(decided.status).toBe(200);
+  const poll = formBody({
+    grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+    ...clientSecretPost(client),
+    device_code: started.device_code,
+  });
+  const tokens = await read(await call(b, '/oauth/token', poll));
+  const me = () => call(a, '/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  expect((await me()).status).toBe(200);
+
+  expect((await call(b, `/oauth/grants/${client.client_id}`, { method: 'DELETE', headers: bearer })).status).toBe(204);
+  expect((await me()).status).toBe(401);
 }, 60_000);
