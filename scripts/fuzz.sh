@@ -57,7 +57,7 @@ FUZZ_USER_ID=$(post_json /users "{\"email\":\"$FUZZ_EMAIL\",\"password\":\"$FUZZ
 FUZZ_TARGET_ID=$(post_json /users "{\"email\":\"$FUZZ_TARGET_EMAIL\",\"password\":\"target-password\"}" | json_field id)
 FUZZ_JWT=$(post_json /auth "{\"email\":\"$FUZZ_EMAIL\",\"password\":\"$FUZZ_PASSWORD\"}" | json_field accessToken)
 client=$(post_json /oauth/clients \
-  "{\"name\":\"Fuzz\",\"website\":\"$base\",\"redirect_uri\":\"$FUZZ_REDIRECT_URI\",\"grants\":[\"authorization_code\",\"implicit\",\"refresh_token\",\"password\",\"client_credentials\"]}" \
+  "{\"name\":\"Fuzz\",\"website\":\"$base\",\"redirect_uri\":\"$FUZZ_REDIRECT_URI\",\"grants\":[\"authorization_code\",\"implicit\",\"refresh_token\",\"password\",\"client_credentials\",\"urn:ietf:params:oauth:grant-type:device_code\"]}" \
   -H "Authorization: Bearer $FUZZ_JWT")
 FUZZ_CLIENT_ID=$(json_field client_id <<<"$client")
 FUZZ_CLIENT_SECRET=$(json_field client_secret <<<"$client")

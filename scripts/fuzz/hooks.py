@@ -22,10 +22,11 @@ USER_ID, TARGET_ID, TARGET_EMAIL = ENV["FUZZ_USER_ID"], ENV["FUZZ_TARGET_ID"], E
 CLIENT = {"client_id": ENV["FUZZ_CLIENT_ID"], "client_secret": ENV["FUZZ_CLIENT_SECRET"]}
 JWT = {"Authorization": f"Bearer {ENV['FUZZ_JWT']}"}
 AUTHORIZE = {"client_id": ENV["FUZZ_CLIENT_ID"], "redirect_uri": ENV["FUZZ_REDIRECT_URI"]}
-TOKEN_PATHS = ("/oauth/token", "/v1/oauth/token", "/oauth/revoke", "/oauth/introspect")
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+TOKEN_PATHS = ("/oauth/token", "/v1/oauth/token", "/oauth/revoke", "/oauth/introspect", "/oauth/device_authorization")
 AUTHORIZE_PATHS = ("/authorize", "/oauth/authorize", "/v1/oauth/authorize")
 GRANTS = {
-    "/oauth/token": ("authorization_code", "refresh_token", "password", "client_credentials"),
+    "/oauth/token": ("authorization_code", "refresh_token", "password", "client_credentials", DEVICE_GRANT),
     "/v1/oauth/token": ("authorization_code", "refresh_token"),
 }
 TIMEOUT = 10
@@ -43,6 +44,10 @@ def _authorization_code():
     form = {**AUTHORIZE, "_csrf": ENV["FUZZ_SESSION_CSRF"], "decision": "approve", "response_type": "code"}
     response = requests.post(f"{BASE}/oauth/authorize", data=form, cookies={"sid": ENV["FUZZ_SID"]}, allow_redirects=False, timeout=TIMEOUT)
     return parse_qs(urlsplit(response.headers.get("Location", "")).query).get("code", [""])[0]
+
+
+def _device_authorization():
+    return _post("/oauth/device_authorization", data=CLIENT)
 
 
 def _throwaway_user():
@@ -96,6 +101,8 @@ def _token_request(case, path):
         carrier.update({"username": EMAIL, "password": PASSWORD})
     if carrier.get("grant_type") == "refresh_token":
         carrier["refresh_token"] = _oauth_refresh_token() or carrier.get("refresh_token", "")
+    if carrier.get("grant_type") == DEVICE_GRANT:
+        carrier["device_code"] = _device_authorization()["device_code"]
     if carrier.get("grant_type") == "authorization_code":
         carrier.update({"code": _authorization_code(), "redirect_uri": AUTHORIZE["redirect_uri"]})
         carrier.pop("code_verifier", None)
@@ -145,6 +152,11 @@ def before_call(ctx, case, **kwargs):
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):
         _registration_metadata(case.body)
+    elif path in ("/device", "/device/decision"):
+        # The run's session, and a user code of a fresh device authorization to type.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        if method == "POST":
+            _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"], "user_code": _device_authorization()["user_code"]})
     elif path == "/home/applications/{clientId}/revoke":
         # The run's session and its CSRF token; the client it names is the fuzzer's choice.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
