@@ -50,6 +50,16 @@ function tokenUser(doc: TokenDocument): OAuthUser {
   return { id: doc.userId ?? null, familyId: doc.familyId, authTime: doc.authTime };
 }
 
+function refreshTokenOf(refreshToken: string, doc: TokenDocument, expiresAt: Date | undefined): RefreshToken {
+  return {
+    refreshToken,
+    refreshTokenExpiresAt: expiresAt,
+    scope: doc.scope,
+    client: { id: doc.clientId, grants: [] },
+    user: tokenUser(doc),
+  };
+}
+
 /** Stores a token pair (hashes only) and returns it with its plain values for the response. */
 export async function saveToken(token: Token, client: Client, user: OAuthUser): Promise<Token> {
   const code: unknown = token.authorizationCode;
@@ -169,27 +179,12 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
     async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
       const hash = sha256(refreshToken);
       const doc = await tokensDao.findTokenByRefreshHash(hash);
-      if (doc) {
-        return {
-          refreshToken,
-          refreshTokenExpiresAt: doc.refreshTokenExpiresAt,
-          scope: doc.scope,
-          client: { id: doc.clientId, grants: [] },
-          user: tokenUser(doc),
-        };
-      }
+      if (doc) return refreshTokenOf(refreshToken, doc, doc.refreshTokenExpiresAt);
       const spent = await tokensDao.findSpent(hash);
       if (!spent) return false;
+      // Within the grace period a rotated token continues its family as its newest token stands.
       const newest = inGrace(spent) ? await tokensDao.newestRefreshable(spent.familyId) : null;
-      if (newest) {
-        return {
-          refreshToken,
-          refreshTokenExpiresAt: spent.expiresAt,
-          scope: newest.scope,
-          client: { id: newest.clientId, grants: [] },
-          user: tokenUser(newest),
-        };
-      }
+      if (newest) return refreshTokenOf(refreshToken, newest, spent.expiresAt);
       await tokensDao.deleteFamily(spent.familyId);
       return false;
     },
