@@ -83,6 +83,15 @@ def _registration_metadata(body):
         body["response_types"] = [kind for kind in body["response_types"] if isinstance(kind, str) and needs.get(kind) in grants]
 
 
+def _throwaway_grant():
+    # A client the run's user approves once, so that revoking it leaves the run's own grant alone.
+    client_id = _throwaway_client()
+    form = {"client_id": client_id, "redirect_uri": f"{BASE}/fuzz/throwaway", "response_type": "code"}
+    form.update({"_csrf": ENV["FUZZ_SESSION_CSRF"], "decision": "approve"})
+    requests.post(f"{BASE}/oauth/authorize", data=form, cookies={"sid": ENV["FUZZ_SID"]}, allow_redirects=False, timeout=TIMEOUT)
+    return client_id
+
+
 def _fill(target, values):
     if isinstance(target, dict):
         target.update(values)
@@ -157,10 +166,19 @@ def before_call(ctx, case, **kwargs):
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
         if method == "POST":
             _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"], "user_code": _device_authorization()["user_code"]})
+    elif path == "/oauth/grants/{clientId}" and params.get("clientId") == CLIENT["client_id"]:
+        # Revoking the run's own client would end the tokens and codes every other request relies on.
+        params["clientId"] = _throwaway_grant()
+    elif path == "/oauth/end-session" and method == "GET":
+        # A hint or an address the fuzzer invents is always refused; the other parameters stay its own.
+        for name in ("id_token_hint", "post_logout_redirect_uri"):
+            (case.query or {}).pop(name, None)
     elif path == "/home/applications/{clientId}/revoke":
         # The run's session and its CSRF token; the client it names is the fuzzer's choice.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
         _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
+        if params.get("clientId") == CLIENT["client_id"]:
+            params["clientId"] = _throwaway_grant()
     elif path == "/oauth/register/{clientId}":
         # A delete ends the registration it names: it gets a registration of its own.
         client_id, token = _registration() if method == "DELETE" else (ENV["FUZZ_REGISTERED_CLIENT_ID"], ENV["FUZZ_REGISTRATION_TOKEN"])
