@@ -36,8 +36,12 @@ def _post(path, **kwargs):
     return requests.post(f"{BASE}{path}", timeout=TIMEOUT, **kwargs).json()
 
 
-def _oauth_refresh_token():
-    return _post("/oauth/token", data={"grant_type": "password", "username": EMAIL, "password": PASSWORD, **CLIENT}).get("refresh_token")
+def _oauth_refresh_token(scope=None):
+    # Minted with the scope the refresh will ask for: a refresh may narrow a scope, never widen it.
+    form = {"grant_type": "password", "username": EMAIL, "password": PASSWORD, **CLIENT}
+    if isinstance(scope, str) and scope:
+        form["scope"] = scope
+    return _post("/oauth/token", data=form).get("refresh_token")
 
 
 def _authorization_code():
@@ -109,7 +113,7 @@ def _token_request(case, path):
     if carrier.get("grant_type") == "password":
         carrier.update({"username": EMAIL, "password": PASSWORD})
     if carrier.get("grant_type") == "refresh_token":
-        carrier["refresh_token"] = _oauth_refresh_token() or carrier.get("refresh_token", "")
+        carrier["refresh_token"] = _oauth_refresh_token(carrier.get("scope")) or carrier.get("refresh_token", "")
     if carrier.get("grant_type") == DEVICE_GRANT:
         carrier["device_code"] = _device_authorization()["device_code"]
     if carrier.get("grant_type") == "authorization_code":
