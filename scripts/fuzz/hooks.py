@@ -113,12 +113,17 @@ def _token_request(case, path):
     if carrier.get("grant_type") == "password":
         carrier.update({"username": EMAIL, "password": PASSWORD})
     if carrier.get("grant_type") == "refresh_token":
-        carrier["refresh_token"] = _oauth_refresh_token(carrier.get("scope")) or carrier.get("refresh_token", "")
+        # The scope may come in the query while the rest is in the form (variant A reads both).
+        scope = carrier.get("scope") or (case.query or {}).get("scope")
+        carrier["refresh_token"] = _oauth_refresh_token(scope) or carrier.get("refresh_token", "")
     if carrier.get("grant_type") == DEVICE_GRANT:
         carrier["device_code"] = _device_authorization()["device_code"]
     if carrier.get("grant_type") == "authorization_code":
         carrier.update({"code": _authorization_code(), "redirect_uri": AUTHORIZE["redirect_uri"]})
+        # The code was issued without PKCE: a verifier, wherever it is sent, would be refused.
         carrier.pop("code_verifier", None)
+        if isinstance(case.query, dict):
+            case.query.pop("code_verifier", None)
     # Variant A takes a parameter from the query or the form, never from both.
     if carrier is body and isinstance(case.query, dict):
         for name in list(body):
