@@ -178,10 +178,12 @@ def before_call(ctx, case, **kwargs):
     elif path == "/oauth/grants/{clientId}" and params.get("clientId") == CLIENT["client_id"]:
         # Revoking the run's own client would end the tokens and codes every other request relies on.
         params["clientId"] = _throwaway_grant()
-    elif path == "/oauth/end-session" and method == "GET":
+    elif path == "/oauth/end-session":
         # A hint or an address the fuzzer invents is always refused; the other parameters stay its own.
-        for name in ("id_token_hint", "post_logout_redirect_uri"):
-            (case.query or {}).pop(name, None)
+        for values in (case.query, case.body):
+            if isinstance(values, dict):
+                values.pop("id_token_hint", None)
+                values.pop("post_logout_redirect_uri", None)
     elif path == "/home/applications/{clientId}/revoke":
         # The run's session and its CSRF token; the client it names is the fuzzer's choice.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
