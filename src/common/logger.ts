@@ -32,7 +32,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 500 }));
 }
 
-// Variant A of the OAuth token endpoint accepts secrets in the query string, so no URL is logged raw.
+// Variant A of the OAuth token endpoint accepts secrets in the query string, and OpenID Connect sends
+// an ID token as id_token_hint, so no URL is logged raw.
 const SECRET_QUERY_PARAMETERS = new Set([
   'client_secret',
   'code',
@@ -43,6 +44,12 @@ const SECRET_QUERY_PARAMETERS = new Set([
   'token',
   'state',
   'appid',
+  // OpenID Connect and the device flow: an ID token (with the person's claims), device and user codes,
+  // and the email a client passes as a sign-in hint.
+  'id_token_hint',
+  'device_code',
+  'user_code',
+  'login_hint',
 ]);
 
 /** Returns the URL with the values of credential-bearing query parameters masked. */

@@ -51,4 +51,14 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('/users')).toBe('/users');
   });
+
+  it('masks the OpenID Connect and device flow values that identify a person or a grant', () => {
+    expect(redactUrl('/oauth/end-session?id_token_hint=eyJ.x.y&state=s&client_id=c1')).toBe(
+      '/oauth/end-session?id_token_hint=[redacted]&state=[redacted]&client_id=c1',
+    );
+    expect(redactUrl('/device?user_code=BCDF-GHJK')).toBe('/device?user_code=[redacted]');
+    expect(redactUrl('/oauth/authorize?login_hint=ann%40example.com&client_id=c1')).toBe(
+      '/oauth/authorize?login_hint=[redacted]&client_id=c1',
+    );
+  });
 });
