@@ -175,9 +175,12 @@ def before_call(ctx, case, **kwargs):
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
         if method == "POST":
             _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"], "user_code": _device_authorization()["user_code"]})
-    elif path == "/oauth/grants/{clientId}" and params.get("clientId") == CLIENT["client_id"]:
+    elif path == "/oauth/grants/{clientId}":
+        # The fuzzer's own Authorization headers would make nearly every revocation a 401.
+        case.headers = {**(case.headers or {}), **JWT}
         # Revoking the run's own client would end the tokens and codes every other request relies on.
-        params["clientId"] = _throwaway_grant()
+        if params.get("clientId") == CLIENT["client_id"]:
+            params["clientId"] = _throwaway_grant()
     elif path == "/oauth/end-session":
         # A hint or an address the fuzzer invents is always refused; the other parameters stay its own.
         for values in (case.query, case.body):
