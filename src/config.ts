@@ -1,5 +1,5 @@
-// The only reader of process.env: every setting is parsed and checked once, and a bad value
-// stops start-up with a message naming the variable.
+// The only reader of process.env: every setting is parsed and checked once, and bad values stop
+// start-up with one message that names every wrong variable, so a deployment is fixed in one pass.
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -87,13 +87,27 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
+  /** One "<VARIABLE> <problem>" line per wrong variable. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:${problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`}`);
     this.name = 'ConfigError';
+    this.problems = problems;
   }
 }
 
-type Env = Record<string, string | undefined>;
+/** The environment being read, and the problems found in it so far. */
+interface Env {
+  readonly values: Record<string, string | undefined>;
+  readonly problems: string[];
+}
+
+/** Notes a wrong value and carries on with the default, so that every problem is reported at once. */
+function invalid<T>(env: Env, name: string, problem: string, fallback: T): T {
+  env.problems.push(`${name} ${problem}`);
+  return fallback;
+}
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongod', 'ferretdb'];
@@ -103,7 +117,7 @@ const MAX_LIFETIME_SECONDS = 315_360_000;
 const MAX_LIMIT = 1_000_000;
 
 function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
+  const value = env.values[name]?.trim();
   return value === '' ? undefined : value;
 }
 
@@ -113,16 +127,14 @@ function port(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   // 0 asks the OS for a free port (tests run several servers at once).
   if (!/^\d{1,5}$/.test(raw) || value > 65535) {
-    throw new ConfigError(name, `must be a port number from 0 to 65535 (got "${raw}")`);
+    return invalid(env, name, `must be a port number from 0 to 65535 (got "${raw}")`, fallback);
   }
   return value;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name)?.toLowerCase() ?? fallback;
-  if (!allowed.includes(raw as T)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
-  }
+  if (!allowed.includes(raw as T)) return invalid(env, name, `must be one of ${allowed.join(', ')} (got "${raw}")`, fallback);
   return raw as T;
 }
 
@@ -132,15 +144,8 @@ function onOff(env: Env, name: string): boolean {
 
 function url(env: Env, name: string, fallback: string): string {
   const raw = read(env, name) ?? fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-  }
+  const protocol = URL.parse(raw)?.protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') return invalid(env, name, `must be an absolute http(s) URL (got "${raw}")`, fallback);
   return raw.replace(/\/+$/, '');
 }
 
@@ -148,7 +153,7 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return invalid(env, name, `must be a whole number from ${min} to ${max} (got "${raw}")`, fallback);
   }
   return Number(raw);
 }
@@ -158,17 +163,15 @@ const positiveInteger = (env: Env, name: string, fallback: number, max: number) 
 function origins(env: Env): string[] {
   const raw = read(env, 'CORS_ORIGINS');
   if (!raw) return [];
-  return raw.split(',').map((origin) => {
-    const value = origin.trim();
-    let parsed: URL;
-    try {
-      parsed = new URL(value);
-    } catch {
-      throw new ConfigError('CORS_ORIGINS', `must be a comma-separated list of origins such as https://app.example.com (got "${value}")`);
+  const values = raw.split(',').map((origin) => origin.trim());
+  for (const value of values) {
+    const parsed = URL.parse(value);
+    if (!parsed) {
+      return invalid(env, 'CORS_ORIGINS', `must be a comma-separated list of origins such as https://app.example.com (got "${value}")`, []);
     }
-    if (parsed.origin !== value) throw new ConfigError('CORS_ORIGINS', `must list bare origins, without paths (got "${value}")`);
-    return value;
-  });
+    if (parsed.origin !== value) return invalid(env, 'CORS_ORIGINS', `must list bare origins, without paths (got "${value}")`, []);
+  }
+  return values;
 }
 
 function trustProxy(env: Env): boolean | number | string[] {
@@ -178,7 +181,7 @@ function trustProxy(env: Env): boolean | number | string[] {
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
   const entries = raw.split(',').map((entry) => entry.trim());
   if (entries.every((entry) => /^[0-9a-f:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return entries;
-  throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count, or IP addresses and subnets (got "${raw}")`);
+  return invalid(env, 'TRUST_PROXY', `must be false, true, a hop count, or IP addresses and subnets (got "${raw}")`, false);
 }
 
 function mongodbUri(env: Env): string | null {
@@ -186,7 +189,7 @@ function mongodbUri(env: Env): string | null {
   if (raw === undefined) return null;
   if (!/^mongodb(\+srv)?:\/\/./.test(raw)) {
     // The value may hold a password, so it is not repeated in the message.
-    throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+    return invalid(env, 'MONGODB_URI', 'must start with mongodb:// or mongodb+srv://', null);
   }
   return raw;
 }
@@ -194,20 +197,17 @@ function mongodbUri(env: Env): string | null {
 function secret(env: Env, name: string, isProduction: boolean, generated: string[]): string {
   const raw = read(env, name);
   if (raw !== undefined) {
-    if (raw.length < MIN_SECRET_LENGTH) {
-      throw new ConfigError(name, `must be at least ${MIN_SECRET_LENGTH} characters long`);
-    }
-    return raw;
+    if (raw.length >= MIN_SECRET_LENGTH) return raw;
+    return invalid(env, name, `must be at least ${MIN_SECRET_LENGTH} characters long`, '');
   }
-  if (isProduction) {
-    throw new ConfigError(name, 'is required when NODE_ENV=production');
-  }
+  if (isProduction) return invalid(env, name, 'is required when NODE_ENV=production', '');
   generated.push(name);
   return randomBytes(32).toString('base64url');
 }
 
 /** Builds the configuration from an environment; pure, so tests can pass their own. */
-export function loadConfig(env: Env): Config {
+export function loadConfig(values: Record<string, string | undefined>): Config {
+  const env: Env = { values, problems: [] };
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const isProduction = nodeEnv === 'production';
   const generatedSecrets: string[] = [];
@@ -218,7 +218,7 @@ export function loadConfig(env: Env): Config {
   const githubClientId = read(env, 'GITHUB_CLIENT_ID');
   const githubClientSecret = read(env, 'GITHUB_CLIENT_SECRET');
 
-  return Object.freeze({
+  const config: Config = Object.freeze({
     nodeEnv,
     isProduction,
     port: mainPort,
@@ -278,6 +278,31 @@ export function loadConfig(env: Env): Config {
     }),
     generatedSecrets: Object.freeze(generatedSecrets),
   });
+  if (env.problems.length) throw new ConfigError(env.problems);
+  return config;
+}
+
+/** What start-up should warn about: settings that work, but not as a deployment would want. */
+export function startupWarnings(config: Config): string[] {
+  const warnings = config.generatedSecrets.map(
+    (name) => `${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`,
+  );
+  if (config.isProduction && config.usersApiAuth === 'open') {
+    warnings.push(
+      'USERS_API_AUTH=open in production: anyone can list every user and change or delete any account without credentials ' +
+        "(seed 000's behaviour); set USERS_API_AUTH=jwt to require the account's own access token",
+    );
+  }
+  const missingKeys = [
+    config.weather.openWeatherMapApiKey ? null : 'OPENWEATHERMAP_API_KEY',
+    config.weather.wundergroundApiKey ? null : 'WUNDERGROUND_API_KEY',
+  ].filter((name) => name !== null);
+  if (missingKeys.length) {
+    warnings.push(
+      `${missingKeys.join(' and ')} ${missingKeys.length > 1 ? 'are' : 'is'} not set: GET /weather/:city answers 500 until ${missingKeys.length > 1 ? 'they are' : 'it is'}`,
+    );
+  }
+  return warnings;
 }
 
 /** Reads `.env` (without overriding the real environment) and then the process environment. */

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { createApp, createWeatherApp } from './app';
 import { createLogger, type Logger } from './common/logger';
 import { configurePasswordHashing } from './common/passwords';
-import { loadConfigFromProcess, type Config } from './config';
+import { loadConfigFromProcess, startupWarnings, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
 import { openDatabase } from './db/open';
 
@@ -45,16 +45,7 @@ export async function start(
   config: Config = loadConfigFromProcess(),
   logger: Logger = createLogger(config.logLevel),
 ): Promise<RunningServer> {
-  for (const name of config.generatedSecrets) {
-    logger.warn(`${name} is not set: a random one was generated for this start (set it to keep sessions and tokens valid across restarts)`);
-  }
-
-  if (config.isProduction && config.usersApiAuth === 'open') {
-    logger.warn(
-      'USERS_API_AUTH=open in production: anyone can list every user and change or delete any account without credentials ' +
-        "(seed 000's behaviour); set USERS_API_AUTH=jwt to require the account's own access token",
-    );
-  }
+  for (const warning of startupWarnings(config)) logger.warn(warning);
   configurePasswordHashing(config.passwordHashing);
   const database = await openDatabase(config, logger);
   if (database.embedded && (await loadSampleIfEmpty())) {

@@ -39,7 +39,7 @@ describe('loadConfig', () => {
 
   it.each(['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET'])('refuses to start in production without %s', (name) => {
     const env = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET, [name]: '' };
-    expect(() => loadConfig(env)).toThrow(new ConfigError(name, 'is required when NODE_ENV=production'));
+    expect(() => loadConfig(env)).toThrow(new ConfigError([`${name} is required when NODE_ENV=production`]));
   });
 
   it('starts in production when every secret is set, generating none', () => {
@@ -75,6 +75,32 @@ describe('loadConfig', () => {
     ['OAUTH_ACCESS_TOKEN_LIFETIME', '-5'],
   ])('names %s in the error for the bad value %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+
+  it('names every wrong variable at once, one per line', () => {
+    const env = {
+      NODE_ENV: 'production',
+      PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      JWT_SECRET: SECRET,
+      SESSION_SECRET: 'short',
+      TRUST_PROXY: 'maybe',
+    };
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'PORT must be a port number from 0 to 65535 (got "abc")',
+      'SESSION_SECRET must be at least 32 characters long',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'TRUST_PROXY must be false, true, a hop count, or IP addresses and subnets (got "maybe")',
+      'SIGNING_KEYS_SECRET is required when NODE_ENV=production',
+    ]);
+    expect((error as Error).message).toBe(`Invalid configuration:\n  ${(error as ConfigError).problems.join('\n  ')}`);
   });
 
   it('rejects a MONGODB_URI of the wrong scheme without echoing it', () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import mongoose from 'mongoose';
-import { loadConfig } from '../src/config';
+import { loadConfig, startupWarnings } from '../src/config';
+import { findFreePort } from '../src/db/ports';
 import { start, type RunningServer } from '../src/server';
 import { testConfig } from './helpers/app';
 import { testDatabaseUriWithName } from './helpers/db';
@@ -88,6 +89,8 @@ describe('start() with WEATHER_PORT=off', () => {
   });
 });
 
+const WEATHER_KEYS = { OPENWEATHERMAP_API_KEY: 'owm-key', WUNDERGROUND_API_KEY: 'wu-key' };
+
 /** Starts and stops a server with a capturing logger; returns the warnings it logged and every raw line. */
 async function warningsAtStart(config: ReturnType<typeof loadConfig>) {
   const { logger, lines } = capturingLogger('warn');
@@ -108,6 +111,7 @@ describe('start() without secrets outside production', () => {
       WEATHER_PORT: 'off',
       MONGODB_URI: testDatabaseUriWithName(),
       LOG_LEVEL: 'warn',
+      ...WEATHER_KEYS,
     });
     const { warnings, lines } = await warningsAtStart(config);
     expect(warnings).toEqual([
@@ -129,10 +133,63 @@ describe('start() in production with USERS_API_AUTH=open', () => {
       WEATHER_PORT: 'off',
       MONGODB_URI: testDatabaseUriWithName(),
       LOG_LEVEL: 'warn',
+      ...WEATHER_KEYS,
     };
     const open = await warningsAtStart(testConfig(production));
     expect(open.warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
     const quiet = await warningsAtStart(testConfig({ ...production, USERS_API_AUTH: 'jwt' }));
     expect(quiet.lines).toEqual([]);
+  });
+});
+
+describe('start() without weather keys', () => {
+  it('warns once at start-up, and each weather request is a plain 500 logged without a stack trace', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const config = testConfig({
+      PORT: '0',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: testDatabaseUriWithName(),
+      OPENWEATHERMAP_API_KEY: 'owm-key',
+    });
+    const server = await start(config, logger);
+    try {
+      const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(warnings).toEqual([
+        expect.objectContaining({ level: 40, msg: 'WUNDERGROUND_API_KEY is not set: GET /weather/:city answers 500 until it is' }),
+      ]);
+      lines.length = 0;
+      const res = await fetch(`http://127.0.0.1:${server.port}/weather/Oslo`);
+      expect(res.status).toBe(500);
+      expect(await res.text()).toBe('weather provider wunderground has no API key (set WUNDERGROUND_API_KEY)');
+    } finally {
+      await server.stop();
+    }
+    const failure = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'request failed');
+    expect(failure).toMatchObject({ level: 50, error: 'weather provider wunderground has no API key (set WUNDERGROUND_API_KEY)' });
+    expect(lines.join('')).not.toMatch(/"stack"|owm-key/);
+  });
+
+  it('names both keys in one warning when neither is set', () => {
+    expect(startupWarnings(testConfig())).toEqual([
+      'OPENWEATHERMAP_API_KEY and WUNDERGROUND_API_KEY are not set: GET /weather/:city answers 500 until they are',
+    ]);
+  });
+});
+
+describe('start() with an unreachable MONGODB_URI', () => {
+  it('fails naming the variable and the host, never the password in it', async () => {
+    const port = await findFreePort();
+    const config = testConfig({
+      PORT: '0',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: `mongodb://admin:hunter2-secret@127.0.0.1:${port}/app?authSource=admin`,
+    });
+    const { logger, lines } = capturingLogger('info');
+    const failure = await start(config, logger).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    expect(failure?.message).toMatch(new RegExp(`^the database at MONGODB_URI \\(127\\.0\\.0\\.1:${port}\\) did not answer: `));
+    expect(`${failure?.message}${lines.join('')}`).not.toContain('hunter2');
   });
 });

@@ -53,7 +53,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return;
   }
   if (err instanceof AppError) {
-    if (err.status >= 500) req.log.error({ err }, 'request failed');
+    // A 5xx of our own making (a weather provider without a key, say) says all in its message; a
+    // stack trace is logged only when it wraps an error from elsewhere.
+    if (err.status >= 500) req.log.error(err.cause === undefined ? { error: err.message } : { err }, 'request failed');
     send(res, err);
     return;
   }

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { startEmbeddedDatabase } from './embedded';
-import { connectDatabase, disconnectDatabase } from './mongoose';
+import { connectDatabase, disconnectDatabase, isDatabaseUnavailable } from './mongoose';
 
 const EMBEDDED_DB_NAME = 'rest_api';
 
@@ -13,9 +13,22 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
+/** The host list of a connection string, without the credentials and options it may carry. */
+export function hostsOf(uri: string): string {
+  return uri
+    .replace(/^mongodb(\+srv)?:\/\//, '')
+    .replace(/^[^@/]*@/, '')
+    .split(/[/?]/)[0];
+}
+
 export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
   if (config.mongodbUri) {
-    await connectDatabase(config.mongodbUri);
+    await connectDatabase(config.mongodbUri).catch((err: unknown) => {
+      if (!isDatabaseUnavailable(err)) throw err;
+      throw new Error(`the database at MONGODB_URI (${hostsOf(config.mongodbUri ?? '')}) did not answer: ${(err as Error).message}`, {
+        cause: err,
+      });
+    });
     logger.info('connected to the database at MONGODB_URI');
     return { embedded: false, close: disconnectDatabase };
   }
