@@ -1,5 +1,6 @@
 // Structured JSON logs. Secrets are removed at the source: credentials in headers and bodies are
 // redacted by path, and query strings are logged with sensitive parameter values masked.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config';
 
@@ -18,6 +19,9 @@ const REDACTED_PATHS = [
   '*.token',
 ];
 
+/** The request being handled, if any: request-logging.ts enters it for each request. */
+export const requestContext = new AsyncLocalStorage<{ readonly requestId: string }>();
+
 /**
  * Logs go to stdout asynchronously in batches of at least 4 KiB, and at least every 500 ms so a quiet
  * server's lines are not held back: a write per request line was the largest single cost of a small
@@ -28,6 +32,11 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: undefined,
+    // The request id on every line written while a request is handled, whoever writes it.
+    mixin: () => {
+      const context = requestContext.getStore();
+      return context ? { reqId: context.requestId } : {};
+    },
   };
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 500 }));
 }

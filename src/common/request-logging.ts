@@ -1,8 +1,10 @@
-// One JSON line per request when its response finishes: id, method, redacted URL, status and time.
-// Headers and bodies are never logged, since they may carry credentials. Written on plain pino:
-// pino-http's per-request child logger cost more than the rest of a small request's logging.
+// One JSON line per request when its response finishes: request id, method, redacted URL, client
+// address, user agent, status and time. Headers and bodies are never logged, since they may carry
+// credentials. Written on plain pino: pino-http's per-request child logger cost more than the rest of
+// a small request's logging.
+import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { redactUrl, type Logger } from './logger';
+import { redactUrl, requestContext, type Logger } from './logger';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -10,31 +12,45 @@ declare global {
     interface Request {
       /** The application logger, for errors met while handling this request. */
       log: Logger;
-      id: number;
+      /** The caller's X-Request-Id when it is a usable one, or one made here; sent back as X-Request-Id. */
+      id: string;
     }
   }
 }
+
+/** Ids a proxy or a client may pass in: a UUID, a trace id, a short token. Anything else is replaced. */
+const ACCEPTED_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+const MAX_USER_AGENT_LENGTH = 256;
 
 export function requestLogging(logger: Logger): RequestHandler {
   // Access lines hold only the fields built below (the URL already masked), so they skip the
   // redaction pass that every other log line gets.
   const accessLog = logger.child({}, { redact: [] });
-  let lastId = 0;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    const offered = req.headers['x-request-id'];
     req.log = logger;
-    req.id = ++lastId;
+    req.id = typeof offered === 'string' && ACCEPTED_REQUEST_ID.test(offered) ? offered : randomUUID();
+    res.setHeader('X-Request-Id', req.id);
     // 'close' follows 'finish' on every response, and alone on an aborted one.
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : 499;
       const line = {
-        req: { id: req.id, method: req.method, url: redactUrl(req.originalUrl) },
+        reqId: req.id,
+        req: {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          // req.ip honours TRUST_PROXY: the caller behind a trusted proxy, never a forged header.
+          remoteAddress: req.ip,
+          userAgent: req.headers['user-agent']?.slice(0, MAX_USER_AGENT_LENGTH),
+        },
         res: { statusCode: status },
         responseTime: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (status >= 500) accessLog.error(line, 'request failed');
       else accessLog.info(line, res.writableFinished ? 'request completed' : 'request aborted');
     });
-    next();
+    // Every line logged while this request is handled, by any logger, carries its id (see logger.ts).
+    requestContext.run({ requestId: req.id }, next);
   };
 }

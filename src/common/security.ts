@@ -32,5 +32,5 @@ export function securityHeaders(styleHash: string, publicUrl: string): RequestHa
 /** CORS for the configured origins only; without any, no CORS headers at all. */
 export function corsFor(config: Config): RequestHandler | null {
   if (config.corsOrigins.length === 0) return null;
-  return cors({ origin: [...config.corsOrigins], credentials: false, maxAge: 600 });
+  return cors({ origin: [...config.corsOrigins], credentials: false, maxAge: 600, exposedHeaders: ['X-Request-Id'] });
 }

@@ -8,10 +8,60 @@ import { capturingLogger } from '../helpers/logs';
 
 useTestDatabase();
 
-function capturingApp() {
+function capturingApp(overrides: Record<string, string> = {}) {
   const { logger, lines } = capturingLogger();
-  return { app: createApp({ config: testConfig({ LOG_LEVEL: 'trace' }), logger }), lines };
+  return { app: createApp({ config: testConfig({ LOG_LEVEL: 'trace', ...overrides }), logger }), lines };
 }
+
+const entries = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('request ids', () => {
+  it('makes one when the caller sends none, returns it, and puts it on the access line', async () => {
+    const { app, lines } = capturingApp();
+    const res = await request(app).get('/users').set('User-Agent', 'id-test/1.0').expect(200);
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(entries(lines).find((entry) => entry.msg === 'request completed')).toMatchObject({
+      reqId: res.headers['x-request-id'],
+      req: { method: 'GET', url: '/users', remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: 'id-test/1.0' },
+      res: { statusCode: 200 },
+    });
+  });
+
+  it("keeps a caller's usable X-Request-Id and replaces one that is too long or carries odd characters", async () => {
+    const { app } = capturingApp();
+    const kept = await request(app).get('/hello').set('X-Request-Id', 'edge-7f3a:trace/42').expect(200);
+    expect(kept.headers['x-request-id']).toBe('edge-7f3a:trace/42');
+    for (const offered of ['x'.repeat(129), 'two words', '<script>', 'tab\there']) {
+      const replaced = await request(app).get('/hello').set('X-Request-Id', offered).expect(200);
+      expect(replaced.headers['x-request-id']).toMatch(UUID);
+    }
+  });
+
+  it("puts the request's id on every line logged while handling it, an error line included", async () => {
+    const { app, lines } = capturingApp({ OPENWEATHERMAP_API_KEY: '', WUNDERGROUND_API_KEY: '' });
+    await request(app).get('/weather/Oslo').set('X-Request-Id', 'weather-req-1').expect(500);
+    const logged = entries(lines).filter((entry) => entry.reqId === 'weather-req-1');
+    expect(logged.map((entry) => entry.msg)).toEqual(['request failed', 'request failed']);
+    expect(logged[0]).toMatchObject({ level: 50, error: expect.stringMatching(/^weather provider \w+ has no API key/) });
+    expect(logged[1]).toMatchObject({ res: { statusCode: 500 } });
+  });
+
+  it('logs the client address behind a trusted proxy from X-Forwarded-For, and ignores the header otherwise', async () => {
+    const behindProxy = capturingApp({ TRUST_PROXY: 'loopback' });
+    await request(behindProxy.app).get('/hello').set('X-Forwarded-For', '203.0.113.9').expect(200);
+    expect(entries(behindProxy.lines).at(-1)).toMatchObject({ req: { remoteAddress: '203.0.113.9' } });
+    const direct = capturingApp();
+    await request(direct.app).get('/hello').set('X-Forwarded-For', '203.0.113.9').expect(200);
+    expect(entries(direct.lines).at(-1)).toMatchObject({ req: { remoteAddress: expect.stringMatching(/127\.0\.0\.1$/) } });
+  });
+
+  it('bounds the logged user agent', async () => {
+    const { app, lines } = capturingApp();
+    await request(app).get('/hello').set('User-Agent', 'a'.repeat(5000)).expect(200);
+    expect((entries(lines).at(-1)?.req as { userAgent: string }).userAgent).toHaveLength(256);
+  });
+});
 
 describe('request logging', () => {
   it('never writes passwords, tokens, Authorization headers or secret query parameters', async () => {

@@ -49,6 +49,8 @@ describe('CORS', () => {
     const app = testApp({ CORS_ORIGINS: 'https://app.example.com,https://admin.example.com' });
     const allowed = await request(app).get('/users').set('Origin', 'https://admin.example.com').expect(200);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example.com');
+    // A browser client can read the request id to quote it in a support request.
+    expect(allowed.headers['access-control-expose-headers']).toBe('X-Request-Id');
     const other = await request(app).get('/users').set('Origin', 'https://evil.example.com').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     const preflight = await request(app)
