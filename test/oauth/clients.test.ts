@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
-import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
+import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
-import mongoose from 'mongoose';
 
 useTestDatabase();
 const app = testApp();
@@ -127,51 +123,4 @@ describe('DELETE /oauth/clients/:clientId', () => {
     const client = (await agent.post('/oauth/clients').send(registration).expect(201)).body;
     await agent.delete(`/oauth/clients/${client.client_id}`).expect(204);
   });
-});
-
-describe('npm run oauth:client', () => {
-  const databaseName = `cli_${Date.now()}`;
-  const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/oauth-client.ts', ...args], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(databaseName), LOG_LEVEL: 'silent' },
-    });
-
-  afterAll(async () => {
-    await mongoose.connection.useDb(databaseName).dropDatabase();
-  });
-
-  it('registers a client and prints its id and secret once', async () => {
-    const { stdout } = await run([
-      '--name',
-      'CLI App',
-      '--website',
-      'https://cli.example.com',
-      '--redirect-uri',
-      'https://cli.example.com/cb',
-      '--grants',
-      'client_credentials,password',
-    ]);
-    const printed = JSON.parse(stdout);
-    expect(printed).toEqual({
-      client_id: expect.any(String),
-      client_secret: expect.any(String),
-      name: 'CLI App',
-      website: 'https://cli.example.com',
-      redirect_uri: 'https://cli.example.com/cb',
-      grants: ['client_credentials', 'password'],
-    });
-    const stored = await mongoose.connection
-      .useDb(databaseName)
-      .collection('oauth_clients')
-      .findOne({ _id: printed.client_id } as never);
-    expect(stored?.secretHash).toBe(sha256(printed.client_secret));
-  }, 60_000);
-
-  it('refuses bad input with the validation message and exit code 1', async () => {
-    await expect(run(['--name', 'X', '--website', 'https://x.example.com', '--redirect-uri', 'not-a-url'])).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('redirect_uri must be an absolute http(s) URL without a fragment'),
-    });
-  }, 60_000);
 });

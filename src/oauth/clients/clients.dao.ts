@@ -13,12 +13,18 @@ export function listClientsOf(ownerId: string): Promise<ClientDocument[]> {
   return ClientModel.find({ ownerId }).sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
 }
 
-/** false when the owner has no such client. */
-export async function deleteClient(clientId: string, ownerId: string): Promise<boolean> {
-  const { deletedCount } = await ClientModel.deleteOne({ _id: clientId, ownerId }).exec();
+export function listAllClients(): Promise<ClientDocument[]> {
+  return ClientModel.find().sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
+}
+
+/** false when there is no such client (or, given an owner, when it is not theirs). */
+export async function deleteClient(clientId: string, ownerId?: string): Promise<boolean> {
+  const filter = ownerId === undefined ? { _id: clientId } : { _id: clientId, ownerId };
+  const { deletedCount } = await ClientModel.deleteOne(filter).exec();
   return deletedCount === 1;
 }
 
-export async function deleteById(clientId: string): Promise<void> {
-  await ClientModel.deleteOne({ _id: clientId }).exec();
+/** Sets the given fields; the updated client, or null when there is none. */
+export function updateClient(clientId: string, fields: Partial<Omit<ClientDocument, '_id'>>): Promise<ClientDocument | null> {
+  return ClientModel.findOneAndUpdate({ _id: clientId }, { $set: fields }, { new: true }).lean<ClientDocument>().exec();
 }

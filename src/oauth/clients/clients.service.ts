@@ -1,13 +1,15 @@
 // Registered client applications: the secret is shown once at registration and stored as a hash.
 import { timingSafeEqual } from 'node:crypto';
-import { NotFoundError } from '../../common/errors';
+import { BadRequestError, NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
 import * as grantsDao from '../grants/grants.dao';
 import * as tokensDao from '../tokens/tokens.dao';
 import * as clientsDao from './clients.dao';
-import type { ClientDocument, GrantType } from './clients.model';
+import { DEVICE_CODE_GRANT, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
 
 export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
+/** Grants that need no client secret. */
+export const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 const MAX_REDIRECT_URI_LENGTH = 2048;
 
 /** RFC 8252 §7.1: a native app's private-use scheme is a reversed domain name, so it has a dot. */
@@ -109,10 +111,86 @@ export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
   return (await clientsDao.listClientsOf(ownerId)).map(toView);
 }
 
-/** Deletes the client and revokes every token and code issued to it. */
-export async function remove(ownerId: string, clientId: string): Promise<void> {
-  if (!(await clientsDao.deleteClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+/**
+ * Deletes the client (given an owner, only when it is theirs) and revokes every token, code and
+ * remembered consent issued to it; false when there was no such client.
+ */
+export async function removeClient(clientId: string, ownerId?: string): Promise<boolean> {
+  if (!(await clientsDao.deleteClient(clientId, ownerId))) return false;
   await Promise.all([tokensDao.deleteForClient(clientId), grantsDao.removeForClient(clientId)]);
+  return true;
+}
+
+export async function remove(ownerId: string, clientId: string): Promise<void> {
+  if (!(await removeClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+}
+
+/** What an operator sees of a client (npm run oauth:client): everything but the hashes. */
+export interface ClientDetails extends ClientView {
+  redirect_uris: string[];
+  /** Clients registered before RFC 7591 accept client_secret_basic and client_secret_post. */
+  token_endpoint_auth_method: AuthMethod;
+  /** Registered through POST /oauth/register, with a registration access token. */
+  dynamically_registered: boolean;
+  owner_id: string | null;
+  created_at: string;
+}
+
+function toDetails(client: ClientDocument): ClientDetails {
+  return {
+    ...toView(client),
+    redirect_uris: redirectUrisOf(client),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? 'client_secret_basic',
+    dynamically_registered: client.registrationTokenHash !== undefined,
+    owner_id: client.ownerId ?? null,
+    created_at: client.createdAt.toISOString(),
+  };
+}
+
+export async function listAll(ownerId?: string): Promise<ClientDetails[]> {
+  const clients = ownerId === undefined ? await clientsDao.listAllClients() : await clientsDao.listClientsOf(ownerId);
+  return clients.map(toDetails);
+}
+
+export async function details(clientId: string): Promise<ClientDetails | null> {
+  const client = await clientsDao.findClient(clientId);
+  return client && toDetails(client);
+}
+
+export interface ClientChanges {
+  name?: string;
+  website?: string;
+  /** Replaces every registered redirect URI; the first is the default one. */
+  redirect_uris?: string[];
+  grants?: GrantType[];
+}
+
+/** Changes a client's registration (already validated); null when there is no such client. */
+export async function update(clientId: string, changes: ClientChanges): Promise<ClientDetails | null> {
+  const client = await clientsDao.findClient(clientId);
+  if (!client) return null;
+  if (changes.grants && isPublic(client) && !changes.grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
+    throw new BadRequestError(`A public client may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
+  }
+  const updated = await clientsDao.updateClient(clientId, {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.website !== undefined && { website: changes.website }),
+    ...(changes.redirect_uris && { redirectUri: changes.redirect_uris[0], redirectUris: changes.redirect_uris }),
+    ...(changes.grants && { grants: [...new Set(changes.grants)] }),
+  });
+  return updated && toDetails(updated);
+}
+
+/**
+ * A new secret for a confidential client; the old one stops working at once. Tokens already issued
+ * stay valid. null when there is no such client; refused for a public client, which has no secret.
+ */
+export async function rotateSecret(clientId: string): Promise<string | null> {
+  const client = await clientsDao.findClient(clientId);
+  if (!client) return null;
+  if (isPublic(client)) throw new BadRequestError('A public client (token_endpoint_auth_method none) has no secret');
+  const clientSecret = randomToken();
+  return (await clientsDao.updateClient(clientId, { secretHash: sha256(clientSecret) })) ? clientSecret : null;
 }
 
 export function find(clientId: string): Promise<ClientDocument | null> {

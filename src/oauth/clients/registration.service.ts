@@ -4,15 +4,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
-import * as grantsDao from '../grants/grants.dao';
-import * as tokensDao from '../tokens/tokens.dao';
 import * as clientsDao from './clients.dao';
-import { AUTH_METHODS, DEVICE_CODE_GRANT, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
-import { isRegistrableRedirectUri, normalizeRedirectUri } from './clients.service';
+import { AUTH_METHODS, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
+import { isRegistrableRedirectUri, normalizeRedirectUri, PUBLIC_CLIENT_GRANTS, removeClient } from './clients.service';
 
 const MAX_URIS = 10;
 const MAX_NAME_LENGTH = 100;
-const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 const RESPONSE_TYPE_GRANT: Record<string, GrantType> = {
   code: 'authorization_code',
   token: 'implicit',
@@ -155,9 +152,6 @@ export async function read(clientId: string, registrationToken: string, issuer: 
 
 /** Deletes the registration and every token and code issued to the client; false for a wrong token. */
 export async function remove(clientId: string, registrationToken: string): Promise<boolean> {
-  const client = await managed(clientId, registrationToken);
-  if (!client) return false;
-  await clientsDao.deleteById(clientId);
-  await Promise.all([tokensDao.deleteForClient(clientId), grantsDao.removeForClient(clientId)]);
-  return true;
+  if (!(await managed(clientId, registrationToken))) return false;
+  return removeClient(clientId);
 }
