@@ -161,6 +161,10 @@ def before_call(ctx, case, **kwargs):
             case.query = {**(case.query or {}), **AUTHORIZE}
         elif path != "/home":
             _fill(case.body, {**AUTHORIZE, "_csrf": ENV["FUZZ_SESSION_CSRF"]})
+    elif method == "POST" and path == "/oauth/callback-debug":
+        # The anonymous form token; the exchange the fuzzer asks for goes to the token endpoint as it is.
+        case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
+        _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"]})
     elif method == "POST" and path == "/login":
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"], "email": EMAIL, "password": PASSWORD})

@@ -456,6 +456,40 @@ export const oauthOpenApi: OpenApiFragment = {
       },
     },
     '/oauth/end-session': { get: endSessionOperation('query'), post: endSessionOperation('body') },
+    '/oauth/callback-debug': {
+      get: {
+        tags: ['Demo'],
+        summary:
+          'Development only (404 in production): a redirect URI that shows the authorization response and a form to exchange its code',
+        parameters: ['code', 'state', 'iss', 'error', 'error_description'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: param,
+        })),
+        responses: {
+          '200': page('What the authorization response brought, and the exchange form'),
+          '404': json(ref('Error'), 'Not served in production'),
+          ...pageFaults,
+        },
+      },
+      post: {
+        tags: ['Demo'],
+        summary: "Development only: exchanges a code at this server's token endpoint and shows the request and the response",
+        requestBody: formRequest(
+          oauthForm({ _csrf: param, code: param, redirect_uri: param, client_id: param, client_secret: param, code_verifier: param }, [
+            '_csrf',
+          ]),
+        ),
+        responses: {
+          '200': page("The token endpoint's answer, the ID token's claims decoded"),
+          '403': page('Missing or wrong CSRF token'),
+          '404': json(ref('Error'), 'Not served in production'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
+    },
     '/api/user': {
       get: {
         tags: ['OAuth 2'],

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Csrf } from '../web/csrf';
 import { createAuthorizeRouter } from './authorize/authorize.routes';
 import { createClientsRouter } from './clients/clients.routes';
+import { createDemoRouter } from './demo/demo.routes';
 import { createDeviceRouter } from './device/device.routes';
 import { createGrantsRouter } from './grants/grants.routes';
 import { createOAuthController } from './oauth.controller';
@@ -29,5 +30,7 @@ export function createOAuthRouter(config: Config, accessTokens: AccessTokens, se
   router.use(createDeviceRouter(config, sessions, csrf));
   router.use(createOidcRouter(config, keys, idTokens, sessions, csrf));
   router.get('/api/user', oauth.currentUser);
+  // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
+  if (!config.isProduction) router.use(createDemoRouter(config, csrf));
   return router;
 }

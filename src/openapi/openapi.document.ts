@@ -63,6 +63,7 @@ export const openApiDocument = {
     { name: 'OpenID Connect' },
     { name: 'Connected applications' },
     { name: 'Device sign-in' },
+    { name: 'Demo' },
     { name: 'Browser sign-in' },
     { name: 'Catalogue' },
     { name: 'Weather' },

@@ -5,6 +5,11 @@ export async function insertClient(client: ClientDocument): Promise<void> {
   await ClientModel.create(client);
 }
 
+/** Creates the client, or replaces the one with its id. */
+export async function putClient(client: ClientDocument): Promise<void> {
+  await ClientModel.replaceOne({ _id: client._id }, client, { upsert: true }).exec();
+}
+
 export function findClient(clientId: string): Promise<ClientDocument | null> {
   return ClientModel.findById(clientId).lean<ClientDocument>().exec();
 }

@@ -87,13 +87,9 @@ function toView(client: ClientDocument): ClientView {
   return { client_id: client._id, name: client.name, website: client.website, redirect_uri: client.redirectUri, grants: client.grants };
 }
 
-export async function register(
-  ownerId: string | undefined,
-  registration: ClientRegistration,
-): Promise<ClientView & { client_secret: string }> {
-  const clientSecret = randomToken();
-  const client: ClientDocument = {
-    _id: randomToken(16),
+function newClient(clientId: string, clientSecret: string, registration: ClientRegistration, ownerId?: string): ClientDocument {
+  return {
+    _id: clientId,
     secretHash: sha256(clientSecret),
     name: registration.name,
     website: registration.website,
@@ -102,9 +98,22 @@ export async function register(
     ownerId,
     createdAt: new Date(),
   };
+}
+
+export async function register(
+  ownerId: string | undefined,
+  registration: ClientRegistration,
+): Promise<ClientView & { client_secret: string }> {
+  const clientSecret = randomToken();
+  const client = newClient(randomToken(16), clientSecret, registration, ownerId);
   await clientsDao.insertClient(client);
   const { client_id, ...rest } = toView(client);
   return { client_id, client_secret: clientSecret, ...rest };
+}
+
+/** Creates or replaces a client whose id and secret the caller chose (the demo seed's well-known client). */
+export async function put(clientId: string, clientSecret: string, registration: ClientRegistration): Promise<void> {
+  await clientsDao.putClient(newClient(clientId, clientSecret, registration));
 }
 
 export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
