@@ -33,7 +33,8 @@ PORT=$provider_port DELAY_MS=0 node -r ts-node/register/transpile-only bench/fak
 pids+=($!)
 
 port=$(free_port)
-PORT=$port WEATHER_PORT=off DATA_DIR="$work/data" LOG_LEVEL=warn RATE_LIMITS=off \
+export FUZZ_METRICS_TOKEN=fuzz-metrics-token-of-at-least-32-characters
+PORT=$port WEATHER_PORT=off DATA_DIR="$work/data" LOG_LEVEL=warn RATE_LIMITS=off METRICS_TOKEN=$FUZZ_METRICS_TOKEN \
   OPENWEATHERMAP_URL="http://127.0.0.1:$provider_port/data/2.5/weather" OPENWEATHERMAP_API_KEY=fuzz \
   WUNDERGROUND_URL="http://127.0.0.1:$provider_port" WUNDERGROUND_API_KEY=fuzz \
   node dist/server.js >"$work/server.log" 2>&1 &

@@ -11,6 +11,7 @@ import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
 import { createHealthRouter } from './health/health.routes';
+import { createMetricsRouter } from './health/metrics.routes';
 import { createLandingRouter } from './landing/landing.routes';
 import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
@@ -34,6 +35,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders(STYLE_HASH, config.publicUrl));
   if (options.probes) app.use(createHealthRouter());
+  if (options.probes && config.metricsToken) app.use(createMetricsRouter(config.metricsToken));
   app.use(requestLogging(logger));
   const cors = corsFor(config);
   if (cors) app.use(cors);
@@ -78,4 +80,14 @@ export function createWeatherApp({ config, logger }: AppDeps): Express {
     },
     { probes: false },
   );
+}
+
+/** METRICS_PORT's app: GET /metrics for anyone who can reach the port, and nothing else. */
+export function createMetricsApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createMetricsRouter(null));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
 }

@@ -14,6 +14,10 @@ export interface Config {
   readonly port: number;
   /** null when WEATHER_PORT=off. */
   readonly weatherPort: number | null;
+  /** GET /metrics on a listener of its own; null (the default) for none. */
+  readonly metricsPort: number | null;
+  /** When set, GET /metrics is also served on the main port to a bearer of this token. */
+  readonly metricsToken: string | null;
   /** null: start the embedded database. */
   readonly mongodbUri: string | null;
   readonly embeddedEngine: EmbeddedEngine;
@@ -194,12 +198,14 @@ function mongodbUri(env: Env): string | null {
   return raw;
 }
 
-function secret(env: Env, name: string, isProduction: boolean, generated: string[]): string {
+function optionalSecret(env: Env, name: string): string | null {
   const raw = read(env, name);
-  if (raw !== undefined) {
-    if (raw.length >= MIN_SECRET_LENGTH) return raw;
-    return invalid(env, name, `must be at least ${MIN_SECRET_LENGTH} characters long`, '');
-  }
+  if (raw === undefined) return null;
+  return raw.length >= MIN_SECRET_LENGTH ? raw : invalid(env, name, `must be at least ${MIN_SECRET_LENGTH} characters long`, null);
+}
+
+function secret(env: Env, name: string, isProduction: boolean, generated: string[]): string {
+  if (read(env, name) !== undefined) return optionalSecret(env, name) ?? '';
   if (isProduction) return invalid(env, name, 'is required when NODE_ENV=production', '');
   generated.push(name);
   return randomBytes(32).toString('base64url');
@@ -223,6 +229,8 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
     isProduction,
     port: mainPort,
     weatherPort: weatherRaw?.toLowerCase() === 'off' ? null : port(env, 'WEATHER_PORT', 8080),
+    metricsPort: read(env, 'METRICS_PORT') === undefined ? null : port(env, 'METRICS_PORT', 0),
+    metricsToken: optionalSecret(env, 'METRICS_TOKEN'),
     mongodbUri: mongodbUri(env),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB_ENGINE', ENGINES, 'auto'),
     dataDir: read(env, 'DATA_DIR') ?? '.data',

@@ -1,7 +1,7 @@
 // Starts the server: configuration, database (embedded when MONGODB_URI is unset), the listener,
 // and a graceful shutdown that finishes in-flight requests before closing the database.
 import { createServer, type Server } from 'node:http';
-import { createApp, createWeatherApp } from './app';
+import { createApp, createMetricsApp, createWeatherApp } from './app';
 import { createLogger, type Logger } from './common/logger';
 import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, startupWarnings, type Config } from './config';
@@ -15,6 +15,8 @@ export interface RunningServer {
   readonly port: number;
   /** null when WEATHER_PORT=off. */
   readonly weatherPort: number | null;
+  /** null unless METRICS_PORT is set. */
+  readonly metricsPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,13 @@ export async function start(
     logger.info(`weather listening on http://localhost:${weatherPort}`);
   }
 
+  let metricsPort: number | null = null;
+  if (config.metricsPort !== null) {
+    servers.push(createServer(createMetricsApp()));
+    metricsPort = await listen(servers[servers.length - 1], config.metricsPort);
+    logger.info(`metrics on http://localhost:${metricsPort}/metrics`);
+  }
+
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -72,7 +81,7 @@ export async function start(
       await new Promise<void>((resolve) => logger.flush(() => resolve()));
     })());
 
-  return { config, port, weatherPort, stop };
+  return { config, port, weatherPort, metricsPort, stop };
 }
 
 if (require.main === module) {

@@ -73,6 +73,8 @@ describe('loadConfig', () => {
     ['ARGON2_TIME_COST', '0'],
     ['ARGON2_MEMORY_KIB', 'lots'],
     ['OAUTH_ACCESS_TOKEN_LIFETIME', '-5'],
+    ['METRICS_PORT', 'metrics'],
+    ['METRICS_TOKEN', 'too-short'],
   ])('names %s in the error for the bad value %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });

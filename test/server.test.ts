@@ -77,6 +77,23 @@ describe('start()', () => {
   });
 });
 
+describe('start() with METRICS_PORT', () => {
+  it('serves the metrics to anyone on that port and nothing else there, and not on the main port', async () => {
+    const server = await start(testConfig({ PORT: '0', WEATHER_PORT: 'off', METRICS_PORT: '0', MONGODB_URI: testDatabaseUriWithName() }));
+    try {
+      const metrics = `http://127.0.0.1:${server.metricsPort}`;
+      const scraped = await fetch(`${metrics}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(/^# HELP http_requests_total /m);
+      expect((await fetch(`${metrics}/users`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+    await expect(fetch(`http://127.0.0.1:${server.metricsPort}/metrics`)).rejects.toThrow();
+  });
+});
+
 describe('start() with WEATHER_PORT=off', () => {
   it('opens no weather listener', async () => {
     const server = await start(testConfig({ PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));

@@ -4,6 +4,7 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessToken
 import { randomToken, sha256 } from '../common/crypto';
 import { normalizeEmail } from '../common/email';
 import { InvalidRequestError } from '../common/errors';
+import { signInFailures } from '../common/metrics';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import { throttled } from '../db/sweeper';
 import * as usersService from '../users/users.service';
@@ -75,6 +76,7 @@ export async function verifyCredentials(attempt: PasswordAttempt, { limits, cach
   const storedHash = credentials?.password;
   if (storedHash !== undefined && cache?.has(email, password, storedHash)) return credentials!._id;
   if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
+    signInFailures.inc();
     await recordFailure(limits, budget);
     return null;
   }

@@ -1,10 +1,11 @@
-// One JSON line per request when its response finishes: request id, method, redacted URL, client
-// address, user agent, status and time. Headers and bodies are never logged, since they may carry
+// One JSON line per request when its response finishes (request id, method, redacted URL, client
+// address, user agent, status and time), and the request's count and duration in the metrics. Headers and bodies are never logged, since they may carry
 // credentials. Written on plain pino: pino-http's per-request child logger cost more than the rest of
 // a small request's logging.
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { redactUrl, requestContext, type Logger } from './logger';
+import { httpRequestDuration, httpRequests } from './metrics';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -21,6 +22,12 @@ declare global {
 /** Ids a proxy or a client may pass in: a UUID, a trace id, a short token. Anything else is replaced. */
 const ACCEPTED_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 const MAX_USER_AGENT_LENGTH = 256;
+
+/** The route pattern that answered (/users/:userId), so the metrics' labels stay few; 'unmatched' for none. */
+function routeOf(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+}
 
 export function requestLogging(logger: Logger): RequestHandler {
   // Access lines hold only the fields built below (the URL already masked), so they skip the
@@ -47,6 +54,9 @@ export function requestLogging(logger: Logger): RequestHandler {
         res: { statusCode: status },
         responseTime: Number(process.hrtime.bigint() - started) / 1e6,
       };
+      const route = routeOf(req);
+      httpRequests.inc({ method: req.method, route, status });
+      httpRequestDuration.observe({ method: req.method, route }, line.responseTime / 1000);
       if (status >= 500) accessLog.error(line, 'request failed');
       else accessLog.info(line, res.writableFinished ? 'request completed' : 'request aborted');
     });

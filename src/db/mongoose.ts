@@ -10,6 +10,23 @@ mongoose.set('sanitizeFilter', true);
 mongoose.set('bufferCommands', false);
 mongoose.set('autoIndex', false);
 
+/** The driver's connection pool as its events report it, for the metrics. */
+const pool = { open: 0, inUse: 0 };
+
+export function poolStats(): Readonly<typeof pool> {
+  return { ...pool };
+}
+
+function watchPool(): void {
+  pool.open = 0;
+  pool.inUse = 0;
+  const client = mongoose.connection.getClient();
+  client.on('connectionCreated', () => pool.open++);
+  client.on('connectionClosed', () => (pool.open = Math.max(0, pool.open - 1)));
+  client.on('connectionCheckedOut', () => pool.inUse++);
+  client.on('connectionCheckedIn', () => (pool.inUse = Math.max(0, pool.inUse - 1)));
+}
+
 export async function connectDatabase(uri: string, dbName?: string): Promise<typeof mongoose> {
   await mongoose.connect(uri, {
     dbName,
@@ -17,6 +34,7 @@ export async function connectDatabase(uri: string, dbName?: string): Promise<typ
     // The driver retries the initial connection itself within this window.
     connectTimeoutMS: 5000,
   });
+  watchPool();
   // Indexes are created explicitly (autoIndex is off) so start-up fails when one cannot be built.
   await Promise.all(Object.values(mongoose.models).map((model) => model.createIndexes()));
   return mongoose;

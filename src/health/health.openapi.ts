@@ -1,5 +1,5 @@
 // Probes for orchestrators.
-import { json, type OpenApiFragment, ref, str } from '../openapi/openapi.kit';
+import { empty, json, type OpenApiFragment, ref, str, text } from '../openapi/openapi.kit';
 
 export const healthOpenApi: OpenApiFragment = {
   paths: {
@@ -9,6 +9,18 @@ export const healthOpenApi: OpenApiFragment = {
         tags: ['Operations'],
         summary: 'The database answers',
         responses: { '200': json(ref('Health'), 'Ready'), '503': json(ref('Health'), 'Database unavailable') },
+      },
+    },
+    '/metrics': {
+      get: {
+        tags: ['Operations'],
+        summary: "Prometheus metrics; on this port only when METRICS_TOKEN is set (404 otherwise), and always on METRICS_PORT's listener",
+        security: [{ metricsToken: [] }],
+        responses: {
+          '200': text('Prometheus text format 0.0.4'),
+          '401': empty('No bearer token, or not METRICS_TOKEN'),
+          '404': json(ref('Error'), 'METRICS_TOKEN is not set'),
+        },
       },
     },
   },

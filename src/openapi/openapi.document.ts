@@ -76,6 +76,7 @@ export const openApiDocument = {
       session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Browser session from /login' },
       catalogueBasic: { type: 'http', scheme: 'basic', description: "A user's email and password" },
       registrationToken: { type: 'http', scheme: 'bearer', description: 'RFC 7592 registration access token from POST /oauth/register' },
+      metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN the server was started with' },
       clientBasic: {
         type: 'http',
         scheme: 'basic',

@@ -39,7 +39,11 @@ function appRoutes(app: Express): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  const app = createApp({ config: testConfig(), logger: createLogger('silent') });
+  // With every optional route switched on: /metrics on the main port needs METRICS_TOKEN.
+  const app = createApp({
+    config: testConfig({ METRICS_TOKEN: 'metrics-token-that-is-at-least-32-characters' }),
+    logger: createLogger('silent'),
+  });
 
   it('lists exactly the routes the app serves, neither more nor fewer', () => {
     expect(documentedRoutes().sort()).toEqual(appRoutes(app));

@@ -11,6 +11,7 @@ import type { Parameters } from '../oauth.parameters';
 import { grantedScope, SCOPES } from '../oauth.scopes';
 import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
 import { saveToken, toLibraryClient } from '../oauth.storage';
+import { tokensIssued } from '../../common/metrics';
 import type { IdTokens } from '../oidc/id-tokens.service';
 
 /** `id_token` and `id_token token` are OpenID Connect's implicit flow (Core §3.2). */
@@ -255,6 +256,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
       client,
       { id: person.userId },
     );
+    tokensIssued.inc({ grant_type: 'implicit' });
     return accessToken;
   }
 

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import type { ServerOptions, Token } from '@node-oauth/oauth2-server';
 import type { SignInLimits } from '../../auth/auth.service';
 import type { Config } from '../../config';
+import { tokensIssued } from '../../common/metrics';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
 import * as usersService from '../../users/users.service';
@@ -27,11 +28,15 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
     const credentials = { ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) };
     // The library's options type leaves out the model, which it does accept per call.
     const options: Partial<ServerOptions> = { model: withPasswordCheck(servers.model, limits, clientAddress(req)) };
+    let token: Token;
     try {
-      return await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options);
+      token = await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options);
     } catch (err) {
       throw fromLibraryError(err);
     }
+    // The library accepted the grant type, so the label is one of the few it knows.
+    tokensIssued.inc({ grant_type: parameters.grant_type ?? 'unknown' });
+    return token;
   }
 
   /** OpenID Connect: an ID token when the grant has a person and the scope has openid (a refresh gets a fresh one). */
