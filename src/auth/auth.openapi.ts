@@ -6,12 +6,17 @@ export const authOpenApi: OpenApiFragment = {
     '/auth': {
       post: {
         tags: ['Tokens'],
+        operationId: 'login',
+        security: [],
         summary: 'Log in with email and password',
-        requestBody: jsonRequest({
-          type: 'object',
-          required: ['email', 'password'],
-          properties: { email: { type: 'string', format: 'email' }, password: str },
-        }),
+        requestBody: jsonRequest(
+          {
+            type: 'object',
+            required: ['email', 'password'],
+            properties: { email: { type: 'string', format: 'email' }, password: str },
+          },
+          { email: 'ann@example.com', password: 'correct horse battery' },
+        ),
         responses: {
           '201': json(ref('TokenPair'), 'An access token (HS256 JWT, 36000 s) and a single-use refresh token'),
           '400': json(ref('Errors'), 'Validation failed, or Invalid email and/or password'),
@@ -24,6 +29,7 @@ export const authOpenApi: OpenApiFragment = {
     '/auth/refresh-token': {
       post: {
         tags: ['Tokens'],
+        operationId: 'refreshAccessToken',
         summary: 'A new token pair for a valid access token and its refresh token',
         security: jwtAuth,
         requestBody: jsonRequest({ type: 'object', required: ['refreshToken'], properties: { refreshToken: str } }),
@@ -45,6 +51,13 @@ export const authOpenApi: OpenApiFragment = {
       required: ['accessToken', 'refreshToken'],
       properties: { accessToken: str, refreshToken: str },
       additionalProperties: false,
+    },
+  },
+  examples: {
+    TokenPair: {
+      accessToken:
+        'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VySWQiOiIyVzlDczlFZU8iLCJlbWFpbCI6ImFubkBleGFtcGxlLmNvbSJ9.7hQd3pZp0vTQ9xkq1Yb2m0bq8v8oQk9wVx6b2y3F1gE',
+      refreshToken: 'q3Xn0ZbK9yY8oV1pW2sT4uR6eA7dC5fGhJkLmNbVcXz',
     },
   },
 };

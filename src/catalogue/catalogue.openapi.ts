@@ -35,6 +35,7 @@ export const catalogueOpenApi: OpenApiFragment = {
     '/api/v1/products': {
       get: {
         tags: ['Catalogue'],
+        operationId: 'listProducts',
         summary: 'Every product',
         security: basicAuth,
         responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueErrors },
@@ -44,6 +45,7 @@ export const catalogueOpenApi: OpenApiFragment = {
       parameters: [pathParam('id', 'Product id')],
       get: {
         tags: ['Catalogue'],
+        operationId: 'getProduct',
         summary: 'One product',
         security: basicAuth,
         responses: {
@@ -57,6 +59,7 @@ export const catalogueOpenApi: OpenApiFragment = {
     '/api/v1/categories': {
       get: {
         tags: ['Catalogue'],
+        operationId: 'listCategories',
         summary: 'Every category (under the key `user`)',
         security: basicAuth,
         responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueErrors },
@@ -66,6 +69,7 @@ export const catalogueOpenApi: OpenApiFragment = {
       parameters: [pathParam('id', 'Category id')],
       get: {
         tags: ['Catalogue'],
+        operationId: 'getCategory',
         summary: 'One category (under the key `user`)',
         security: basicAuth,
         responses: {
@@ -95,5 +99,20 @@ export const catalogueOpenApi: OpenApiFragment = {
       properties: { error: { const: true }, message: str, status_code: int },
       additionalProperties: false,
     },
+  },
+  examples: {
+    Product: { id: '1', name: 'Espresso cup', price: '4.50' },
+    ProductList: {
+      error: false,
+      products: [
+        { id: '1', name: 'Espresso cup', price: '4.50' },
+        { id: '2', name: 'Milk jug', price: '12.00' },
+      ],
+      status_code: 200,
+    },
+    ProductOne: { error: false, products: { id: '1', name: 'Espresso cup', price: '4.50' }, status_code: 200 },
+    CategoryList: { error: false, user: [{ id: '1', name: 'Kitchen' }], status_code: 200 },
+    CategoryOne: { error: false, user: { id: '1', name: 'Kitchen' }, status_code: 200 },
+    CatalogueError: { error: true, message: 'Product 99 not found', status_code: 404 },
   },
 };

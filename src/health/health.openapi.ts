@@ -3,10 +3,20 @@ import { empty, json, type OpenApiFragment, ref, str, text } from '../openapi/op
 
 export const healthOpenApi: OpenApiFragment = {
   paths: {
-    '/healthz': { get: { tags: ['Operations'], summary: 'The process is up', responses: { '200': json(ref('Health'), 'Up') } } },
+    '/healthz': {
+      get: {
+        tags: ['Operations'],
+        operationId: 'liveness',
+        security: [],
+        summary: 'The process is up',
+        responses: { '200': json(ref('Health'), 'Up') },
+      },
+    },
     '/readyz': {
       get: {
         tags: ['Operations'],
+        operationId: 'readiness',
+        security: [],
         summary: 'The database answers',
         responses: { '200': json(ref('Health'), 'Ready'), '503': json(ref('Health'), 'Database unavailable') },
       },
@@ -14,6 +24,7 @@ export const healthOpenApi: OpenApiFragment = {
     '/metrics': {
       get: {
         tags: ['Operations'],
+        operationId: 'metrics',
         summary: "Prometheus metrics; on this port only when METRICS_TOKEN is set (404 otherwise), and always on METRICS_PORT's listener",
         security: [{ metricsToken: [] }],
         responses: {
@@ -26,5 +37,8 @@ export const healthOpenApi: OpenApiFragment = {
   },
   schemas: {
     Health: { type: 'object', required: ['status'], properties: { status: str }, additionalProperties: false },
+  },
+  examples: {
+    Health: { status: 'ok' },
   },
 };

@@ -71,8 +71,9 @@ const tokenLookupRequest = formRequest(
   }),
 );
 
-const userinfoOperation = {
+const userinfoOperation = (operationId: string) => ({
   tags: ['OpenID Connect'],
+  operationId,
   summary: 'Claims about the person an access token with the openid scope acts for',
   security: [{ oauth: ['openid'] }],
   responses: {
@@ -81,7 +82,7 @@ const userinfoOperation = {
     '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks openid'),
     ...jsonFaults,
   },
-};
+});
 
 /** The registration access token from the registration response. */
 const registrationAuth = [{ registrationToken: [] }];
@@ -97,6 +98,7 @@ const endSessionParameters = {
 function endSessionOperation(from: 'query' | 'body') {
   const shared = {
     tags: ['OpenID Connect'],
+    operationId: from === 'query' ? 'endSession' : 'endSessionByPost',
     summary:
       from === 'query'
         ? 'RP-initiated logout: signs out at once with an id_token_hint for the signed-in person, else asks'
@@ -122,6 +124,16 @@ function endSessionOperation(from: 'query' | 'body') {
     requestBody: formRequest(oauthForm({ ...endSessionParameters, _csrf: param, confirm: { type: 'string', enum: ['yes'] } })),
   };
 }
+
+/** An authorization code exchange, with the client's secret among the parameters (client_secret_post). */
+const TOKEN_REQUEST_EXAMPLE = {
+  grant_type: 'authorization_code',
+  code: 'SplxlOBeZQQYbYS6WxSbIA',
+  redirect_uri: 'https://printer.example.com/callback',
+  client_id: 'x5BJ2sVf8kq3Wm0n',
+  client_secret: 'Wq9cXr2LmT7vB4nZ8pK3sD6fH1jG5aQe0yU',
+  code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+};
 
 const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
 const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT]);
@@ -155,9 +167,11 @@ const authorizeQuery = [
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
 const clientAuth = [{ clientBasic: [] }, {}];
 
-const authorizeOperations = {
+/** The authorization endpoint and its consent form, served at three paths (prefix keeps operationIds apart). */
+const authorizeOperations = (prefix: string) => ({
   get: {
     tags: ['OAuth 2'],
+    operationId: `${prefix}Authorize`,
     summary: 'Authorization request: consent page, or a redirect to /login',
     security: sessionAuth,
     parameters: authorizeQuery,
@@ -170,6 +184,7 @@ const authorizeOperations = {
   },
   post: {
     tags: ['OAuth 2'],
+    operationId: `${prefix}AuthorizeDecision`,
     summary: 'The consent decision (form posted by the consent page)',
     security: sessionAuth,
     requestBody: formRequest(
@@ -197,7 +212,7 @@ const authorizeOperations = {
       ...pageFaults,
     },
   },
-};
+});
 
 const clientRegistration = {
   type: 'object',
@@ -212,12 +227,13 @@ const clientRegistration = {
 
 export const oauthOpenApi: OpenApiFragment = {
   paths: {
-    '/v1/oauth/authorize': authorizeOperations,
-    '/authorize': authorizeOperations,
-    '/oauth/authorize': authorizeOperations,
+    '/v1/oauth/authorize': authorizeOperations('v1'),
+    '/authorize': authorizeOperations('root'),
+    '/oauth/authorize': authorizeOperations('oauth'),
     '/v1/oauth/token': {
       post: {
         tags: ['OAuth 2'],
+        operationId: 'tokenVariantA',
         summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
         security: clientAuth,
         parameters: Object.entries(variantAParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
@@ -228,13 +244,14 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/token': {
       post: {
         tags: ['OAuth 2'],
+        operationId: 'token',
         summary: 'Token endpoint, variant B: every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
         security: clientAuth,
         requestBody: {
           required: true,
           content: {
-            'application/x-www-form-urlencoded': { schema: variantBParameters },
-            'application/json': { schema: variantBParameters },
+            'application/x-www-form-urlencoded': { schema: variantBParameters, example: TOKEN_REQUEST_EXAMPLE },
+            'application/json': { schema: variantBParameters, example: TOKEN_REQUEST_EXAMPLE },
           },
         },
         responses: { '200': json(ref('TokenResponseB'), 'Tokens (no refresh_token for client_credentials)'), ...oauthTokenErrors },
@@ -243,6 +260,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/revoke': {
       post: {
         tags: ['OAuth 2'],
+        operationId: 'revokeToken',
         summary: "RFC 7009 revocation of the calling client's token",
         security: clientAuth,
         requestBody: tokenLookupRequest,
@@ -252,6 +270,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/introspect': {
       post: {
         tags: ['OAuth 2'],
+        operationId: 'introspectToken',
         summary: "RFC 7662 introspection of the calling client's token",
         security: clientAuth,
         requestBody: tokenLookupRequest,
@@ -261,6 +280,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/clients': {
       get: {
         tags: ['OAuth 2'],
+        operationId: 'listClients',
         summary: "The caller's registered clients, without secrets",
         security: [{ jwt: [] }, { session: [] }],
         responses: {
@@ -272,6 +292,7 @@ export const oauthOpenApi: OpenApiFragment = {
       },
       post: {
         tags: ['OAuth 2'],
+        operationId: 'registerClient',
         summary: 'Register a client; its secret is shown once',
         security: [{ jwt: [] }, { session: [] }],
         requestBody: jsonRequest(clientRegistration),
@@ -288,6 +309,7 @@ export const oauthOpenApi: OpenApiFragment = {
       parameters: [pathParam('clientId', 'The client_id')],
       delete: {
         tags: ['OAuth 2'],
+        operationId: 'deleteClient',
         summary: 'Delete a client and revoke everything issued to it',
         security: [{ jwt: [] }, { session: [] }],
         responses: {
@@ -303,24 +325,35 @@ export const oauthOpenApi: OpenApiFragment = {
     '/.well-known/oauth-authorization-server': {
       get: {
         tags: ['OAuth 2'],
+        operationId: 'authorizationServerMetadata',
+        security: [],
         summary: 'RFC 8414 metadata (the same document as OpenID discovery)',
         responses: { '200': json(ref('Metadata'), 'Metadata') },
       },
     },
     '/.well-known/openid-configuration': {
-      get: { tags: ['OpenID Connect'], summary: 'OpenID Connect discovery', responses: { '200': json(ref('Metadata'), 'Metadata') } },
+      get: {
+        tags: ['OpenID Connect'],
+        operationId: 'openIdConfiguration',
+        security: [],
+        summary: 'OpenID Connect discovery',
+        responses: { '200': json(ref('Metadata'), 'Metadata') },
+      },
     },
     '/oauth/jwks': {
       get: {
         tags: ['OpenID Connect'],
+        operationId: 'jwks',
+        security: [],
         summary: 'The JWK Set that verifies ID tokens (jwks_uri)',
         responses: { '200': json(ref('JwkSet'), 'Public keys'), ...jsonFaults },
       },
     },
-    '/oauth/userinfo': { get: userinfoOperation, post: userinfoOperation },
+    '/oauth/userinfo': { get: userinfoOperation('userInfo'), post: userinfoOperation('userInfoByPost') },
     '/oauth/register': {
       post: {
         tags: ['OpenID Connect'],
+        operationId: 'dynamicRegistration',
         summary: 'RFC 7591 dynamic client registration, authorized by an access token from POST /auth',
         security: jwtAuth,
         requestBody: jsonRequest(ref('ClientMetadataRequest')),
@@ -336,6 +369,7 @@ export const oauthOpenApi: OpenApiFragment = {
       parameters: [pathParam('clientId', 'The client_id')],
       get: {
         tags: ['OpenID Connect'],
+        operationId: 'readRegistration',
         summary: 'RFC 7592: read a registration with its registration access token',
         security: registrationAuth,
         responses: {
@@ -347,6 +381,7 @@ export const oauthOpenApi: OpenApiFragment = {
       },
       delete: {
         tags: ['OpenID Connect'],
+        operationId: 'deleteRegistration',
         summary: 'RFC 7592: delete a registration and every token issued to the client',
         security: registrationAuth,
         responses: { '204': empty('Deleted'), '400': malformedPath, '401': json(ref('OAuthError'), 'invalid_token'), ...jsonFaults },
@@ -356,6 +391,7 @@ export const oauthOpenApi: OpenApiFragment = {
       parameters: [pathParam('clientId', 'The client_id of a connected application')],
       post: {
         tags: ['Connected applications'],
+        operationId: 'revokeConnectedApplicationFromHome',
         summary: "The Revoke button of /home: forgets the consent and ends the person's tokens for the client",
         security: sessionAuth,
         requestBody: formRequest(oauthForm({ _csrf: param }, ['_csrf'])),
@@ -371,6 +407,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/grants': {
       get: {
         tags: ['Connected applications'],
+        operationId: 'listConnectedApplications',
         summary: 'The applications the caller authorized, with scopes and dates',
         security: jwtAuth,
         responses: {
@@ -385,6 +422,7 @@ export const oauthOpenApi: OpenApiFragment = {
       parameters: [pathParam('clientId', 'The client_id of a connected application')],
       delete: {
         tags: ['Connected applications'],
+        operationId: 'revokeConnectedApplication',
         summary: 'Revoke: forgets the consent and ends every token of the caller for the client',
         security: jwtAuth,
         responses: {
@@ -400,6 +438,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/device_authorization': {
       post: {
         tags: ['Device sign-in'],
+        operationId: 'deviceAuthorization',
         summary: 'RFC 8628: a device starts here and gets a user code for a person to type at verification_uri',
         security: clientAuth,
         requestBody: formRequest(oauthForm({ client_id: param, client_secret: param, scope: scopeList })),
@@ -413,6 +452,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/device': {
       get: {
         tags: ['Device sign-in'],
+        operationId: 'deviceVerificationPage',
         summary: 'The verification page: a form with an input named user_code (filled from ?user_code=)',
         security: sessionAuth,
         parameters: [{ name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: 20 } }],
@@ -420,6 +460,7 @@ export const oauthOpenApi: OpenApiFragment = {
       },
       post: {
         tags: ['Device sign-in'],
+        operationId: 'deviceVerifyCode',
         summary: 'The typed user code: the consent page for its device, or the form again with a message',
         security: sessionAuth,
         requestBody: formRequest(oauthForm({ _csrf: param, user_code: { type: 'string', maxLength: 20 } }, ['_csrf', 'user_code'])),
@@ -437,6 +478,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/device/decision': {
       post: {
         tags: ['Device sign-in'],
+        operationId: 'deviceDecision',
         summary: 'The consent decision for a device',
         security: sessionAuth,
         requestBody: formRequest(
@@ -459,6 +501,8 @@ export const oauthOpenApi: OpenApiFragment = {
     '/oauth/callback-debug': {
       get: {
         tags: ['Demo'],
+        operationId: 'callbackDebugPage',
+        security: [],
         summary:
           'Development only (404 in production): a redirect URI that shows the authorization response and a form to exchange its code',
         parameters: ['code', 'state', 'iss', 'error', 'error_description'].map((name) => ({
@@ -475,6 +519,8 @@ export const oauthOpenApi: OpenApiFragment = {
       },
       post: {
         tags: ['Demo'],
+        operationId: 'callbackDebugExchange',
+        security: [],
         summary: "Development only: exchanges a code at this server's token endpoint and shows the request and the response",
         requestBody: formRequest(
           oauthForm({ _csrf: param, code: param, redirect_uri: param, client_id: param, client_secret: param, code_verifier: param }, [
@@ -493,6 +539,7 @@ export const oauthOpenApi: OpenApiFragment = {
     '/api/user': {
       get: {
         tags: ['OAuth 2'],
+        operationId: 'currentOAuthUser',
         summary: 'The user an OAuth access token acts for',
         security: [{ oauth: ['read'] }],
         responses: {
@@ -661,6 +708,73 @@ export const oauthOpenApi: OpenApiFragment = {
       type: 'object',
       required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
       properties: { issuer: str, authorization_endpoint: str, token_endpoint: str },
+    },
+  },
+  examples: {
+    Client: {
+      client_id: 'x5BJ2sVf8kq3Wm0n',
+      name: 'Photo Printer',
+      website: 'https://printer.example.com',
+      redirect_uri: 'https://printer.example.com/callback',
+      grants: ['authorization_code', 'refresh_token'],
+    },
+    ClientWithSecret: {
+      client_id: 'x5BJ2sVf8kq3Wm0n',
+      client_secret: 'Wq9cXr2LmT7vB4nZ8pK3sD6fH1jG5aQe0yU',
+      name: 'Photo Printer',
+      website: 'https://printer.example.com',
+      redirect_uri: 'https://printer.example.com/callback',
+      grants: ['authorization_code', 'refresh_token'],
+    },
+    OAuthError: { error: 'invalid_grant', error_description: 'Invalid grant: authorization code is invalid' },
+    TokenResponseA: {
+      access_token: 'mF_9B5f-4.1JqM',
+      token_type: 'bearer',
+      expires_in: 2592000,
+      refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA',
+      scope: 'read',
+      uid: 42,
+      info: { name: 'Ann Lee', email: 'ann@example.com' },
+    },
+    TokenResponseB: {
+      token_type: 'Bearer',
+      expires_in: 31536000,
+      access_token: 'mF_9B5f-4.1JqM',
+      refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA',
+      id_token: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAiLCJzdWIiOiIyVzlDczlFZU8ifQ.c2lnbmF0dXJl',
+    },
+    Introspection: {
+      active: true,
+      scope: 'openid profile',
+      client_id: 'x5BJ2sVf8kq3Wm0n',
+      token_type: 'Bearer',
+      exp: 1798099200,
+      iat: 1766563200,
+      sub: '2W9Cs9EeO',
+    },
+    ConnectedApplication: {
+      client_id: 'x5BJ2sVf8kq3Wm0n',
+      name: 'Photo Printer',
+      website: 'https://printer.example.com',
+      scope: ['openid', 'profile'],
+      first_granted_at: '2026-11-02T09:30:00.000Z',
+      last_used_at: '2026-11-20T17:05:12.000Z',
+    },
+    DeviceAuthorization: {
+      device_code: 'GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS',
+      user_code: 'WDJB-MJHT',
+      verification_uri: 'http://localhost:3000/device',
+      verification_uri_complete: 'http://localhost:3000/device?user_code=WDJB-MJHT',
+      expires_in: 600,
+      interval: 5,
+    },
+    UserInfo: {
+      sub: '2W9Cs9EeO',
+      name: 'Ann Lee',
+      given_name: 'Ann',
+      family_name: 'Lee',
+      email: 'ann@example.com',
+      email_verified: false,
     },
   },
 };

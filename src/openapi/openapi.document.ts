@@ -36,40 +36,123 @@ const operationsPaths = {
   '/': {
     get: {
       tags: ['Operations'],
+      operationId: 'landingPage',
+      security: [],
       summary: 'Landing page: what runs here, with links to sign in, the API reference, the OAuth metadata and health',
       responses: { '200': page('Landing page') },
     },
   },
   '/openapi.json': {
-    get: { tags: ['Operations'], summary: 'This document', responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') } },
+    get: {
+      tags: ['Operations'],
+      operationId: 'openApiDocument',
+      security: [],
+      summary: 'This document',
+      responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') },
+    },
   },
-  '/docs': { get: { tags: ['Operations'], summary: 'This document, rendered', responses: { '200': page('API reference') } } },
+  '/docs': {
+    get: {
+      tags: ['Operations'],
+      operationId: 'apiReference',
+      security: [],
+      summary: 'This document, rendered',
+      responses: { '200': page('API reference') },
+    },
+  },
 };
+
+const examples = Object.assign({}, ...fragments.map((fragment) => fragment.examples ?? {})) as Record<string, unknown>;
+/** The error bodies every feature shares, then the features' own schemas. */
+const schemas = Object.assign(
+  {
+    ValidationItem: {
+      type: 'object',
+      required: ['type', 'msg'],
+      properties: { type: str, msg: str, path: str, location: str, value: {} },
+    },
+    Errors: {
+      type: 'object',
+      required: ['errors'],
+      properties: { errors: { type: 'array', items: { oneOf: [str, ref('ValidationItem')] } } },
+      additionalProperties: false,
+    },
+    Error: { type: 'object', required: ['error'], properties: { error: str }, additionalProperties: false },
+  },
+  ...fragments.map((fragment) => fragment.schemas ?? {}),
+) as Record<string, Schema>;
+const paths = Object.assign({}, ...fragments.map((fragment) => fragment.paths), operationsPaths) as Record<string, Record<string, unknown>>;
+
+/**
+ * Puts each schema's example on the bodies that are exactly that schema: renderers and tools show a
+ * body's own example more readily than its schema's.
+ */
+function withBodyExamples(document: Record<string, Record<string, unknown>>): void {
+  const bodies = Object.values(document).flatMap((item) =>
+    Object.values(item as Record<string, { requestBody?: unknown; responses?: Record<string, unknown> } | undefined>).flatMap(
+      (operation) => [operation?.requestBody, ...Object.values(operation?.responses ?? {})],
+    ),
+  );
+  for (const body of bodies) {
+    const content = (body as { content?: Record<string, { schema?: Schema; example?: unknown }> } | undefined)?.content ?? {};
+    for (const media of Object.values(content)) {
+      const name = typeof media.schema?.$ref === 'string' ? media.schema.$ref.replace('#/components/schemas/', '') : undefined;
+      if (name !== undefined && name in examples) media.example = examples[name];
+    }
+  }
+}
+withBodyExamples(paths);
+for (const [name, example] of Object.entries(examples)) {
+  if (!(name in schemas)) throw new Error(`an example for ${name}, which is no schema`);
+  schemas[name] = { ...schemas[name], examples: [example] };
+}
 
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {
     title: 'REST API server',
     version: '1.0.0',
+    license: { name: 'UNLICENSED: a private project, all rights reserved' },
     description:
       'User records and JWT login, an OAuth 2 authorization server, GitHub sign-in, a read-only product catalogue and a weather aggregator. ' +
       'Flows with curl: docs/oauth.md in the repository.',
   },
   servers: [{ url: '/' }],
   tags: [
-    { name: 'Users' },
-    { name: 'Tokens' },
-    { name: 'OAuth 2' },
-    { name: 'OpenID Connect' },
-    { name: 'Connected applications' },
-    { name: 'Device sign-in' },
-    { name: 'Demo' },
-    { name: 'Browser sign-in' },
-    { name: 'Catalogue' },
-    { name: 'Weather' },
-    { name: 'Operations' },
+    {
+      name: 'Users',
+      description:
+        "User records (seed 000). Without USERS_API_AUTH=jwt these need no credentials, as the seed has it; with it, the caller's own access token from POST /auth.",
+    },
+    {
+      name: 'Tokens',
+      description: 'JSON web tokens for the users API: POST /auth with email and password, then rotate with the refresh token.',
+    },
+    {
+      name: 'OAuth 2',
+      description:
+        'The authorization server: authorization and consent, the two token endpoints (variant A at /v1, variant B), revocation, introspection and client registration. Clients authenticate with HTTP Basic (client_secret_basic) or client_id and client_secret among the form parameters (client_secret_post); public clients send client_id alone and must use PKCE.',
+    },
+    {
+      name: 'OpenID Connect',
+      description: 'Discovery, the signing keys, userinfo, dynamic registration (RFC 7591 and 7592) and RP-initiated logout.',
+    },
+    {
+      name: 'Connected applications',
+      description: 'The applications a person has authorized, and revoking them, from /home or with an access token from POST /auth.',
+    },
+    { name: 'Device sign-in', description: 'RFC 8628: a device shows a code, the person types it at /device and approves.' },
+    {
+      name: 'Demo',
+      description:
+        "Development only: a page that plays a client's redirect URI, for trying the flows in a browser (npm run seed -- --demo).",
+    },
+    { name: 'Browser sign-in', description: 'The sign-in page, sign-out, the signed-in home page and sign-in through GitHub.' },
+    { name: 'Catalogue', description: "The read-only product catalogue (seed 001), for any user's email and password over HTTP Basic." },
+    { name: 'Weather', description: 'The mean temperature of a city over two providers (seed 001), also served alone on WEATHER_PORT.' },
+    { name: 'Operations', description: 'Probes, metrics, this document and the landing page.' },
   ],
-  paths: Object.assign({}, ...fragments.map((fragment) => fragment.paths), operationsPaths) as Record<string, Record<string, unknown>>,
+  paths,
   components: {
     securitySchemes: {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth' },
@@ -102,20 +185,6 @@ export const openApiDocument = {
         },
       },
     },
-    schemas: {
-      ValidationItem: {
-        type: 'object',
-        required: ['type', 'msg'],
-        properties: { type: str, msg: str, path: str, location: str, value: {} },
-      },
-      Errors: {
-        type: 'object',
-        required: ['errors'],
-        properties: { errors: { type: 'array', items: { oneOf: [str, ref('ValidationItem')] } } },
-        additionalProperties: false,
-      },
-      Error: { type: 'object', required: ['error'], properties: { error: str }, additionalProperties: false },
-      ...(Object.assign({}, ...fragments.map((fragment) => fragment.schemas ?? {})) as Record<string, Schema>),
-    },
+    schemas,
   },
 };

@@ -4,10 +4,12 @@
 export type Schema = Record<string, unknown>;
 export type Responses = Record<string, unknown>;
 
-/** A feature's part of the document: its paths and the schemas they refer to. */
+/** A feature's part of the document: its paths, the schemas they refer to, and an example of some of them. */
 export interface OpenApiFragment {
   paths: Record<string, unknown>;
   schemas?: Record<string, Schema>;
+  /** By schema name; shown on the schema and on every request or response body that is exactly that schema. */
+  examples?: Record<string, unknown>;
 }
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -39,8 +41,14 @@ export const pageFaults: Responses = {
 export const malformedPath = json(ref('Error'), 'Malformed percent-encoding in the path');
 
 export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str });
-export const jsonRequest = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
-export const formRequest = (schema: Schema) => ({ required: true, content: { 'application/x-www-form-urlencoded': { schema } } });
+export const jsonRequest = (schema: Schema, example?: unknown) => ({
+  required: true,
+  content: { 'application/json': { schema, ...(example !== undefined && { example }) } },
+});
+export const formRequest = (schema: Schema, example?: Record<string, string>) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema, ...(example !== undefined && { example }) } },
+});
 
 /** The access token from POST /auth. */
 export const jwtAuth = [{ jwt: [] }];

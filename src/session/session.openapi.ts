@@ -6,6 +6,8 @@ export const sessionOpenApi: OpenApiFragment = {
     '/login': {
       get: {
         tags: ['Browser sign-in'],
+        operationId: 'signInPage',
+        security: [],
         summary: 'Sign-in page',
         parameters: [{ name: 'return_to', in: 'query', required: false, schema: str }],
         responses: {
@@ -16,6 +18,8 @@ export const sessionOpenApi: OpenApiFragment = {
       },
       post: {
         tags: ['Browser sign-in'],
+        operationId: 'signIn',
+        security: [],
         summary: 'Sign in',
         requestBody: formRequest({ type: 'object', properties: { _csrf: str, email: str, password: str, remember: str, return_to: str } }),
         responses: {
@@ -31,6 +35,8 @@ export const sessionOpenApi: OpenApiFragment = {
     '/logout': {
       post: {
         tags: ['Browser sign-in'],
+        operationId: 'signOut',
+        security: [],
         summary: 'Sign out',
         requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
         responses: {
@@ -44,6 +50,7 @@ export const sessionOpenApi: OpenApiFragment = {
     '/home': {
       get: {
         tags: ['Browser sign-in'],
+        operationId: 'homePage',
         summary: 'Page for the signed-in user',
         security: sessionAuth,
         responses: {

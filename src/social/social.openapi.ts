@@ -7,6 +7,8 @@ export const socialOpenApi: OpenApiFragment = {
       parameters: [pathParam('provider', 'An identity provider, such as github')],
       get: {
         tags: ['Browser sign-in'],
+        operationId: 'providerSignIn',
+        security: [],
         summary: 'Sign in through an identity provider (redirect to it, or handle its callback)',
         parameters: [
           { name: 'code', in: 'query', required: false, schema: str },

@@ -44,6 +44,7 @@ export const usersOpenApi: OpenApiFragment = {
     '/users': {
       get: {
         tags: ['Users'],
+        operationId: 'listUsers',
         summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
         security: usersSecurity,
         parameters: [
@@ -59,6 +60,8 @@ export const usersOpenApi: OpenApiFragment = {
       },
       post: {
         tags: ['Users'],
+        operationId: 'createUser',
+        security: [],
         summary: 'Create a user (permissionFlags is always 1)',
         requestBody: jsonRequest(ref('UserCreate')),
         responses: {
@@ -72,6 +75,7 @@ export const usersOpenApi: OpenApiFragment = {
       parameters: [pathParam('userId', 'The user id')],
       get: {
         tags: ['Users'],
+        operationId: 'getUser',
         summary: 'Read a user',
         security: usersSecurity,
         responses: {
@@ -84,6 +88,7 @@ export const usersOpenApi: OpenApiFragment = {
       },
       put: {
         tags: ['Users'],
+        operationId: 'replaceUser',
         summary: 'Replace a user (the email must stay the same); a new password ends their tokens and sessions',
         security: usersSecurity,
         requestBody: jsonRequest(ref('UserPut')),
@@ -91,6 +96,7 @@ export const usersOpenApi: OpenApiFragment = {
       },
       patch: {
         tags: ['Users'],
+        operationId: 'updateUser',
         summary: 'Update some fields of a user; a new password ends their tokens and sessions',
         security: usersSecurity,
         requestBody: jsonRequest(ref('UserPatch')),
@@ -98,6 +104,7 @@ export const usersOpenApi: OpenApiFragment = {
       },
       delete: {
         tags: ['Users'],
+        operationId: 'deleteUser',
         summary: 'Delete a user and end every token, grant and session issued to them',
         security: usersSecurity,
         responses: {
@@ -129,5 +136,12 @@ export const usersOpenApi: OpenApiFragment = {
     },
     UserPut: { type: 'object', required: ['email', 'password', 'firstName', 'lastName', 'permissionFlags'], properties: userFields },
     UserPatch: { type: 'object', properties: userFields },
+  },
+  examples: {
+    User: { _id: '2W9Cs9EeO', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', permissionFlags: 1, __v: 0 },
+    UserCreate: { email: 'ann@example.com', password: 'correct horse battery', firstName: 'Ann', lastName: 'Lee' },
+    UserPatch: { firstName: 'Annie' },
+    Errors: { errors: [{ type: 'field', msg: 'Must include password (5+ characters)', path: 'password', location: 'body' }] },
+    Error: { error: 'User 2W9Cs9EeO not found' },
   },
 };

@@ -3,11 +3,15 @@ import { json, type OpenApiFragment, pathParam, ref, str, text } from '../openap
 
 export const weatherOpenApi: OpenApiFragment = {
   paths: {
-    '/hello': { get: { tags: ['Weather'], summary: 'Says hello!', responses: { '200': text('hello!') } } },
+    '/hello': {
+      get: { tags: ['Weather'], operationId: 'hello', security: [], summary: 'Says hello!', responses: { '200': text('hello!') } },
+    },
     '/weather/{city}': {
       parameters: [pathParam('city', 'City name, 1 to 100 characters')],
       get: {
         tags: ['Weather'],
+        operationId: 'cityTemperature',
+        security: [],
         summary: 'Mean temperature in kelvin over two providers, queried at once',
         responses: {
           '200': json(ref('Weather'), 'Weather'),
@@ -27,5 +31,8 @@ export const weatherOpenApi: OpenApiFragment = {
       properties: { city: str, temp: { type: 'number' }, took: str },
       additionalProperties: false,
     },
+  },
+  examples: {
+    Weather: { city: 'Oslo', temp: 276.45, took: '182.3ms' },
   },
 };

@@ -50,6 +50,12 @@ export function documentedRoutes(): string[] {
   );
 }
 
+/** What keeps a value from matching a schema of the document, or null when it matches. */
+export function schemaProblem(schema: Record<string, unknown>, value: unknown): string | null {
+  const validate = validatorFor(schema);
+  return validate(value) ? null : ajv.errorsText(validate.errors);
+}
+
 /** What is wrong with a response, or null when the document allows it. */
 export function responseProblem(
   method: string,
@@ -79,6 +85,6 @@ export function responseProblem(
   } catch {
     return `${where}: body is not JSON`;
   }
-  const validate = validatorFor(media.schema);
-  return validate(parsed) ? null : `${where}: ${ajv.errorsText(validate.errors)} in ${body.slice(0, 300)}`;
+  const problem = schemaProblem(media.schema, parsed);
+  return problem && `${where}: ${problem} in ${body.slice(0, 300)}`;
 }
