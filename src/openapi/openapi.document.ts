@@ -56,8 +56,32 @@ const operationsPaths = {
       tags: ['Operations'],
       operationId: 'apiReference',
       security: [],
-      summary: 'This document, rendered',
+      summary: 'This document, rendered by Swagger UI (a plain list without JavaScript)',
       responses: { '200': page('API reference') },
+    },
+  },
+  '/docs/assets/init.js': {
+    get: {
+      tags: ['Operations'],
+      operationId: 'apiReferenceSettings',
+      security: [],
+      summary: "The API reference's Swagger UI settings",
+      responses: { '200': { description: 'Script', content: { 'text/javascript': { schema: str } } } },
+    },
+  },
+  '/docs/assets/{file}': {
+    get: {
+      tags: ['Operations'],
+      operationId: 'apiReferenceAsset',
+      security: [],
+      summary: "Swagger UI's script and stylesheet",
+      parameters: [
+        { name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['swagger-ui.css', 'swagger-ui-bundle.js'] } },
+      ],
+      responses: {
+        '200': { description: 'The file', content: { 'text/javascript': { schema: str }, 'text/css': { schema: str } } },
+        '404': json(ref('Error'), 'No such file'),
+      },
     },
   },
 };

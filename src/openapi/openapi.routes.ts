@@ -1,53 +1,40 @@
-// GET /openapi.json (the document) and GET /docs (the same, rendered as a page without scripts).
-import { Router } from 'express';
-import { html } from '../web/html';
-import { layout } from '../web/layout';
+// GET /openapi.json (the document) and GET /docs (Swagger UI over it, with its files).
+import path from 'node:path';
+import { Router, type Response } from 'express';
+import { docsPage, DOCS_INIT_SCRIPT } from './docs.page';
 import { openApiDocument } from './openapi.document';
 
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'];
+const ASSET_MAX_AGE_MS = 24 * 3600_000;
 
-interface Operation {
-  summary?: string;
-  tags?: readonly string[];
-  responses: Record<string, { description: string }>;
-}
-
-function renderDocs(): string {
-  const operations = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => method in item).map((method) => ({
-      path,
-      method,
-      operation: (item as unknown as Record<string, Operation>)[method],
-    })),
-  );
-  const tags = openApiDocument.tags.map((tag) => tag.name);
-  return layout(
-    'API reference',
-    html`<h1>${openApiDocument.info.title}</h1>
-<p>${openApiDocument.info.description}</p>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${openApiDocument.openapi}).</p>
-${tags.map(
-  (tag) => html`<h2>${tag}</h2>
-${operations
-  .filter(({ operation }) => operation.tags?.includes(tag))
-  .map(
-    ({ path, method, operation }) => html`<h3><code>${method.toUpperCase()} ${path}</code></h3>
-<p>${operation.summary ?? ''}</p>
-<ul>${Object.entries(operation.responses).map(([status, response]) => html`<li><strong>${status}</strong>: ${response.description}</li>`)}</ul>`,
-  )}`,
-)}`,
-    { wide: true },
+/**
+ * The reference page runs Swagger UI's script and its own settings from this origin and fetches the
+ * document from here; nothing inline (Swagger UI sets styles through the DOM, which the policy allows).
+ */
+function docsPolicy(res: Response): Response {
+  return res.set(
+    'Content-Security-Policy',
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+      "font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   );
 }
 
 export function createOpenApiRouter(): Router {
   const router = Router();
-  const docs = renderDocs();
+  const page = docsPage();
   router.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
   router.get('/docs', (_req, res) => {
-    res.type('text/html; charset=utf-8').send(docs);
+    docsPolicy(res).type('text/html; charset=utf-8').send(page);
+  });
+  router.get('/docs/assets/init.js', (_req, res) => {
+    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_INIT_SCRIPT);
+  });
+  router.get('/docs/assets/:file', (req, res, next) => {
+    if (!SWAGGER_UI_FILES.includes(req.params.file)) return next();
+    res.sendFile(req.params.file, { root: SWAGGER_UI_DIR, maxAge: ASSET_MAX_AGE_MS });
   });
   return router;
 }

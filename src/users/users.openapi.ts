@@ -141,7 +141,5 @@ export const usersOpenApi: OpenApiFragment = {
     User: { _id: '2W9Cs9EeO', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', permissionFlags: 1, __v: 0 },
     UserCreate: { email: 'ann@example.com', password: 'correct horse battery', firstName: 'Ann', lastName: 'Lee' },
     UserPatch: { firstName: 'Annie' },
-    Errors: { errors: [{ type: 'field', msg: 'Must include password (5+ characters)', path: 'password', location: 'body' }] },
-    Error: { error: 'User 2W9Cs9EeO not found' },
   },
 };

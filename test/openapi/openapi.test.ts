@@ -66,6 +66,32 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("serves Swagger UI's two files and its settings from this server, and nothing else of the package", async () => {
+    const app = testApp();
+    const script = await request(app).get('/docs/assets/swagger-ui-bundle.js').expect(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.headers['cache-control']).toBe('public, max-age=86400');
+    await request(app)
+      .get('/docs/assets/swagger-ui.css')
+      .expect(200)
+      .expect('Content-Type', /text\/css/);
+    const settings = await request(app).get('/docs/assets/init.js').expect(200);
+    expect(settings.text).toContain("url: '/openapi.json'");
+    expect(settings.text).toContain('validatorUrl: null');
+    for (const other of ['package.json', 'index.html', '..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
+      await request(app).get(`/docs/assets/${other}`).expect(404);
+    }
+  });
+
+  it('gives the reference page a policy that allows scripts and styles from this origin only, nothing inline', async () => {
+    const res = await request(testApp()).get('/docs').expect(200);
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(res.text).toContain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
+  });
+
   it('tells a conforming response from one that is not', () => {
     expect(
       responseProblem('GET', '/users/abc', 200, 'application/json', JSON.stringify({ _id: 'abc', permissionFlags: 1, __v: 0 })),

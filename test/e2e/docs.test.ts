@@ -1,0 +1,54 @@
+// GET /docs in Chromium: Swagger UI loads from this server under the page's policy, lists every
+// operation of the document, and shows an operation's example body and schema.
+import type { Browser, Page } from 'playwright-core';
+import { openApiDocument } from '../../src/openapi/openapi.document';
+import { describeWithBrowser, launchChromium } from '../helpers/browser';
+import { startLiveApp, type LiveApp } from '../helpers/live-app';
+
+const operationCount = Object.values(openApiDocument.paths).flatMap((item) =>
+  Object.keys(item).filter((key) => ['get', 'put', 'post', 'patch', 'delete'].includes(key)),
+).length;
+
+describeWithBrowser('docs')('the API reference at /docs', () => {
+  let live: LiveApp;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    live = await startLiveApp();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A policy violation, a script error or a request that leaves this origin would show here.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/favicon/.test(message.location().url)) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(live.issuer)) problems.push(`request to ${request.url()}`);
+    });
+    await page.goto(`${live.issuer}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await live?.close();
+  });
+
+  it('renders every operation of the document, with its operationId', async () => {
+    expect(await page.locator('.opblock').count()).toBe(operationCount);
+    await expect(page.locator('#operations-OAuth_2-token').textContent()).resolves.toContain('/oauth/token');
+    expect(problems).toEqual([]);
+  });
+
+  it("shows an operation's example request body and its schema", async () => {
+    const operation = page.locator('#operations-Users-createUser');
+    await operation.locator('.opblock-summary').click();
+    const body = operation.locator('.opblock-section-request-body');
+    await expect(body.textContent()).resolves.toContain('"email": "ann@example.com"');
+    await body.getByRole('tab', { name: 'Schema' }).click();
+    await expect(body.textContent()).resolves.toMatch(/UserCreate[\s\S]*email[\s\S]*password/);
+    expect(problems).toEqual([]);
+  });
+});
