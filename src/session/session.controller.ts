@@ -9,7 +9,7 @@ import type { Csrf } from '../web/csrf';
 import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
-import { homePage, loginPage } from './session.page';
+import { homePage, loginPage, type LoginView } from './session.page';
 import { signIn, signOut } from './session.middleware';
 import * as sessionService from './session.service';
 
@@ -30,7 +30,9 @@ async function verify(attempt: authService.PasswordAttempt, limits: SignInLimits
   }
 }
 
-export function createSessionController(csrf: Csrf, limits: SignInLimits | null) {
+export function createSessionController(csrf: Csrf, limits: SignInLimits | null, github: boolean) {
+  const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) =>
+    loginPage({ ...view, csrfToken: csrf.token(req, res), github });
   return {
     async showLogin(req: Request, res: Response): Promise<void> {
       const returnTo = sessionService.safeReturnTo(req.query.return_to);
@@ -40,7 +42,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         return;
       }
       const email = typeof req.query.login_hint === 'string' ? req.query.login_hint.slice(0, 254) : undefined;
-      res.type(HTML).send(loginPage({ csrfToken: csrf.token(req, res), returnTo, email }));
+      res.type(HTML).send(page(req, res, { returnTo, email }));
     },
 
     async login(req: Request, res: Response): Promise<void> {
@@ -55,9 +57,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null)
         res
           .status(401)
           .type(HTML)
-          .send(
-            loginPage({ csrfToken: csrf.token(req, res), returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }),
-          );
+          .send(page(req, res, { returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }));
         return;
       }
       await signIn(req, userId, remember === '1' || remember === 'on');

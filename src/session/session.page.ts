@@ -2,7 +2,16 @@
 import { html } from '../web/html';
 import { csrfField, layout } from '../web/layout';
 
-export function loginPage(options: { csrfToken: string; returnTo: string; email?: string; error?: string }): string {
+export interface LoginView {
+  csrfToken: string;
+  returnTo: string;
+  /** GitHub sign-in is configured: only then is it offered. */
+  github: boolean;
+  email?: string;
+  error?: string;
+}
+
+export function loginPage(options: LoginView): string {
   return layout(
     'Sign in',
     html`<h1>Sign in</h1>
@@ -17,7 +26,7 @@ ${csrfField(options.csrfToken)}
 <label class="check"><input type="checkbox" name="remember" value="1"> Remember me for 30 days</label>
 <div class="row"><button type="submit">Sign in</button></div>
 </form>
-<p><a href="/auth/github">Sign in with GitHub</a></p>`,
+${options.github ? html`<p><a href="/auth/github">Sign in with GitHub</a></p>` : ''}`,
   );
 }
 

@@ -7,7 +7,7 @@ import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
 
 export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config): Router {
-  const sessionController = createSessionController(csrf, signInLimits(config));
+  const sessionController = createSessionController(csrf, signInLimits(config), config.github.credentials !== null);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, formBody, csrf.require, sessionController.login);

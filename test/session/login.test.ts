@@ -16,7 +16,7 @@ function sidCookie(res: request.Response): string {
 }
 
 describe('GET /login', () => {
-  it('shows a form with email, password, remember, a Sign in button, a GitHub link and a CSRF token', async () => {
+  it('shows a form with email, password, remember, a Sign in button and a CSRF token', async () => {
     const res = await request(app)
       .get('/login')
       .expect(200)
@@ -25,9 +25,14 @@ describe('GET /login', () => {
     expect(res.text).toMatch(/<input id="password" name="password" type="password"/);
     expect(res.text).toMatch(/<input type="checkbox" name="remember"/);
     expect(res.text).toMatch(/<button type="submit">Sign in<\/button>/);
-    expect(res.text).toContain('<a href="/auth/github">');
     expect(csrfFrom(res.text)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(res.text).toContain('<label for="email">');
+  });
+
+  it('offers GitHub sign-in only when GitHub is configured, since it would lead to a 503 otherwise', async () => {
+    expect((await request(app).get('/login').expect(200)).text).not.toContain('/auth/github');
+    const withGitHub = testApp({ GITHUB_CLIENT_ID: 'github-client-id', GITHUB_CLIENT_SECRET: 'github-client-secret' });
+    expect((await request(withGitHub).get('/login').expect(200)).text).toContain('<a href="/auth/github">Sign in with GitHub</a>');
   });
 });
 
