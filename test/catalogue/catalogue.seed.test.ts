@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { CategoryModel, ProductModel } from '../../src/catalogue/catalogue.model';
 import { loadCatalogue, loadSampleIfEmpty } from '../../src/catalogue/catalogue.service';
 import { formatCents, parseCents } from '../../src/catalogue/catalogue.types';
 import { connectDatabase, disconnectDatabase } from '../../src/db/mongoose';
+import { runCommand } from '../helpers/commands';
 import { clearCollections, testDatabaseUriWithName, uniqueDatabaseName } from '../helpers/db';
 
 const databaseName = uniqueDatabaseName();
@@ -34,12 +32,7 @@ describe('loading the catalogue', () => {
   });
 
   it('runs as `npm run seed` does, twice, against MONGODB_URI', async () => {
-    const root = path.resolve(__dirname, '../..');
-    const run = () =>
-      promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/seed.ts'], {
-        cwd: root,
-        env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(databaseName), LOG_LEVEL: 'info' },
-      });
+    const run = () => runCommand('seed', [], { MONGODB_URI: testDatabaseUriWithName(databaseName), LOG_LEVEL: 'info' });
     const first = await run();
     await run();
     expect(first.stdout).toContain('catalogue loaded: 4 categories, 16 products');

@@ -1,13 +1,11 @@
 // npm run oauth:client as real processes against this file's database, checked through the HTTP API.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
+import { runCommand } from '../helpers/commands';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 
@@ -20,10 +18,7 @@ interface Run {
 }
 
 const run = (args: string[]): Promise<Run> =>
-  promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/oauth-client.ts', ...args], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), LOG_LEVEL: 'silent' },
-  });
+  runCommand('oauth-client', args, { MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), LOG_LEVEL: 'silent' });
 
 const runJson = async <T>(args: string[]): Promise<T> => JSON.parse((await run([...args, '--json'])).stdout) as T;
 

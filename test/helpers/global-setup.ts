@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,8 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The command tests run the compiled commands: compile now if a source changed (a moment otherwise).
+  execFileSync(process.execPath, [path.resolve(__dirname, '../../scripts/build.cjs')], { stdio: 'inherit' });
   if (process.env.MONGODB_URI) return;
   const { embeddedEngine, toolCacheDir } = loadConfig(process.env);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-test-db-'));

@@ -1,9 +1,9 @@
-// Runs the server as a real process (ts-node on src/server.ts), for tests of signals and of several
-// instances sharing one database.
+// Runs the server as a real process (dist/server.js, which the global setup compiles when stale), for
+// tests of signals and of several instances sharing one database.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { findFreePort, waitForPort } from '../../src/db/ports';
 import { TEST_JWT_SECRET } from './app';
+import { ROOT } from './commands';
 
 export interface ServerProcess {
   readonly url: string;
@@ -15,8 +15,8 @@ export interface ServerProcess {
 
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/server.ts'], {
-    cwd: path.resolve(__dirname, '../..'),
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'test',

@@ -1,13 +1,11 @@
 // npm run seed -- --demo and /oauth/callback-debug: a newcomer's first authorization code flow.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, DEMO_USER, seedDemo } from '../../src/oauth/demo/demo.service';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
+import { runCommand } from '../helpers/commands';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { approve, csrfFrom, signedInAgent } from '../helpers/oauth';
 import { useLiveApp } from '../helpers/oidc';
@@ -19,15 +17,11 @@ const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&amp;/g
 
 describe('npm run seed -- --demo', () => {
   const seed = (args: string[], env: Record<string, string> = {}) =>
-    promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/seed.ts', ...args], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: {
-        ...process.env,
-        MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: 'http://dev.test:3000',
-        ...env,
-      },
+    runCommand('seed', args, {
+      MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://dev.test:3000',
+      ...env,
     });
 
   it('adds the demo user and client once, however often it runs, and prints how to try them', async () => {

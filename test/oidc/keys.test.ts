@@ -1,12 +1,10 @@
 // ID token signatures checked with jose against the published JWK Set, across a rotation made by
 // `npm run keys -- rotate` in another process: old tokens keep verifying, new ones use the new key.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { SigningKeyModel } from '../../src/oauth/oidc/signing-keys.model';
+import { runCommand } from '../helpers/commands';
 import { useLiveApp } from '../helpers/oidc';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { passwordGrant } from '../helpers/oauth';
@@ -17,9 +15,10 @@ const SECRET = 'test-signing-keys-secret-at-least-32-chars';
 const liveApp = useLiveApp({ OIDC_KEYS_REFRESH_SECONDS: '1' });
 
 function keysCommand(...args: string[]) {
-  return promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/keys.ts', ...args], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), SIGNING_KEYS_SECRET: SECRET, LOG_LEVEL: 'warn' },
+  return runCommand('keys', args, {
+    MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
+    SIGNING_KEYS_SECRET: SECRET,
+    LOG_LEVEL: 'warn',
   });
 }
 
@@ -65,9 +64,10 @@ describe('signing keys', () => {
   });
 
   it("refuse to rotate without the servers' SIGNING_KEYS_SECRET", async () => {
-    const run = promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/keys.ts', 'rotate'], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name), SIGNING_KEYS_SECRET: '', LOG_LEVEL: 'warn' },
+    const run = runCommand('keys', ['rotate'], {
+      MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
+      SIGNING_KEYS_SECRET: '',
+      LOG_LEVEL: 'warn',
     });
     await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Set SIGNING_KEYS_SECRET') });
   }, 30_000);

@@ -1,11 +1,9 @@
 // USERS_API_AUTH=jwt (CONTRACT.md, last section): POST /users stays open; the rest of /users needs the
 // access token from POST /auth; own record only, admins (permissionFlags & 8) for everyone's.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { UserModel } from '../../src/users/users.model';
+import { runCommand } from '../helpers/commands';
 import { testApp } from '../helpers/app';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -117,14 +115,7 @@ describe('npm run make-admin', () => {
   it('adds the admin flag to a user, as a real process on the same database', async () => {
     const user = await createUser();
     const uri = testDatabaseUriWithName(mongoose.connection.db!.databaseName);
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli/make-admin.ts', user.email.toUpperCase()],
-      {
-        cwd: path.resolve(__dirname, '../..'),
-        env: { ...process.env, MONGODB_URI: uri, LOG_LEVEL: 'silent' },
-      },
-    );
+    const { stdout } = await runCommand('make-admin', [user.email.toUpperCase()], { MONGODB_URI: uri, LOG_LEVEL: 'silent' });
     expect(stdout).toContain('is now an admin');
     expect((await UserModel.findById(user.id).lean())!.permissionFlags).toBe(9);
     const authorization = await signIn(user);
