@@ -66,7 +66,7 @@ export function createApp({ config, logger }: AppDeps): Express {
       app.use(createSessionRouter(sessions, csrf, config));
       app.use(createSocialRouter(config, logger, sessions));
       app.use(createOpenApiRouter());
-      app.use(createLandingRouter());
+      app.use(createLandingRouter(config.isProduction));
     },
     { probes: true },
   );

@@ -97,4 +97,10 @@ describe('GET /', () => {
       expect(res.text).toContain(`<a href="${href}">`);
     }
   });
+
+  it('links to the demo callback page outside production only, where that page is served', async () => {
+    expect((await request(testApp()).get('/').expect(200)).text).toContain('<a href="/oauth/callback-debug">');
+    const production = testApp({ NODE_ENV: 'production', SIGNING_KEYS_SECRET: 'p'.repeat(32) });
+    expect((await request(production).get('/').expect(200)).text).not.toContain('callback-debug');
+  });
 });
