@@ -33,12 +33,15 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.use(securityHeaders(STYLE_HASH, config.publicUrl));
   if (options.probes) app.use(createHealthRouter());
   if (options.probes && config.metricsToken) app.use(createMetricsRouter(config.metricsToken));
   app.use(requestLogging(logger));
   const cors = corsFor(config);
   if (cors) app.use(cors);
+  // The busiest routes, plain text and JSON for programs: ahead of the pages' security headers (they
+  // set only nosniff), the body parser and every other router.
+  app.use(createWeatherRouter(config.weather));
+  app.use(securityHeaders(STYLE_HASH, config.publicUrl));
   mountRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
@@ -49,8 +52,6 @@ export function createApp({ config, logger }: AppDeps): Express {
   return buildApp(
     { config, logger },
     (app) => {
-      // Bodiless and the busiest under load: ahead of the body parser and the other routers.
-      app.use(createWeatherRouter(config.weather));
       const accessTokens = createAccessTokens(config.jwtSecret);
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config);
@@ -72,14 +73,9 @@ export function createApp({ config, logger }: AppDeps): Express {
   );
 }
 
+/** WEATHER_PORT's app: the weather routes (which every app serves) and nothing else. */
 export function createWeatherApp({ config, logger }: AppDeps): Express {
-  return buildApp(
-    { config, logger },
-    (app) => {
-      app.use(createWeatherRouter(config.weather));
-    },
-    { probes: false },
-  );
+  return buildApp({ config, logger }, () => undefined, { probes: false });
 }
 
 /** METRICS_PORT's app: GET /metrics for anyone who can reach the port, and nothing else. */

@@ -7,16 +7,19 @@ import { createProviders } from './providers';
 import * as weatherService from './weather.service';
 
 const MAX_CITY_LENGTH = 100;
+// Text and JSON for programs need none of the pages' headers (CSP, frame options), only this one.
+const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' };
 
 export function createWeatherRouter(weather: Config['weather']): Router {
   const providers = createProviders(weather);
   const router = Router();
 
   router.get('/hello', (_req, res) => {
-    res.type('text/plain').send('hello!');
+    res.set(NOSNIFF).type('text/plain').send('hello!');
   });
 
   router.get('/weather/:city', async (req: Request<{ city: string }>, res: Response) => {
+    res.set(NOSNIFF);
     const { city } = req.params;
     if (city.trim() === '' || city.length > MAX_CITY_LENGTH) {
       throw new AppError(400, `city must be 1 to ${MAX_CITY_LENGTH} characters`, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -17,6 +17,19 @@ describe('security headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  it("are only nosniff on the weather routes' text and JSON, which no browser renders as a page", async () => {
+    const app = testApp({ PUBLIC_URL: 'https://api.example.com', OPENWEATHERMAP_API_KEY: '', WUNDERGROUND_API_KEY: '' });
+    for (const [path, status] of [
+      ['/hello', 200],
+      ['/weather/Oslo', 500],
+    ] as const) {
+      const res = await request(app).get(path).expect(status);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBeUndefined();
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('leave out HSTS and upgrade-insecure-requests when the public URL is http', async () => {
     const res = await request(testApp({ PUBLIC_URL: 'http://dev.test:3000' }))
       .get('/login')

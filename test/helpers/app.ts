@@ -30,6 +30,7 @@ export function testApp(overrides: Record<string, string> = {}): Express {
   const config = testConfig(overrides);
   const app = createApp({ config, logger: createLogger(config.logLevel) });
   const checked = express();
+  checked.disable('x-powered-by');
   checked.use((req, res, next) => {
     // Routers rewrite req.url on the way in, so the path is taken now.
     const { method, path } = req;
