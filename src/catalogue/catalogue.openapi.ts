@@ -1,5 +1,6 @@
 // The read-only catalogue of seed 001 part B.
 import {
+  empty,
   int,
   json,
   jsonFaults,
@@ -14,7 +15,19 @@ import {
 
 const basicAuth = [{ catalogueBasic: [] }];
 
-const catalogueErrors: Responses = {
+/** Every answer carries an ETag: a client that sends it back in If-None-Match gets 304 while nothing changed. */
+const conditional = [
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of a copy the client has',
+    schema: { type: 'string', maxLength: 200 },
+  },
+];
+
+const catalogueResponses: Responses = {
+  '304': empty('Not modified: the copy with the ETag sent in If-None-Match is current'),
   '401': json(ref('CatalogueError'), 'Missing or wrong credentials (with a Basic challenge)'),
   '429': json(ref('CatalogueError'), 'Too many failed sign-ins for this account from here; see Retry-After'),
   '405': json(ref('CatalogueError'), 'The catalogue is read-only'),
@@ -38,7 +51,8 @@ export const catalogueOpenApi: OpenApiFragment = {
         operationId: 'listProducts',
         summary: 'Every product',
         security: basicAuth,
-        responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueErrors },
+        parameters: conditional,
+        responses: { '200': json(ref('ProductList'), 'Products'), ...catalogueResponses },
       },
     },
     '/api/v1/products/{id}': {
@@ -48,11 +62,12 @@ export const catalogueOpenApi: OpenApiFragment = {
         operationId: 'getProduct',
         summary: 'One product',
         security: basicAuth,
+        parameters: conditional,
         responses: {
           '200': json(ref('ProductOne'), 'Product'),
           '400': malformedPath,
           '404': json(ref('CatalogueError'), 'Product <id> not found'),
-          ...catalogueErrors,
+          ...catalogueResponses,
         },
       },
     },
@@ -62,7 +77,8 @@ export const catalogueOpenApi: OpenApiFragment = {
         operationId: 'listCategories',
         summary: 'Every category (under the key `user`)',
         security: basicAuth,
-        responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueErrors },
+        parameters: conditional,
+        responses: { '200': json(ref('CategoryList'), 'Categories'), ...catalogueResponses },
       },
     },
     '/api/v1/categories/{id}': {
@@ -72,11 +88,12 @@ export const catalogueOpenApi: OpenApiFragment = {
         operationId: 'getCategory',
         summary: 'One category (under the key `user`)',
         security: basicAuth,
+        parameters: conditional,
         responses: {
           '200': json(ref('CategoryOne'), 'Category'),
           '400': malformedPath,
           '404': json(ref('CatalogueError'), 'Category <id> not found'),
-          ...catalogueErrors,
+          ...catalogueResponses,
         },
       },
     },

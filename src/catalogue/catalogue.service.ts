@@ -1,4 +1,6 @@
-// The read-only catalogue of seed 001 part B, and the loading of its sample data.
+// The read-only catalogue of seed 001 part B, served from memory, and the loading of its data. Each
+// instance keeps the whole catalogue (a few dozen records) and checks the version document at most
+// once a second: a load on another instance (npm run seed) shows within a second, one here at once.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../common/errors';
@@ -14,24 +16,71 @@ export class CatalogueNotFoundError extends AppError {
   }
 }
 
+const VERSION_CHECK_INTERVAL_MS = 1000;
+
+interface Snapshot {
+  version: number;
+  products: ProductView[];
+  productById: ReadonlyMap<string, ProductView>;
+  categories: CategoryView[];
+  categoryById: ReadonlyMap<string, CategoryView>;
+}
+
+let snapshot: Snapshot | null = null;
+let checkedAt = 0;
+let checking: Promise<Snapshot> | null = null;
+/** Increased by a load in this process, so that a check begun before it cannot keep older records. */
+let loads = 0;
+
+async function load(version: number): Promise<Snapshot> {
+  const [products, categories] = await Promise.all([catalogueDao.listProducts(), catalogueDao.listCategories()]);
+  const productViews = products.map(toProductView);
+  const categoryViews = categories.map(toCategoryView);
+  return {
+    version,
+    products: productViews,
+    productById: new Map(productViews.map((product) => [product.id, product])),
+    categories: categoryViews,
+    categoryById: new Map(categoryViews.map((category) => [category.id, category])),
+  };
+}
+
+/** The catalogue in memory, reloaded when the version document says it changed (checked at most once a second). */
+async function current(): Promise<Snapshot> {
+  if (snapshot && Date.now() - checkedAt < VERSION_CHECK_INTERVAL_MS) return snapshot;
+  // Concurrent requests share one check. The version is read before the records, so the records
+  // are at least as new as the version they are filed under.
+  checking ??= (async () => {
+    const loadsBefore = loads;
+    const version = await catalogueDao.readVersion();
+    const fresh = snapshot && snapshot.version === version ? snapshot : await load(version);
+    if (loads === loadsBefore) {
+      snapshot = fresh;
+      checkedAt = Date.now();
+    }
+    return fresh;
+  })().finally(() => (checking = null));
+  return checking;
+}
+
 export async function listProducts(): Promise<ProductView[]> {
-  return (await catalogueDao.listProducts()).map(toProductView);
+  return (await current()).products;
 }
 
 export async function getProduct(id: string): Promise<ProductView> {
-  const product = await catalogueDao.findProduct(id);
+  const product = (await current()).productById.get(id);
   if (!product) throw new CatalogueNotFoundError(`Product ${id} not found`);
-  return toProductView(product);
+  return product;
 }
 
 export async function listCategories(): Promise<CategoryView[]> {
-  return (await catalogueDao.listCategories()).map(toCategoryView);
+  return (await current()).categories;
 }
 
 export async function getCategory(id: string): Promise<CategoryView> {
-  const category = await catalogueDao.findCategory(id);
+  const category = (await current()).categoryById.get(id);
   if (!category) throw new CatalogueNotFoundError(`Category ${id} not found`);
-  return toCategoryView(category);
+  return category;
 }
 
 interface SampleFile {
@@ -49,6 +98,10 @@ export async function loadCatalogue(file = SAMPLE_CATALOGUE_FILE): Promise<{ cat
   });
   const categories = data.categories.map((category, position) => ({ _id: category.id, name: category.name, position }));
   await catalogueDao.upsertAll(categories, products);
+  // This instance sees its own load at once; the others at their next version check.
+  snapshot = null;
+  checking = null;
+  loads++;
   return { categories: categories.length, products: products.length };
 }
 
