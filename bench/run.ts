@@ -4,7 +4,7 @@
 // BENCH_SECONDS changes the measured time per scenario; BENCH_ONLY=<substring> runs matching groups.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import mongoose from 'mongoose';
@@ -98,6 +98,20 @@ async function measure(port: number, request: LoadRequest, script?: string): Pro
   if (figures.non2xx + figures.errors > 0)
     process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
   return figures;
+}
+
+/** Busy CPU time (user + system) of a process so far, in seconds. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The whole machine's busy and total CPU time so far, in seconds (all cores). */
+async function machineCpu(): Promise<{ busy: number; total: number }> {
+  const values = (await readFile('/proc/stat', 'utf8')).split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const idle = values[3] + values[4];
+  const total = values.reduce((sum, value) => sum + value, 0);
+  return { busy: (total - idle) / 100, total: total / 100 };
 }
 
 async function rssMegabytes(pid: number): Promise<number> {
@@ -315,6 +329,63 @@ async function main(): Promise<void> {
         );
       }
       await weatherServer.stop();
+    }
+
+    if (wanted('scale')) {
+      // One and then two server processes on the same database, each time behind the same loopback
+      // round-robin, with where the CPU went during the two-process run.
+      const second = await started(SERVER, { ...serverEnv, CREDENTIAL_CACHE: 'on' });
+      const token = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
+      const client = (await post(
+        server.port,
+        '/oauth/clients',
+        {
+          name: 'Scale',
+          website: 'https://bench.example.com',
+          redirect_uri: 'https://bench.example.com/cb',
+          grants: ['client_credentials'],
+        },
+        { Authorization: `Bearer ${token.accessToken}` },
+      )) as { client_id: string; client_secret: string };
+      const routes: [string, LoadRequest][] = [
+        ['GET /users/:id', { path: `/users/${userId}` }],
+        [
+          'POST /oauth/token client_credentials',
+          {
+            path: '/oauth/token',
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({
+              grant_type: 'client_credentials',
+              client_id: client.client_id,
+              client_secret: client.client_secret,
+            }).toString(),
+          },
+        ],
+      ];
+      const behindProxy = async (backends: Target[]) => {
+        const proxy = await started([...TS_NODE, 'bench/round-robin.ts', JSON.stringify(backends.map((target) => target.port))], {});
+        const figures: Figures[] = [];
+        const cpuBefore = await Promise.all(backends.map((target) => cpuSeconds(target.pid)));
+        const machineBefore = await machineCpu();
+        for (const [, request] of routes) figures.push(await measure(proxy.port, request));
+        const machineAfter = await machineCpu();
+        const cpuAfter = await Promise.all(backends.map((target) => cpuSeconds(target.pid)));
+        await proxy.stop();
+        const wall = (machineAfter.total - machineBefore.total) / cpus().length;
+        const serverShare = cpuAfter.map((after, index) => pct((after - cpuBefore[index]) / wall)).join(' + ');
+        const machineBusy = pct((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total));
+        return { figures, usage: `machine CPU ${machineBusy} busy; server process(es) ${serverShare} of one core` };
+      };
+      const one = await behindProxy([server]);
+      const two = await behindProxy([server, second]);
+      routes.forEach(([name], index) => {
+        const gain = two.figures[index].requestsPerSecond / one.figures[index].requestsPerSecond;
+        report(`${name}, two processes / one`, `${gain.toFixed(2)}x`, '', null, `${rps(one.figures[index])} -> ${rps(two.figures[index])}`);
+      });
+      report('CPU while loading one process', '', '', null, one.usage);
+      report('CPU while loading two processes', '', '', null, two.usage);
+      await second.stop();
     }
 
     if (wanted('memory')) {
