@@ -38,20 +38,47 @@ class UsageError extends Error {}
 
 type Values = ReturnType<typeof parse>['values'];
 
+const OPTIONS = {
+  name: { type: 'string' },
+  website: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  grants: { type: 'string' },
+  owner: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A client_id: 22 base64url characters, which may begin with "-" or "--". */
+const CLIENT_ID_SHAPE = /^[A-Za-z0-9_-]{20,}$/;
+
+/**
+ * Puts the options first (a value joined to its option with "=", so it may begin with "-") and every
+ * other argument after "--": a client_id that begins with "-" is then no option to parseArgs.
+ */
+function withPositionalsLast(args: string[]): string[] {
+  const options: string[] = [];
+  const positionals: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0] : null;
+    const known = name !== null && name in OPTIONS;
+    if (arg === '--') {
+      positionals.push(...args.slice(index + 1));
+      break;
+    } else if (known && OPTIONS[name as keyof typeof OPTIONS].type === 'string' && !arg.includes('=') && index + 1 < args.length) {
+      options.push(`${arg}=${args[++index]}`);
+    } else if (known || arg === '-h' || (arg.startsWith('--') && !CLIENT_ID_SHAPE.test(arg))) {
+      // Unknown options stay options, so parseArgs names them.
+      options.push(arg);
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return [...options, '--', ...positionals];
+}
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      website: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      grants: { type: 'string' },
-      owner: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: withPositionalsLast(args), allowPositionals: true, options: OPTIONS });
 }
 
 /** Runs the HTTP API's registration rules over a registration; returns it as they sanitised it. */

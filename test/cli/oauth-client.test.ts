@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
+import * as clientsService from '../../src/oauth/clients/clients.service';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { runCommand } from '../helpers/commands';
@@ -147,6 +148,19 @@ describe('npm run oauth:client', () => {
       stderr: expect.stringContaining(`no client has the id ${clientId}`),
     });
   }, 120_000);
+
+  it('takes a client_id that begins with "-" or "--" (base64url ids can) as the client_id, not an option', async () => {
+    for (const clientId of ['-Leading-dash-client-id1', '--Leading-dashes-client-id']) {
+      await clientsService.put(clientId, 'a-secret-of-the-client-for-the-test', {
+        name: 'Dashed',
+        website: 'https://dashed.example.com',
+        redirect_uri: 'https://dashed.example.com/cb',
+      });
+      expect(await runJson(['show', clientId])).toMatchObject({ client_id: clientId, name: 'Dashed' });
+      expect(await runJson(['update', clientId, '--name', '-Still dashed'])).toMatchObject({ name: '-Still dashed' });
+      expect((await run(['delete', clientId])).stdout).toContain(`deleted ${clientId}`);
+    }
+  }, 60_000);
 
   it('refuses to update a client into an invalid one, changing nothing', async () => {
     const client = await runJson<{ client_id: string }>([
