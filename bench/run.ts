@@ -132,6 +132,27 @@ async function post(port: number, route: string, body: unknown, headers: Record<
   return res.json();
 }
 
+/** Registers a client allowed client_credentials, and the token request that loads it. */
+async function clientCredentialsLoad(port: number, accessToken: string) {
+  const client = (await post(
+    port,
+    '/oauth/clients',
+    { name: 'Bench', website: 'https://bench.example.com', redirect_uri: 'https://bench.example.com/cb', grants: ['client_credentials'] },
+    { Authorization: `Bearer ${accessToken}` },
+  )) as { client_id: string; client_secret: string };
+  const tokenRequest: LoadRequest = {
+    path: '/oauth/token',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    }).toString(),
+  };
+  return { client, tokenRequest };
+}
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-bench-'));
   const database = await startEmbeddedDatabase({
@@ -272,29 +293,7 @@ async function main(): Promise<void> {
 
     if (wanted('oauth')) {
       const token = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
-      const client = (await post(
-        server.port,
-        '/oauth/clients',
-        {
-          name: 'Bench',
-          website: 'https://bench.example.com',
-          redirect_uri: 'https://bench.example.com/cb',
-          grants: ['client_credentials'],
-        },
-        {
-          Authorization: `Bearer ${token.accessToken}`,
-        },
-      )) as { client_id: string; client_secret: string };
-      const tokenRequest: LoadRequest = {
-        path: '/oauth/token',
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: client.client_id,
-          client_secret: client.client_secret,
-        }).toString(),
-      };
+      const { client, tokenRequest } = await clientCredentialsLoad(server.port, token.accessToken);
       const issued = await measure(server.port, tokenRequest);
       const bare = await ceiling('token', client.client_id);
       report('oauth_clients.findOne + oauth_tokens.insertOne, bare driver (ceiling)', `${bare.toFixed(0)} op/s`, '', null, '');
@@ -336,32 +335,10 @@ async function main(): Promise<void> {
       // round-robin, with where the CPU went during the two-process run.
       const second = await started(SERVER, { ...serverEnv, CREDENTIAL_CACHE: 'on' });
       const token = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
-      const client = (await post(
-        server.port,
-        '/oauth/clients',
-        {
-          name: 'Scale',
-          website: 'https://bench.example.com',
-          redirect_uri: 'https://bench.example.com/cb',
-          grants: ['client_credentials'],
-        },
-        { Authorization: `Bearer ${token.accessToken}` },
-      )) as { client_id: string; client_secret: string };
+      const { tokenRequest } = await clientCredentialsLoad(server.port, token.accessToken);
       const routes: [string, LoadRequest][] = [
         ['GET /users/:id', { path: `/users/${userId}` }],
-        [
-          'POST /oauth/token client_credentials',
-          {
-            path: '/oauth/token',
-            method: 'POST',
-            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({
-              grant_type: 'client_credentials',
-              client_id: client.client_id,
-              client_secret: client.client_secret,
-            }).toString(),
-          },
-        ],
+        ['POST /oauth/token client_credentials', tokenRequest],
       ];
       const behindProxy = async (backends: Target[]) => {
         const proxy = await started([...TS_NODE, 'bench/round-robin.ts', JSON.stringify(backends.map((target) => target.port))], {});
