@@ -11,14 +11,16 @@ import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import * as refreshGrantsDao from './refresh-grants.dao';
 import { ensureAttemptAllowed, recordFailure, type SignInLimits } from './sign-in-limits';
-import type { VerifiedCredentialsCache } from './verified-credentials.cache';
+import { credentialsChanged, type VerifiedCredentialsCache } from './verified-credentials.cache';
 
 // What other features need to check passwords the way this one does.
 export { signInLimits, type SignInLimits } from './sign-in-limits';
 export { VerifiedCredentialsCache } from './verified-credentials.cache';
 
-// A deleted user or a new password ends every refresh grant of seed 000 at once.
+// A deleted user or a new password ends every refresh grant of seed 000 at once, and every
+// verification the caches of all instances remember.
 usersService.onAccessEnded(refreshGrantsDao.removeForUser);
+usersService.onAccessEnded(() => credentialsChanged.raise());
 
 /** A password check: the email as typed, the password, and the client address it came from. */
 export interface PasswordAttempt {
@@ -72,19 +74,17 @@ export async function verifyCredentials(attempt: PasswordAttempt, { limits, cach
   const { password } = attempt;
   const budget = { email, address: attempt.address };
   await ensureAttemptAllowed(limits, budget);
+  const cached = await cache?.lookup(email, password);
+  if (cached?.userId) return cached.userId;
   const credentials = await usersService.findCredentials(email);
   const storedHash = credentials?.password;
-  if (storedHash !== undefined && cache?.has(email, password, storedHash)) return credentials!._id;
   if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
     signInFailures.inc();
     await recordFailure(limits, budget);
     return null;
   }
-  if (needsRehash(storedHash)) {
-    await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
-  } else {
-    cache?.add(email, password, storedHash);
-  }
+  if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
+  if (cached) cache!.remember(email, password, credentials._id, cached.generation);
   return credentials._id;
 }
 

@@ -1,48 +1,46 @@
-// Remembers recent successful password verifications so HTTP Basic callers do not pay for argon2 on
-// every request. An entry's key is an HMAC (with a per-process random key) of the email, the password
-// and the stored hash: the plain password is never kept, and a changed password (new hash) or a
-// deleted user (no hash) misses at once. Bounded by count (least recently used goes first) and age.
+// Remembers recent successful password verifications so HTTP Basic callers pay neither argon2 nor a
+// read of the stored hash on every request. A key is an HMAC (with a per-process random key) of the
+// email and password: the plain password is never kept. A new password or a deleted user raises the
+// credentials signal, which empties the cache here at once and on other instances within a second.
 import { createHmac, randomBytes } from 'node:crypto';
+import { SignalledCache, type SignalledCacheOptions } from '../common/signalled-cache';
+import { changeSignal, type ChangeSignal } from '../db/change-signals';
 
-export interface VerifiedCredentialsCacheOptions {
-  maxEntries: number;
-  ttlMs: number;
+/** Raised after a user's password changed or the user was deleted. */
+export const credentialsChanged = changeSignal('credentials');
+
+export interface CachedVerification {
+  /** The user's id when these credentials were verified recently. */
+  userId: string | undefined;
+  /** Hand back to remember() after verifying. */
+  generation: number;
 }
 
 export class VerifiedCredentialsCache {
   private readonly hmacKey = randomBytes(32);
-  /** key -> expiry time; Map keeps insertion order, which serves as recency order. */
-  private readonly entries = new Map<string, number>();
+  private readonly cache: SignalledCache<string>;
 
-  constructor(private readonly options: VerifiedCredentialsCacheOptions = { maxEntries: 10_000, ttlMs: 5 * 60_000 }) {}
+  constructor(signal: ChangeSignal = credentialsChanged, options: SignalledCacheOptions = { maxEntries: 10_000, ttlMs: 5 * 60_000 }) {
+    this.cache = new SignalledCache(signal, options);
+  }
 
-  private key(email: string, password: string, storedHash: string): string {
-    // JSON keeps the three fields apart whatever characters they hold.
+  private key(email: string, password: string): string {
+    // JSON keeps the two fields apart whatever characters they hold.
     return createHmac('sha256', this.hmacKey)
-      .update(JSON.stringify([email, password, storedHash]))
+      .update(JSON.stringify([email, password]))
       .digest('base64url');
   }
 
-  has(email: string, password: string, storedHash: string, now = Date.now()): boolean {
-    const key = this.key(email, password, storedHash);
-    const expiresAt = this.entries.get(key);
-    if (expiresAt === undefined) return false;
-    this.entries.delete(key);
-    if (expiresAt <= now) return false;
-    this.entries.set(key, expiresAt);
-    return true;
+  async lookup(email: string, password: string, now?: number): Promise<CachedVerification> {
+    const { value, generation } = await this.cache.get(this.key(email, password), now);
+    return { userId: value, generation };
   }
 
-  add(email: string, password: string, storedHash: string, now = Date.now()): void {
-    const key = this.key(email, password, storedHash);
-    this.entries.delete(key);
-    this.entries.set(key, now + this.options.ttlMs);
-    if (this.entries.size > this.options.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value!);
-    }
+  remember(email: string, password: string, userId: string, generation: number, now?: number): void {
+    this.cache.set(this.key(email, password), userId, generation, undefined, now);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache.size;
   }
 }

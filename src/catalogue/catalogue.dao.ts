@@ -1,5 +1,5 @@
 // The only importer of the catalogue models; returns plain objects.
-import { CatalogueVersionModel, CategoryModel, ProductModel, type CategoryDocument, type ProductDocument } from './catalogue.model';
+import { CategoryModel, ProductModel, type CategoryDocument, type ProductDocument } from './catalogue.model';
 
 export function listProducts(): Promise<ProductDocument[]> {
   return ProductModel.find({}).sort({ position: 1 }).lean<ProductDocument[]>().exec();
@@ -13,19 +13,10 @@ export async function countProducts(): Promise<number> {
   return ProductModel.estimatedDocumentCount().exec();
 }
 
-/**
- * Inserts or overwrites each record by id, so loading the same data twice changes nothing, then
- * increases the catalogue's version (after the records: a reader that sees the new version reads them).
- */
+/** Inserts or overwrites each record by id, so loading the same data twice changes nothing. */
 export async function upsertAll(categories: CategoryDocument[], products: ProductDocument[]): Promise<void> {
   const upserts = <T extends { _id: string }>(records: T[]) =>
     records.map(({ _id, ...fields }) => ({ updateOne: { filter: { _id }, update: { $set: fields }, upsert: true } }));
   if (categories.length) await CategoryModel.bulkWrite(upserts(categories));
   if (products.length) await ProductModel.bulkWrite(upserts(products));
-  await CatalogueVersionModel.updateOne({ _id: 'catalogue' }, { $inc: { version: 1 } }, { upsert: true }).exec();
-}
-
-/** 0 before the first load (or in a database whose catalogue was written by other means). */
-export async function readVersion(): Promise<number> {
-  return (await CatalogueVersionModel.findById('catalogue').lean().exec())?.version ?? 0;
 }

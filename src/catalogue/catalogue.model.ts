@@ -34,17 +34,5 @@ const productSchema = new Schema<ProductDocument>(
 );
 productSchema.index({ position: 1 });
 
-/** One document: a number that every load of the catalogue increases, so instances know to reload. */
-export interface CatalogueVersionDocument {
-  _id: 'catalogue';
-  version: number;
-}
-
-const versionSchema = new Schema<CatalogueVersionDocument>(
-  { _id: { type: String, required: true }, version: { type: Number, required: true } },
-  { ...options, collection: 'catalogue_version' },
-);
-
-export const CatalogueVersionModel = model<CatalogueVersionDocument>('CatalogueVersion', versionSchema);
 export const CategoryModel = model<CategoryDocument>('Category', categorySchema);
 export const ProductModel = model<ProductDocument>('Product', productSchema);

@@ -1,9 +1,11 @@
 // The read-only catalogue of seed 001 part B, served from memory, and the loading of its data. Each
-// instance keeps the whole catalogue (a few dozen records) and checks the version document at most
-// once a second: a load on another instance (npm run seed) shows within a second, one here at once.
+// instance keeps the whole catalogue (a few dozen records) and reloads it when a load raises the
+// catalogue's change signal: a load on another instance (npm run seed) shows within a second, one here
+// at once.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../common/errors';
+import { changeSignal } from '../db/change-signals';
 import * as catalogueDao from './catalogue.dao';
 import { parseCents, toCategoryView, toProductView, type CategoryView, type ProductView } from './catalogue.types';
 
@@ -16,10 +18,11 @@ export class CatalogueNotFoundError extends AppError {
   }
 }
 
-const VERSION_CHECK_INTERVAL_MS = 1000;
+/** Raised by every load, after its records are written: instances that see it reload. */
+const catalogueLoaded = changeSignal('catalogue');
 
 interface Snapshot {
-  version: number;
+  generation: number;
   products: ProductView[];
   productById: ReadonlyMap<string, ProductView>;
   categories: CategoryView[];
@@ -27,17 +30,15 @@ interface Snapshot {
 }
 
 let snapshot: Snapshot | null = null;
-let checkedAt = 0;
-let checking: Promise<Snapshot> | null = null;
-/** Increased by a load in this process, so that a check begun before it cannot keep older records. */
-let loads = 0;
+/** Concurrent requests share one reload per generation. */
+let loading: { generation: number; snapshot: Promise<Snapshot> } | null = null;
 
-async function load(version: number): Promise<Snapshot> {
+async function load(generation: number): Promise<Snapshot> {
   const [products, categories] = await Promise.all([catalogueDao.listProducts(), catalogueDao.listCategories()]);
   const productViews = products.map(toProductView);
   const categoryViews = categories.map(toCategoryView);
   return {
-    version,
+    generation,
     products: productViews,
     productById: new Map(productViews.map((product) => [product.id, product])),
     categories: categoryViews,
@@ -45,22 +46,22 @@ async function load(version: number): Promise<Snapshot> {
   };
 }
 
-/** The catalogue in memory, reloaded when the version document says it changed (checked at most once a second). */
+/** The catalogue in memory, reloaded when a load here or elsewhere raised the signal. */
 async function current(): Promise<Snapshot> {
-  if (snapshot && Date.now() - checkedAt < VERSION_CHECK_INTERVAL_MS) return snapshot;
-  // Concurrent requests share one check. The version is read before the records, so the records
-  // are at least as new as the version they are filed under.
-  checking ??= (async () => {
-    const loadsBefore = loads;
-    const version = await catalogueDao.readVersion();
-    const fresh = snapshot && snapshot.version === version ? snapshot : await load(version);
-    if (loads === loadsBefore) {
-      snapshot = fresh;
-      checkedAt = Date.now();
-    }
-    return fresh;
-  })().finally(() => (checking = null));
-  return checking;
+  const generation = await catalogueLoaded.current();
+  if (snapshot?.generation === generation) return snapshot;
+  if (loading?.generation !== generation) {
+    const reload = load(generation).then((fresh) => {
+      // Kept only if no load was signalled while reading: the records may predate it.
+      if (catalogueLoaded.seen === generation) snapshot = fresh;
+      return fresh;
+    });
+    loading = { generation, snapshot: reload };
+    void reload.finally(() => {
+      if (loading?.snapshot === reload) loading = null;
+    });
+  }
+  return loading.snapshot;
 }
 
 export async function listProducts(): Promise<ProductView[]> {
@@ -98,10 +99,8 @@ export async function loadCatalogue(file = SAMPLE_CATALOGUE_FILE): Promise<{ cat
   });
   const categories = data.categories.map((category, position) => ({ _id: category.id, name: category.name, position }));
   await catalogueDao.upsertAll(categories, products);
-  // This instance sees its own load at once; the others at their next version check.
-  snapshot = null;
-  checking = null;
-  loads++;
+  // This instance sees its own load at once; the others within a second.
+  await catalogueLoaded.raise();
   return { categories: categories.length, products: products.length };
 }
 

@@ -1,45 +1,40 @@
 import { VerifiedCredentialsCache } from '../../src/auth/verified-credentials.cache';
+import { ChangeSignal } from '../../src/db/change-signals';
+import { useTestDatabase } from '../helpers/db';
+
+useTestDatabase();
+
+const options = { maxEntries: 10, ttlMs: 60_000 };
+
+async function remembered(cache: VerifiedCredentialsCache, email: string, password: string, userId: string, now?: number) {
+  const { generation } = await cache.lookup(email, password, now);
+  cache.remember(email, password, userId, generation, now);
+}
 
 describe('VerifiedCredentialsCache', () => {
-  it('hits only for the same email, password and stored hash', () => {
-    const cache = new VerifiedCredentialsCache();
-    cache.add('a@example.com', 'pw-1', 'hash-1');
-    expect(cache.has('a@example.com', 'pw-1', 'hash-1')).toBe(true);
-    expect(cache.has('a@example.com', 'pw-2', 'hash-1')).toBe(false);
-    expect(cache.has('a@example.com', 'pw-1', 'hash-2')).toBe(false);
-    expect(cache.has('b@example.com', 'pw-1', 'hash-1')).toBe(false);
+  it('hits only for the same email and password', async () => {
+    const cache = new VerifiedCredentialsCache(new ChangeSignal('test-credentials-1'), options);
+    await remembered(cache, 'a@example.com', 'pw-1', 'user-a');
+    expect((await cache.lookup('a@example.com', 'pw-1')).userId).toBe('user-a');
+    expect((await cache.lookup('a@example.com', 'pw-2')).userId).toBeUndefined();
+    expect((await cache.lookup('b@example.com', 'pw-1')).userId).toBeUndefined();
   });
 
-  it('keeps field boundaries: moving characters from the password to the email misses', () => {
-    const cache = new VerifiedCredentialsCache();
-    cache.add('a', 'b\0c', 'h');
-    expect(cache.has('a\0b', 'c', 'h')).toBe(false);
+  it('keeps field boundaries: moving characters from the password to the email misses', async () => {
+    const cache = new VerifiedCredentialsCache(new ChangeSignal('test-credentials-2'), options);
+    await remembered(cache, 'a', 'b\0c', 'user');
+    expect((await cache.lookup('a\0b', 'c')).userId).toBeUndefined();
   });
 
-  it('forgets an entry after its time to live', () => {
-    const cache = new VerifiedCredentialsCache({ maxEntries: 10, ttlMs: 1000 });
-    cache.add('a@example.com', 'pw', 'h', 0);
-    expect(cache.has('a@example.com', 'pw', 'h', 999)).toBe(true);
-    expect(cache.has('a@example.com', 'pw', 'h', 2000)).toBe(false);
+  it('forgets everything when its signal is raised, and never holds the plain password', async () => {
+    const signal = new ChangeSignal('test-credentials-3');
+    const cache = new VerifiedCredentialsCache(signal, options);
+    await remembered(cache, 'a@example.com', 'plain-password-value', 'user-a');
+    const inner = (cache as unknown as { cache: { entries: Map<string, unknown> } }).cache.entries;
+    expect([...inner.keys()].join()).not.toContain('plain-password-value');
+    expect(JSON.stringify([...inner.values()])).not.toContain('plain-password-value');
+    await signal.raise();
+    expect((await cache.lookup('a@example.com', 'plain-password-value')).userId).toBeUndefined();
     expect(cache.size).toBe(0);
-  });
-
-  it('keeps at most maxEntries, dropping the least recently used', () => {
-    const cache = new VerifiedCredentialsCache({ maxEntries: 2, ttlMs: 60_000 });
-    cache.add('one', 'pw', 'h');
-    cache.add('two', 'pw', 'h');
-    expect(cache.has('one', 'pw', 'h')).toBe(true);
-    cache.add('three', 'pw', 'h');
-    expect(cache.size).toBe(2);
-    expect(cache.has('two', 'pw', 'h')).toBe(false);
-    expect(cache.has('one', 'pw', 'h')).toBe(true);
-    expect(cache.has('three', 'pw', 'h')).toBe(true);
-  });
-
-  it('never holds the plain password', () => {
-    const cache = new VerifiedCredentialsCache();
-    cache.add('a@example.com', 'plain-password-value', 'h');
-    const entries = (cache as unknown as { entries: Map<string, number> }).entries;
-    expect([...entries.keys()].join()).not.toContain('plain-password-value');
   });
 });

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { CatalogueVersionModel, ProductModel } from '../../src/catalogue/catalogue.model';
+import { ProductModel } from '../../src/catalogue/catalogue.model';
+import { ChangeSignal } from '../../src/db/change-signals';
 import { loadCatalogue } from '../../src/catalogue/catalogue.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -43,15 +44,15 @@ describe('the catalogue in memory', () => {
     await request(app).get('/api/v1/categories/1').set('Authorization', auth).set('If-None-Match', category.headers.etag).expect(304);
   });
 
-  it('does not read the products per request: a change written behind its back shows only with a new version', async () => {
+  it('does not read the products per request: a change written behind its back shows only once a load raises the signal', async () => {
     const before = await productName('1');
-    // Written directly, as no loader would: the version is unchanged, so the copy in memory stays.
+    // Written directly, as no loader would: nothing is raised, so the copy in memory stays.
     await ProductModel.updateOne({ _id: '1' }, { $set: { name: 'Changed in the database only' } });
     await delay(1100);
     expect(await productName('1')).toBe(before);
 
-    // Another process's load ends by increasing the version; this one reloads within a second.
-    await CatalogueVersionModel.updateOne({ _id: 'catalogue' }, { $inc: { version: 1 } });
+    // Another process's load ends by raising the signal; this one reloads within a second.
+    await new ChangeSignal('catalogue').raise();
     await delay(1100);
     expect(await productName('1')).toBe('Changed in the database only');
   });

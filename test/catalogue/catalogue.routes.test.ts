@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { CategoryModel, ProductModel } from '../../src/catalogue/catalogue.model';
 import { loadCatalogue, SAMPLE_CATALOGUE_FILE } from '../../src/catalogue/catalogue.service';
+import { hashPassword } from '../../src/common/passwords';
+import { ChangeSignal } from '../../src/db/change-signals';
+import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -134,6 +137,25 @@ describe('HTTP Basic authentication', () => {
     await request(app).get('/api/v1/products').set('Authorization', basic(user.email, user.password)).expect(200);
     await request(app).delete(`/users/${user.id}`).expect(204);
     await request(app).get('/api/v1/products').set('Authorization', basic(user.email, user.password)).expect(401);
+  });
+
+  it('does not read the stored hash for credentials it verified recently, until the credentials signal moves', async () => {
+    const user = await createUser();
+    const get = () => request(app).get('/api/v1/products').set('Authorization', basic(user.email, user.password));
+    await get().expect(200);
+    // Changed behind the server's back: nothing raises the signal, so the cached verification stands.
+    await UserModel.updateOne({ _id: user.id }, { $set: { password: await hashPassword('set-elsewhere') } });
+    await get().expect(200);
+    // Another instance raising the signal (as its password change would) reaches this one within a second.
+    await new ChangeSignal('credentials').raise();
+    const raisedAt = Date.now();
+    let status = 200;
+    for (let i = 0; i < 40 && status === 200; i++) {
+      status = (await get()).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - raisedAt).toBeLessThanOrEqual(1100);
   });
 
   it('works the same with the credential cache turned off', async () => {

@@ -1,6 +1,7 @@
 // Two server processes on one database, requests alternating between them: sessions, CSRF tokens,
 // codes, refresh rotation (with its grace period) and JWT refresh grants all live in the database, so
-// either can serve any step.
+// either can serve any step. What an instance caches (HTTP Basic verifications, access-token lookups)
+// follows a change made on the other within a second.
 import { testDatabaseUriWithName } from '../helpers/db';
 import { clientSecretPost } from '../helpers/oauth';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
@@ -154,9 +155,73 @@ it('signs a device in across instances, and a revoke on one ends its token on th
     device_code: started.device_code,
   });
   const tokens = await read(await call(b, '/oauth/token', poll));
-  const me = () => call(a, '/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
-  expect((await me()).status).toBe(200);
+  const me = (on: ServerProcess) => call(on, '/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  expect((await me(a)).status).toBe(200);
+  expect((await me(b)).status).toBe(200);
 
   expect((await call(b, `/oauth/grants/${client.client_id}`, { method: 'DELETE', headers: bearer })).status).toBe(204);
-  expect((await me()).status).toBe(401);
+  // At once where it was revoked, within a second on the other (which looked the token up before).
+  expect((await me(b)).status).toBe(401);
+  expect(await refusedWithinMs(async () => (await me(a)).status === 200)).toBeLessThanOrEqual(1000);
+}, 60_000);
+
+/** Polls `accepted` until it turns false; how long that took, in ms (Infinity after 3 s). */
+async function refusedWithinMs(accepted: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  for (let i = 0; i < 60; i++) {
+    if (!(await accepted())) return Date.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Infinity;
+}
+
+it('a new password or a deleted user ends HTTP Basic on the other instance within a second, at once on its own', async () => {
+  const people = ['twin-basic-1@example.com', 'twin-basic-2@example.com'];
+  const ids: string[] = [];
+  for (const email of people) ids.push((await read(await call(a, '/users', jsonBody({ email, password: 'twin-password' })))).id);
+  const products = (on: ServerProcess, email: string) =>
+    call(on, '/api/v1/products', { headers: { Authorization: `Basic ${Buffer.from(`${email}:twin-password`).toString('base64')}` } });
+  for (const email of people) {
+    for (const on of [a, b]) expect((await products(on, email)).status).toBe(200);
+  }
+
+  const changed = await call(a, `/users/${ids[0]}`, { ...jsonBody({ password: 'another-password' }), method: 'PATCH' });
+  expect(changed.status).toBe(204);
+  expect((await products(a, people[0])).status).toBe(401);
+  expect(await refusedWithinMs(async () => (await products(b, people[0])).status === 200)).toBeLessThanOrEqual(1000);
+
+  expect((await call(b, `/users/${ids[1]}`, { method: 'DELETE' })).status).toBe(204);
+  expect((await products(b, people[1])).status).toBe(401);
+  expect(await refusedWithinMs(async () => (await products(a, people[1])).status === 200)).toBeLessThanOrEqual(1000);
+}, 60_000);
+
+it('a revoked access token fails on the other instance within a second for /api/user, userinfo and introspection', async () => {
+  const { bearer } = await twinPerson('twin-bearer@example.com');
+  const client = await twinClient(a, bearer, ['password']);
+  const issued = await call(a, '/oauth/token', {
+    ...formBody({
+      grant_type: 'password',
+      ...clientSecretPost(client),
+      username: 'twin-bearer@example.com',
+      password: 'twin-password',
+      scope: 'openid read',
+    }),
+  });
+  const token = (await read(issued)).access_token;
+  const withToken = { headers: { Authorization: `Bearer ${token}` } };
+  const accepted = async (on: ServerProcess) => {
+    const introspection = await read(await call(on, '/oauth/introspect', formBody({ ...clientSecretPost(client), token })));
+    const statuses = [(await call(on, '/api/user', withToken)).status, (await call(on, '/oauth/userinfo', withToken)).status];
+    return { introspection: introspection.active as unknown as boolean, statuses };
+  };
+  expect(await accepted(b)).toEqual({ introspection: true, statuses: [200, 200] });
+
+  expect((await call(a, '/oauth/revoke', formBody({ ...clientSecretPost(client), token }))).status).toBe(200);
+  expect(await accepted(a)).toEqual({ introspection: false, statuses: [401, 401] });
+  const refusedOnB = await refusedWithinMs(async () => {
+    const seen = await accepted(b);
+    return seen.introspection || seen.statuses.includes(200);
+  });
+  expect(refusedOnB).toBeLessThanOrEqual(1000);
+  expect(await accepted(b)).toEqual({ introspection: false, statuses: [401, 401] });
 }, 60_000);

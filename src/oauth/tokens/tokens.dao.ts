@@ -1,10 +1,14 @@
 // The only importer of the token, code and spent-marker models; returns plain objects.
 import { trusted } from 'mongoose';
+import { changeSignal } from '../../db/change-signals';
 import { isDuplicateKeyError } from '../../db/duplicate-key';
 import { CodeModel, SpentModel, TokenModel, type CodeDocument, type SpentDocument, type TokenDocument } from './tokens.model';
 
 // sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
 const before = (now: Date) => trusted({ $lte: now });
+
+/** Raised after every deletion of live tokens, for caches of token lookups on every instance. */
+export const tokensRevoked = changeSignal('oauth-tokens');
 
 export async function insertToken(token: TokenDocument): Promise<void> {
   await TokenModel.create(token);
@@ -25,25 +29,30 @@ export async function dropRefreshToken(accessHash: string): Promise<void> {
 
 export async function deleteToken(accessHash: string): Promise<void> {
   await TokenModel.deleteOne({ _id: accessHash }).exec();
+  await tokensRevoked.raise();
 }
 
 export async function deleteFamily(familyId: string): Promise<void> {
   await TokenModel.deleteMany({ familyId }).exec();
+  await tokensRevoked.raise();
 }
 
 /** Every token and unused code issued to a client. */
 export async function deleteForClient(clientId: string): Promise<void> {
   await Promise.all([TokenModel.deleteMany({ clientId }).exec(), CodeModel.deleteMany({ clientId }).exec()]);
+  await tokensRevoked.raise();
 }
 
 /** Every token and unused code of a user for one client. */
 export async function deleteForUserAndClient(userId: string, clientId: string): Promise<void> {
   await Promise.all([TokenModel.deleteMany({ userId, clientId }).exec(), CodeModel.deleteMany({ userId, clientId }).exec()]);
+  await tokensRevoked.raise();
 }
 
 /** Every token and unused code of a user. */
 export async function deleteForUser(userId: string): Promise<void> {
   await Promise.all([TokenModel.deleteMany({ userId }).exec(), CodeModel.deleteMany({ userId }).exec()]);
+  await tokensRevoked.raise();
 }
 
 export async function insertCode(code: CodeDocument): Promise<void> {

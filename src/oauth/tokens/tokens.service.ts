@@ -2,6 +2,7 @@
 // introspection. A client may revoke or introspect only the tokens issued to it.
 import { basicClientCredentials } from '../../common/authorization';
 import { sha256 } from '../../common/crypto';
+import { SignalledCache } from '../../common/signalled-cache';
 import * as clientsService from '../clients/clients.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as tokensDao from './tokens.dao';
@@ -31,9 +32,24 @@ export async function authenticateClient(parameters: Parameters, authorization: 
   return client;
 }
 
+/**
+ * Access tokens looked up recently, by hash. Every deletion of tokens raises the signal that empties
+ * it, so a revoked token is refused at once on the instance that revoked it and within a second on
+ * the others. Unknown tokens are not kept: a guessed token costs a read, and no memory.
+ */
+const recentAccessTokens = new SignalledCache<TokenDocument>(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 });
+
+async function findAccessToken(hash: string): Promise<TokenDocument | null> {
+  const { value, generation } = await recentAccessTokens.get(hash);
+  if (value) return value;
+  const doc = await tokensDao.findTokenByAccessHash(hash);
+  if (doc) recentAccessTokens.set(hash, doc, generation, doc.accessTokenExpiresAt.getTime() - Date.now());
+  return doc;
+}
+
 /** The stored access token if it is live (known, unexpired, not revoked), else null. */
 export async function liveAccessToken(token: string): Promise<TokenDocument | null> {
-  const doc = await tokensDao.findTokenByAccessHash(sha256(token));
+  const doc = await findAccessToken(sha256(token));
   return doc && doc.accessTokenExpiresAt > new Date() ? doc : null;
 }
 
@@ -45,7 +61,7 @@ interface FoundToken {
 async function findToken(token: string, hint: string | undefined): Promise<FoundToken | null> {
   const hash = sha256(token);
   const lookups = [
-    async () => tokensDao.findTokenByAccessHash(hash).then((doc) => doc && { doc, kind: 'access_token' as const }),
+    async () => findAccessToken(hash).then((doc) => doc && { doc, kind: 'access_token' as const }),
     async () => tokensDao.findTokenByRefreshHash(hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
   ];
   // The hint only decides which lookup goes first (RFC 7009 §2.1).
