@@ -13,7 +13,7 @@ function bearerError(status: 401 | 403, error: 'invalid_request' | 'insufficient
   return new AppError(status, { error, error_description: description }, { 'WWW-Authenticate': `${REALM}, error="${error}"` });
 }
 
-export function createOAuthController() {
+export function createOAuthController(tokenCache: tokensService.AccessTokenCache | undefined) {
   return {
     async currentUser(req: Request, res: Response): Promise<void> {
       const token = bearerToken(req.headers.authorization);
@@ -25,7 +25,7 @@ export function createOAuthController() {
           { 'WWW-Authenticate': REALM },
         );
       }
-      const doc = token ? await tokensService.liveAccessToken(token) : null;
+      const doc = token ? await tokensService.liveAccessToken(token, tokenCache) : null;
       if (!doc) throw bearerError(401, 'invalid_request', 'The access token is invalid, expired or revoked');
       if (!doc.scope.includes('read')) throw bearerError(403, 'insufficient_scope', 'The token lacks the read scope');
       if (!doc.userId) throw bearerError(403, 'insufficient_scope', 'This token acts for a client application, not a user');

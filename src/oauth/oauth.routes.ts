@@ -15,20 +15,23 @@ import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
+import { createAccessTokenCache } from './tokens/tokens.service';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
 export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
   const servers = createOAuthServers(config.oauth);
   const keys = createKeyRing(keyRingOptions(config.oauth));
   const idTokens = createIdTokens(keys, config);
-  const oauth = createOAuthController();
+  // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
+  const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
+  const oauth = createOAuthController(tokenCache);
   const router = Router();
   router.use(createAuthorizeRouter(servers, idTokens, config, sessions, csrf));
-  router.use(createTokensRouter(servers, config, idTokens));
+  router.use(createTokensRouter(servers, config, idTokens, tokenCache));
   router.use(createClientsRouter(config, accessTokens, sessions));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));
-  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf));
+  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, tokenCache));
   router.get('/api/user', oauth.currentUser);
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));

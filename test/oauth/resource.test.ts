@@ -65,6 +65,21 @@ describe('GET /api/user', () => {
     expectInvalidToken(await request(app).get('/api/user').set('Authorization', `Bearer ${token}`));
   });
 
+  it('refuses a token at once after a revoke it had cached, and works the same with the caches off', async () => {
+    for (const server of [app, testApp({ CREDENTIAL_CACHE: 'off' })]) {
+      const { client, tokens } = await passwordGrant(server, { scope: 'read' });
+      const me = () => request(server).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`);
+      await me().expect(200);
+      await me().expect(200);
+      await request(server)
+        .post('/oauth/revoke')
+        .type('form')
+        .send({ ...clientSecretPost(client), token: tokens.access_token })
+        .expect(200);
+      expectInvalidToken(await me());
+    }
+  });
+
   it('answers 401 invalid_request once the user is deleted', async () => {
     const { user, token } = await passwordToken();
     await request(app).delete(`/users/${user.id}`).expect(204);

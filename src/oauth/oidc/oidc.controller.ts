@@ -71,7 +71,7 @@ function userinfoError(status: 401 | 403, error: 'invalid_token' | 'insufficient
   );
 }
 
-export function createOidcController(config: Config, keys: KeyRing) {
+export function createOidcController(config: Config, keys: KeyRing, tokenCache: tokensService.AccessTokenCache | undefined) {
   return {
     metadata(_req: Request, res: Response): void {
       res.json(providerMetadata(config.publicUrl));
@@ -90,7 +90,7 @@ export function createOidcController(config: Config, keys: KeyRing) {
           { error_description: 'Send the access token as Authorization: Bearer <token>' },
           { 'WWW-Authenticate': 'Bearer' },
         );
-      const doc = token ? await tokensService.liveAccessToken(token) : null;
+      const doc = token ? await tokensService.liveAccessToken(token, tokenCache) : null;
       if (!doc?.userId) throw userinfoError(401, 'invalid_token', 'The access token is invalid, expired or revoked');
       if (!doc.scope.includes('openid')) throw userinfoError(403, 'insufficient_scope', 'The token lacks the openid scope');
       const user = await usersService.findById(doc.userId);

@@ -5,12 +5,20 @@ import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import { createEndSessionController } from './end-session.controller';
+import type { AccessTokenCache } from '../tokens/tokens.service';
 import type { IdTokens } from './id-tokens.service';
 import { createOidcController } from './oidc.controller';
 import type { KeyRing } from './signing-keys.service';
 
-export function createOidcRouter(config: Config, keys: KeyRing, idTokens: IdTokens, sessions: RequestHandler, csrf: Csrf): Router {
-  const oidc = createOidcController(config, keys);
+export function createOidcRouter(
+  config: Config,
+  keys: KeyRing,
+  idTokens: IdTokens,
+  sessions: RequestHandler,
+  csrf: Csrf,
+  tokenCache: AccessTokenCache | undefined,
+): Router {
+  const oidc = createOidcController(config, keys, tokenCache);
   const endSession = createEndSessionController(idTokens, csrf);
   const router = Router();
   router.get('/oauth/end-session', sessions, endSession.endSession);

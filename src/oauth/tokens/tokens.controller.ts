@@ -20,7 +20,13 @@ import * as tokensService from './tokens.service';
 
 const VARIANT_A_GRANTS = ['authorization_code', 'refresh_token'];
 
-export function createTokensController(servers: OAuthServers, oauth: Config['oauth'], limits: SignInLimits | null, idTokens: IdTokens) {
+export function createTokensController(
+  servers: OAuthServers,
+  oauth: Config['oauth'],
+  limits: SignInLimits | null,
+  idTokens: IdTokens,
+  tokenCache: tokensService.AccessTokenCache | undefined,
+) {
   /** Runs the library's token flow with the client's credentials handed over as (decoded) parameters. */
   async function issue(server: OAuthServers['variantA'], req: Request, parameters: Parameters): Promise<Token> {
     const { clientId, clientSecret } = tokensService.clientCredentials(parameters, req.headers.authorization);
@@ -98,7 +104,7 @@ export function createTokensController(servers: OAuthServers, oauth: Config['oau
       const parameters = collectParameters(req, ['body']);
       const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
       const result = parameters.token
-        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint)
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
         : { active: false };
       noStore(res).json(result);
     },

@@ -12,6 +12,7 @@ import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import type { OAuthServers } from '../oauth.server';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import { createTokensController } from './tokens.controller';
+import type { AccessTokenCache } from './tokens.service';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -23,8 +24,13 @@ function byClientId(req: Request): string | undefined {
   return clientId ? clientId.slice(0, 256) : undefined;
 }
 
-export function createTokensRouter(servers: OAuthServers, config: Config, idTokens: IdTokens): Router {
-  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config), idTokens);
+export function createTokensRouter(
+  servers: OAuthServers,
+  config: Config,
+  idTokens: IdTokens,
+  tokenCache: AccessTokenCache | undefined,
+): Router {
+  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config), idTokens, tokenCache);
   const tokenRules: RouteLimit[] = [
     { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: WINDOW_MS }, key: clientAddress },
     { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: WINDOW_MS }, key: byClientId },

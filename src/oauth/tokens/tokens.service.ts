@@ -37,19 +37,24 @@ export async function authenticateClient(parameters: Parameters, authorization: 
  * it, so a revoked token is refused at once on the instance that revoked it and within a second on
  * the others. Unknown tokens are not kept: a guessed token costs a read, and no memory.
  */
-const recentAccessTokens = new SignalledCache<TokenDocument>(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 });
+export type AccessTokenCache = SignalledCache<TokenDocument>;
 
-async function findAccessToken(hash: string): Promise<TokenDocument | null> {
-  const { value, generation } = await recentAccessTokens.get(hash);
+export function createAccessTokenCache(): AccessTokenCache {
+  return new SignalledCache(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 });
+}
+
+async function findAccessToken(hash: string, cache: AccessTokenCache | undefined): Promise<TokenDocument | null> {
+  if (!cache) return tokensDao.findTokenByAccessHash(hash);
+  const { value, generation } = await cache.get(hash);
   if (value) return value;
   const doc = await tokensDao.findTokenByAccessHash(hash);
-  if (doc) recentAccessTokens.set(hash, doc, generation, doc.accessTokenExpiresAt.getTime() - Date.now());
+  if (doc) cache.set(hash, doc, generation, doc.accessTokenExpiresAt.getTime() - Date.now());
   return doc;
 }
 
 /** The stored access token if it is live (known, unexpired, not revoked), else null. */
-export async function liveAccessToken(token: string): Promise<TokenDocument | null> {
-  const doc = await findAccessToken(sha256(token));
+export async function liveAccessToken(token: string, cache?: AccessTokenCache): Promise<TokenDocument | null> {
+  const doc = await findAccessToken(sha256(token), cache);
   return doc && doc.accessTokenExpiresAt > new Date() ? doc : null;
 }
 
@@ -58,10 +63,10 @@ interface FoundToken {
   kind: 'access_token' | 'refresh_token';
 }
 
-async function findToken(token: string, hint: string | undefined): Promise<FoundToken | null> {
+async function findToken(token: string, hint: string | undefined, cache?: AccessTokenCache): Promise<FoundToken | null> {
   const hash = sha256(token);
   const lookups = [
-    async () => findAccessToken(hash).then((doc) => doc && { doc, kind: 'access_token' as const }),
+    async () => findAccessToken(hash, cache).then((doc) => doc && { doc, kind: 'access_token' as const }),
     async () => tokensDao.findTokenByRefreshHash(hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
   ];
   // The hint only decides which lookup goes first (RFC 7009 §2.1).
@@ -91,8 +96,13 @@ export interface Introspection {
   sub?: string;
 }
 
-export async function introspect(client: ClientDocument, token: string, hint: string | undefined): Promise<Introspection> {
-  const found = await findToken(token, hint);
+export async function introspect(
+  client: ClientDocument,
+  token: string,
+  hint: string | undefined,
+  cache?: AccessTokenCache,
+): Promise<Introspection> {
+  const found = await findToken(token, hint, cache);
   if (!found || found.doc.clientId !== client._id) return { active: false };
   const { doc, kind } = found;
   const expiresAt = kind === 'access_token' ? doc.accessTokenExpiresAt : doc.refreshTokenExpiresAt;
