@@ -40,7 +40,11 @@ export interface ConnectedApplicationView {
   lastUsed: Date;
 }
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
+/** A date that never breaks across lines at its hyphens. */
+const day = (date: Date) => {
+  const iso = date.toISOString().slice(0, 10);
+  return html`<time datetime="${iso}">${iso}</time>`;
+};
 
 function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string) {
   if (applications.length === 0) return html`<p>No application has access to your account.</p>`;

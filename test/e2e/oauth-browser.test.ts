@@ -167,6 +167,12 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('heading', { name: 'Photo Printer' }).waitFor();
     await page.getByRole('heading', { name: 'Team Calendar' }).waitFor();
     await page.screenshot({ path: path.join(tmpdir(), 'home-connected-apps.png'), fullPage: true });
+    // And on a phone's width, where the dates must not break at their hyphens.
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.locator('time').evaluateAll((dates) => dates.every((date) => date.getClientRects().length === 1))).toBe(true);
+    await page.screenshot({ path: path.join(tmpdir(), 'home-connected-apps-390.png'), fullPage: true });
+    if (desktop) await page.setViewportSize(desktop);
     await page.getByRole('listitem').filter({ hasText: 'Photo Printer' }).getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${base}/home`);
     expect(await page.getByRole('heading', { name: 'Photo Printer' }).count()).toBe(0);
