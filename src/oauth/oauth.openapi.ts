@@ -264,7 +264,10 @@ export const oauthOpenApi: OpenApiFragment = {
         summary: "RFC 7009 revocation of the calling client's token",
         security: clientAuth,
         requestBody: tokenLookupRequest,
-        responses: { ...oauthClientErrors, '200': empty('Revoked, or unknown (the same answer)') },
+        responses: {
+          ...oauthClientErrors,
+          '200': json({ type: 'object', additionalProperties: false, maxProperties: 0 }, 'Revoked, or unknown (the same answer): {}'),
+        },
       },
     },
     '/oauth/introspect': {

@@ -9,7 +9,7 @@ const tokensFor = () => passwordGrant(app);
 const me = (token: string) => request(app).get('/api/user').set('Authorization', `Bearer ${token}`);
 
 describe('POST /oauth/revoke (RFC 7009)', () => {
-  it('revokes an access token, authenticated by HTTP Basic, with 200 and an empty body', async () => {
+  it('revokes an access token, authenticated by HTTP Basic, with 200 and an empty JSON object', async () => {
     const { client, tokens } = await tokensFor();
     const res = await request(app)
       .post('/oauth/revoke')
@@ -17,7 +17,8 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
       .type('form')
       .send({ token: tokens.access_token, token_type_hint: 'access_token' })
       .expect(200);
-    expect(res.text).toBe('');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({});
     await me(tokens.access_token).expect(401);
   });
 

@@ -96,8 +96,9 @@ export function createTokensController(
       const parameters = collectParameters(req, ['body']);
       const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
-      // RFC 7009 §2.2: 200 whether or not the token was known.
-      noStore(res).status(200).end();
+      // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
+      // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
+      noStore(res).status(200).json({});
     },
 
     async introspect(req: Request, res: Response): Promise<void> {
