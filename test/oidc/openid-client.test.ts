@@ -3,7 +3,7 @@
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
-import { ClientModel } from '../../src/oauth/clients/clients.model';
+import { ClientModel, type GrantType } from '../../src/oauth/clients/clients.model';
 import { authorizationUrl, insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -14,7 +14,7 @@ useTestDatabase();
 const liveApp = useLiveApp();
 
 /** A client whose id and secret contain `-` and `_`, which openid-client form-encodes in Basic. */
-async function confidentialClient() {
+async function confidentialClient(grants: GrantType[] = ['authorization_code', 'refresh_token']) {
   const clientId = `rp-${Date.now()}_a-b_c`;
   const clientSecret = 'secret-with_dash-and_underscore-0123456789';
   await ClientModel.create({
@@ -23,7 +23,7 @@ async function confidentialClient() {
     name: 'Relying Party',
     website: 'https://client.example.com',
     redirectUri: REDIRECT_URI,
-    grants: ['authorization_code', 'refresh_token'],
+    grants,
     createdAt: new Date(),
   });
   return { clientId, clientSecret };
@@ -101,6 +101,16 @@ describe('openid-client against this provider', () => {
     expect(fresh).toMatchObject({ sub: person.id, aud: clientId, auth_time: claims.auth_time });
     expect(fresh.nonce).toBeUndefined();
     expect(refreshed.id_token).not.toBe(tokens.id_token);
+  });
+
+  it('gets a client credentials token, introspects it and revokes it (ClientSecretPost)', async () => {
+    const { clientId, clientSecret } = await confidentialClient(['client_credentials']);
+    const config = await oidc.discovery(new URL(liveApp().issuer), clientId, undefined, oidc.ClientSecretPost(clientSecret), insecure);
+    const token = await oidc.clientCredentialsGrant(config, { scope: 'read' });
+    expect(token.refresh_token).toBeUndefined();
+    expect(await oidc.tokenIntrospection(config, token.access_token)).toMatchObject({ active: true, client_id: clientId, scope: 'read' });
+    await oidc.tokenRevocation(config, token.access_token);
+    expect(await oidc.tokenIntrospection(config, token.access_token)).toEqual({ active: false });
   });
 
   it('signs a public client in with None() and PKCE, and refuses it a token without the verifier', async () => {
