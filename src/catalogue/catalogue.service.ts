@@ -51,15 +51,16 @@ async function current(): Promise<Snapshot> {
   const generation = await catalogueLoaded.current();
   if (snapshot?.generation === generation) return snapshot;
   if (loading?.generation !== generation) {
-    const reload = load(generation).then((fresh) => {
-      // Kept only if no load was signalled while reading: the records may predate it.
-      if (catalogueLoaded.seen === generation) snapshot = fresh;
-      return fresh;
-    });
+    const reload: Promise<Snapshot> = load(generation)
+      .then((fresh) => {
+        // Kept only if no load was signalled while reading: the records may predate it.
+        if (catalogueLoaded.seen === generation) snapshot = fresh;
+        return fresh;
+      })
+      .finally(() => {
+        if (loading?.snapshot === reload) loading = null;
+      });
     loading = { generation, snapshot: reload };
-    void reload.finally(() => {
-      if (loading?.snapshot === reload) loading = null;
-    });
   }
   return loading.snapshot;
 }
