@@ -1,7 +1,7 @@
 // One JSON line per request when its response finishes (request id, method, redacted URL, client
-// address, user agent, status and time), and the request's count and duration in the metrics. Headers and bodies are never logged, since they may carry
-// credentials. Written on plain pino: pino-http's per-request child logger cost more than the rest of
-// a small request's logging.
+// address, user agent, status and time), and the request's count and duration in the metrics.
+// Headers and bodies are never logged, since they may carry credentials. Written on plain pino:
+// pino-http's per-request child logger cost more than the rest of a small request's logging.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { redactUrl, requestContext, type Logger } from './logger';

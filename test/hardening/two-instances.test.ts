@@ -4,6 +4,7 @@
 // follows a change made on the other within a second.
 import { testDatabaseUriWithName } from '../helpers/db';
 import { clientSecretPost } from '../helpers/oauth';
+import { msUntilFalse } from '../helpers/polling';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
 
 let a: ServerProcess;
@@ -162,18 +163,8 @@ it('signs a device in across instances, and a revoke on one ends its token on th
   expect((await call(b, `/oauth/grants/${client.client_id}`, { method: 'DELETE', headers: bearer })).status).toBe(204);
   // At once where it was revoked, within a second on the other (which looked the token up before).
   expect((await me(b)).status).toBe(401);
-  expect(await refusedWithinMs(async () => (await me(a)).status === 200)).toBeLessThanOrEqual(1000);
+  expect(await msUntilFalse(async () => (await me(a)).status === 200)).toBeLessThanOrEqual(1000);
 }, 60_000);
-
-/** Polls `accepted` until it turns false; how long that took, in ms (Infinity after 3 s). */
-async function refusedWithinMs(accepted: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  for (let i = 0; i < 60; i++) {
-    if (!(await accepted())) return Date.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return Infinity;
-}
 
 it('a new password or a deleted user ends HTTP Basic on the other instance within a second, at once on its own', async () => {
   const people = ['twin-basic-1@example.com', 'twin-basic-2@example.com'];
@@ -188,11 +179,11 @@ it('a new password or a deleted user ends HTTP Basic on the other instance withi
   const changed = await call(a, `/users/${ids[0]}`, { ...jsonBody({ password: 'another-password' }), method: 'PATCH' });
   expect(changed.status).toBe(204);
   expect((await products(a, people[0])).status).toBe(401);
-  expect(await refusedWithinMs(async () => (await products(b, people[0])).status === 200)).toBeLessThanOrEqual(1000);
+  expect(await msUntilFalse(async () => (await products(b, people[0])).status === 200)).toBeLessThanOrEqual(1000);
 
   expect((await call(b, `/users/${ids[1]}`, { method: 'DELETE' })).status).toBe(204);
   expect((await products(b, people[1])).status).toBe(401);
-  expect(await refusedWithinMs(async () => (await products(a, people[1])).status === 200)).toBeLessThanOrEqual(1000);
+  expect(await msUntilFalse(async () => (await products(a, people[1])).status === 200)).toBeLessThanOrEqual(1000);
 }, 60_000);
 
 it('a revoked access token fails on the other instance within a second for /api/user, userinfo and introspection', async () => {
@@ -218,7 +209,7 @@ it('a revoked access token fails on the other instance within a second for /api/
 
   expect((await call(a, '/oauth/revoke', formBody({ ...clientSecretPost(client), token }))).status).toBe(200);
   expect(await accepted(a)).toEqual({ introspection: false, statuses: [401, 401] });
-  const refusedOnB = await refusedWithinMs(async () => {
+  const refusedOnB = await msUntilFalse(async () => {
     const seen = await accepted(b);
     return seen.introspection || seen.statuses.includes(200);
   });
