@@ -2,7 +2,6 @@
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
 import express, { type Express } from 'express';
 import { createAuthRouter } from './auth/auth.routes';
-import { signInLimits, VerifiedCredentialsCache } from './auth/auth.service';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
@@ -23,6 +22,8 @@ import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUsersRouter } from './users/users.routes';
 import { createWeatherRouter } from './weather/weather.routes';
+import { createSignIn } from './sign-in/sign-in.service';
+import { lifecycle } from './wiring';
 
 export interface AppDeps {
   config: Config;
@@ -56,15 +57,14 @@ export function createApp({ config, logger }: AppDeps): Express {
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config);
       const csrf = createCsrf(config);
-      app.use(createOAuthRouter(config, accessTokens, sessions, csrf));
+      // The one password check, shared by every surface that checks a password.
+      const signIn = createSignIn(config);
+      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle));
       app.use(jsonBody);
-      app.use('/users', createUsersRouter(config, accessTokens));
-      app.use('/auth', createAuthRouter(accessTokens, config));
-      app.use(
-        '/api/v1',
-        createCatalogueV1Router(config.credentialCache ? new VerifiedCredentialsCache() : undefined, signInLimits(config)),
-      );
-      app.use(createSessionRouter(sessions, csrf, config));
+      app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded));
+      app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
+      app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verify));
       app.use(createSocialRouter(config, logger, sessions));
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));

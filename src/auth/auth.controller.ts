@@ -7,7 +7,6 @@ import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
 import { clientAddress } from '../common/rate-limit';
 import * as authService from './auth.service';
-import type { SignInLimits } from './sign-in-limits';
 
 const MAX_REFRESH_TOKEN_LENGTH = 512;
 
@@ -23,11 +22,11 @@ async function sendTokenPair(res: Response, issue: () => Promise<authService.Tok
   noStore(res).status(201).json(pair);
 }
 
-export function createAuthController(accessTokens: AccessTokens, limits: SignInLimits | null) {
+export function createAuthController(accessTokens: AccessTokens, verifyPassword: authService.PasswordVerifier) {
   return {
     async login(req: Request, res: Response): Promise<void> {
       const { email, password } = matchedData<{ email: string; password: string }>(req, { locations: ['body'] });
-      await sendTokenPair(res, () => authService.login(accessTokens, { email, password, address: clientAddress(req) }, limits));
+      await sendTokenPair(res, () => authService.login(accessTokens, { email, password, address: clientAddress(req) }, verifyPassword));
     },
 
     async refresh(req: Request, res: Response): Promise<void> {

@@ -8,12 +8,12 @@ import { validate } from '../common/validation';
 import type { Config } from '../config';
 import { createAuthController } from './auth.controller';
 import * as authValidation from './auth.validation';
-import { signInLimits } from './sign-in-limits';
+import type { PasswordVerifier } from './auth.service';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 
-export function createAuthRouter(accessTokens: AccessTokens, config: Config): Router {
-  const controller = createAuthController(accessTokens, signInLimits(config));
+export function createAuthRouter(accessTokens: AccessTokens, config: Config, verifyPassword: PasswordVerifier): Router {
+  const controller = createAuthController(accessTokens, verifyPassword);
   const refreshLimit = {
     rule: { name: 'refresh:address', limit: config.limits.refreshPerAddress, windowMs: FIFTEEN_MINUTES },
     key: clientAddress,

@@ -2,38 +2,14 @@
 // email and password, and a new pair for a valid access token presented with its refresh token.
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
 import { randomToken, sha256 } from '../common/crypto';
-import { normalizeEmail } from '../common/email';
 import { InvalidRequestError } from '../common/errors';
-import { signInFailures } from '../common/metrics';
-import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import { throttled } from '../db/sweeper';
+import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import * as refreshGrantsDao from './refresh-grants.dao';
-import { ensureAttemptAllowed, recordFailure, type SignInLimits } from './sign-in-limits';
-import { credentialsChanged, type VerifiedCredentialsCache } from './verified-credentials.cache';
 
-// What other features need to check passwords the way this one does.
-export { signInLimits, type SignInLimits } from './sign-in-limits';
-export { VerifiedCredentialsCache } from './verified-credentials.cache';
-
-// A deleted user or a new password ends every refresh grant of seed 000 at once, and every
-// verification the caches of all instances remember.
-usersService.onAccessEnded(refreshGrantsDao.removeForUser);
-usersService.onAccessEnded(() => credentialsChanged.raise());
-
-/** A password check: the email as typed, the password, and the client address it came from. */
-export interface PasswordAttempt {
-  email: string;
-  password: string;
-  address: string;
-}
-
-export interface VerifyOptions {
-  /** The failed-attempt budget; null when rate limits are off. */
-  limits: SignInLimits | null;
-  cache?: VerifiedCredentialsCache;
-}
+export type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 
 export interface TokenPair {
   accessToken: string;
@@ -62,34 +38,8 @@ async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<
   return { accessToken, refreshToken };
 }
 
-/**
- * Returns the id of the user with this email and password, or null. Every password check of the
- * server comes here, and over the failed-attempt budget it throws TooManyRequestsError before looking
- * (even a right password is refused then); each failure counts. Without a cache hit the password is
- * verified even for an unknown email, so both failures take the same time; a hash made with older
- * parameters is upgraded after a successful verification.
- */
-export async function verifyCredentials(attempt: PasswordAttempt, { limits, cache }: VerifyOptions): Promise<string | null> {
-  const email = normalizeEmail(attempt.email);
-  const { password } = attempt;
-  const budget = { email, address: attempt.address };
-  await ensureAttemptAllowed(limits, budget);
-  const cached = await cache?.lookup(email, password);
-  if (cached?.userId) return cached.userId;
-  const credentials = await usersService.findCredentials(email);
-  const storedHash = credentials?.password;
-  if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
-    signInFailures.inc();
-    await recordFailure(limits, budget);
-    return null;
-  }
-  if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
-  if (cached) cache!.remember(email, password, credentials._id, cached.generation);
-  return credentials._id;
-}
-
-export async function login(accessTokens: AccessTokens, attempt: PasswordAttempt, limits: SignInLimits | null): Promise<TokenPair> {
-  const userId = await verifyCredentials(attempt, { limits });
+export async function login(accessTokens: AccessTokens, attempt: PasswordAttempt, verify: PasswordVerifier): Promise<TokenPair> {
+  const userId = await verify(attempt);
   if (!userId) throw new InvalidRequestError(['Invalid email and/or password']);
   return issuePair(accessTokens, await usersService.getById(userId));
 }
@@ -103,3 +53,6 @@ export async function refresh(accessTokens: AccessTokens, claims: AccessTokenCla
   if (!user) throw invalid;
   return issuePair(accessTokens, user);
 }
+
+/** A deleted account or a new password ends every refresh grant of seed 000. */
+export const endForUser = (userId: string): Promise<void> => refreshGrantsDao.removeForUser(userId);

@@ -1,9 +1,7 @@
 // HTTP Basic authentication for the catalogue (seed 001 part B): the email and password of a user,
 // raw as RFC 7617 sends them. Failures count against the server's one sign-in budget.
 import type { RequestHandler } from 'express';
-import * as authService from '../auth/auth.service';
-import type { SignInLimits } from '../auth/auth.service';
-import type { VerifiedCredentialsCache } from '../auth/auth.service';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { basicCredentials } from '../common/authorization';
 import { AppError } from '../common/errors';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
@@ -17,16 +15,13 @@ export class CatalogueUnauthorizedError extends AppError {
   }
 }
 
-export function requireBasicAuth(cache: VerifiedCredentialsCache | undefined, limits: SignInLimits | null): RequestHandler {
+export function requireBasicAuth(verifyPassword: PasswordVerifier): RequestHandler {
   return async (req, _res, next) => {
     const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) throw new CatalogueUnauthorizedError('Authentication required');
     let userId: string | null;
     try {
-      userId = await authService.verifyCredentials(
-        { email: credentials.name, password: credentials.password, address: clientAddress(req) },
-        { limits, cache },
-      );
+      userId = await verifyPassword({ email: credentials.name, password: credentials.password, address: clientAddress(req) });
     } catch (err) {
       if (!(err instanceof TooManyRequestsError)) throw err;
       throw tooManyRequestsAs({ error: true, message: 'Too many failed sign-ins, try again later', status_code: 429 }, {}, err);

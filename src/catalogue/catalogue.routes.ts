@@ -1,14 +1,13 @@
 // Read-only product catalogue (seed 001 part B) behind HTTP Basic. Version 1 lives in its own
 // router, so a v2 can be mounted beside it without touching v1.
 import { Router } from 'express';
-import type { SignInLimits } from '../auth/auth.service';
-import type { VerifiedCredentialsCache } from '../auth/auth.service';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import * as catalogueController from './catalogue.controller';
 import { requireBasicAuth } from './catalogue.guard';
 
-export function createCatalogueV1Router(credentialCache: VerifiedCredentialsCache | undefined, limits: SignInLimits | null): Router {
+export function createCatalogueV1Router(verifyPassword: PasswordVerifier): Router {
   const router = Router();
-  router.use(requireBasicAuth(credentialCache, limits));
+  router.use(requireBasicAuth(verifyPassword));
   for (const [path, list, get] of [
     ['/products', catalogueController.listProducts, catalogueController.getProduct],
     ['/categories', catalogueController.listCategories, catalogueController.getCategory],

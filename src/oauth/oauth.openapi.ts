@@ -19,7 +19,7 @@ import {
   sessionAuth,
   str,
 } from '../openapi/openapi.kit';
-import { DEVICE_CODE_GRANT, GRANT_TYPES } from './clients/clients.model';
+import { DEVICE_CODE_GRANT, GRANT_TYPES } from './protocol';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,

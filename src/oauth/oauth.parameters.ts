@@ -2,26 +2,22 @@
 // sent more than once (even once in each place) is invalid_request, and so is one that is not a
 // string or is absurdly long; empty values count as absent.
 import type { Request } from 'express';
-import { OAuthErrorResponse } from './oauth.errors';
+import { invalidRequest } from './oauth.errors';
+import { LIMITS } from './protocol';
 
-const MAX_PARAMETER_LENGTH = 2048;
+export type OAuthParameters = Record<string, string>;
 
-export type Parameters = Record<string, string>;
-
-export function collectParameters(req: Request, sources: readonly ('query' | 'body')[]): Parameters {
-  const parameters: Parameters = {};
+export function collectParameters(req: Request, sources: readonly ('query' | 'body')[]): OAuthParameters {
+  const parameters: OAuthParameters = {};
   for (const source of sources) {
     const values: unknown = source === 'query' ? req.query : req.body;
     if (values === undefined || values === null) continue;
-    if (typeof values !== 'object' || Array.isArray(values)) {
-      throw new OAuthErrorResponse('invalid_request', 'The request parameters must be an object of strings');
-    }
+    if (typeof values !== 'object' || Array.isArray(values)) throw invalidRequest('The request parameters must be an object of strings');
     for (const [name, value] of Object.entries(values)) {
-      if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name)) {
-        throw new OAuthErrorResponse('invalid_request', `Parameter ${name} is repeated`);
-      }
-      if (typeof value !== 'string') throw new OAuthErrorResponse('invalid_request', `Parameter ${name} must be a string`);
-      if (value.length > MAX_PARAMETER_LENGTH) throw new OAuthErrorResponse('invalid_request', `Parameter ${name} is too long`);
+      if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name))
+        throw invalidRequest(`Parameter ${name} is repeated`);
+      if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
+      if (value.length > LIMITS.parameterLength) throw invalidRequest(`Parameter ${name} is too long`);
       if (value !== '') parameters[name] = value;
     }
   }

@@ -9,8 +9,9 @@ import { createClientsRouter } from './clients/clients.routes';
 import { createDemoRouter } from './demo/demo.routes';
 import { createDeviceRouter } from './device/device.routes';
 import { createGrantsRouter } from './grants/grants.routes';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
+import type { Lifecycle } from '../wiring';
 import { createOAuthController } from './oauth.controller';
-import { createOAuthServers } from './oauth.server';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oidc/signing-keys.service';
@@ -18,17 +19,23 @@ import { createTokensRouter } from './tokens/tokens.routes';
 import { createAccessTokenCache } from './tokens/tokens.service';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
-export function createOAuthRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
-  const servers = createOAuthServers(config.oauth);
+export function createOAuthRouter(
+  config: Config,
+  accessTokens: AccessTokens,
+  sessions: RequestHandler,
+  csrf: Csrf,
+  verifyPassword: PasswordVerifier,
+  lifecycle: Lifecycle,
+): Router {
   const keys = createKeyRing(keyRingOptions(config.oauth));
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const oauth = createOAuthController(tokenCache);
   const router = Router();
-  router.use(createAuthorizeRouter(servers, idTokens, config, sessions, csrf));
-  router.use(createTokensRouter(servers, config, idTokens, tokenCache));
-  router.use(createClientsRouter(config, accessTokens, sessions));
+  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache));
+  router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));
   router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, tokenCache));

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import * as authService from '../auth/auth.service';
-import type { SignInLimits } from '../auth/auth.service';
+import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
@@ -22,15 +21,15 @@ const tooManyAttempts = (refused: TooManyRequestsError) =>
     refused,
   );
 
-async function verify(attempt: authService.PasswordAttempt, limits: SignInLimits | null): Promise<string | null> {
+async function verify(attempt: PasswordAttempt, verifyPassword: PasswordVerifier): Promise<string | null> {
   try {
-    return await authService.verifyCredentials(attempt, { limits });
+    return await verifyPassword(attempt);
   } catch (err) {
     throw err instanceof TooManyRequestsError ? tooManyAttempts(err) : err;
   }
 }
 
-export function createSessionController(csrf: Csrf, limits: SignInLimits | null, github: boolean) {
+export function createSessionController(csrf: Csrf, verifyPassword: PasswordVerifier, github: boolean) {
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) =>
     loginPage({ ...view, csrfToken: csrf.token(req, res), github });
   return {
@@ -51,7 +50,7 @@ export function createSessionController(csrf: Csrf, limits: SignInLimits | null,
       const typedEmail = typeof email === 'string' ? normalizeEmail(email) : '';
       const userId =
         typedEmail && typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH
-          ? await verify({ email: typedEmail, password, address: clientAddress(req) }, limits)
+          ? await verify({ email: typedEmail, password, address: clientAddress(req) }, verifyPassword)
           : null;
       if (!userId) {
         res

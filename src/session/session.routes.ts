@@ -1,13 +1,13 @@
 // Browser sign-in: GET/POST /login, POST /logout and GET /home, on top of the session middleware.
 import { Router, type RequestHandler } from 'express';
-import { signInLimits } from '../auth/auth.service';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Config } from '../config';
 import { formBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
 
-export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config): Router {
-  const sessionController = createSessionController(csrf, signInLimits(config), config.github.credentials !== null);
+export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config, verifyPassword: PasswordVerifier): Router {
+  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, formBody, csrf.require, sessionController.login);

@@ -4,8 +4,8 @@ import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import { removeSessionsOf } from './session.store';
 
-// A deleted user or a new password signs the user out of every browser, on every instance.
-usersService.onAccessEnded(removeSessionsOf);
+/** A deleted user or a new password signs the user out of every browser, on every instance. */
+export const signOutEverywhere = (userId: string): Promise<void> => removeSessionsOf(userId);
 
 /** The signed-in user, or null (a session whose user was deleted counts as signed out). */
 export async function currentUser(session: Partial<SessionData> | undefined): Promise<UserRecord | null> {

@@ -55,12 +55,17 @@ export function get(_req: Request, res: Response): void {
   res.json(toUserRead((res.locals as UserLocals).user));
 }
 
-export async function update(req: Request, res: Response): Promise<void> {
-  await usersService.update((res.locals as UserLocals).user, matchedData<PatchUserDto>(req, { locations: ['body'] }), caller(res) ?? null);
-  res.status(204).end();
+export function update(endAccess: usersService.AccessEndedHook) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const changes = matchedData<PatchUserDto>(req, { locations: ['body'] });
+    await usersService.update((res.locals as UserLocals).user, changes, caller(res) ?? null, endAccess);
+    res.status(204).end();
+  };
 }
 
-export async function remove(_req: Request, res: Response): Promise<void> {
-  await usersService.remove((res.locals as UserLocals).user._id);
-  res.status(204).end();
+export function remove(endAccess: usersService.AccessEndedHook) {
+  return async (_req: Request, res: Response): Promise<void> => {
+    await usersService.remove((res.locals as UserLocals).user._id, endAccess);
+    res.status(204).end();
+  };
 }

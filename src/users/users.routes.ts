@@ -1,5 +1,5 @@
 // User records (seed 000): create, read, list, replace, partially update and delete. By default no
-// credentials are required, as the seed says; USERS_API_AUTH=jwt (CONTRACT.md) protects everything
+// credentials are required, as the seed says; USERS_API_AUTH=jwt (docs/decisions.md) protects everything
 // but POST /users with the access token from POST /auth.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
@@ -7,10 +7,10 @@ import { requireAccessToken } from '../common/guards';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
 import * as usersController from './users.controller';
-import { MAX_PAGE_SIZE } from './users.service';
+import { MAX_PAGE_SIZE, type AccessEndedHook } from './users.service';
 import * as usersValidation from './users.validation';
 
-export function createUsersRouter(config: Config, accessTokens: AccessTokens): Router {
+export function createUsersRouter(config: Config, accessTokens: AccessTokens, accessEnded: AccessEndedHook): Router {
   const protectedMode = config.usersApiAuth === 'jwt';
   // In the protected mode: 401/403 for the token, then 403 for someone else's record, then the seed's order.
   const signedIn: RequestHandler[] = protectedMode ? [requireAccessToken(accessTokens), usersController.loadCaller] : [];
@@ -24,8 +24,8 @@ export function createUsersRouter(config: Config, accessTokens: AccessTokens): R
     .route('/:userId')
     .all(...signedIn, ...mayManage, usersController.loadUser)
     .get(usersController.get)
-    .put(validate(usersValidation.putUser), usersController.update)
-    .patch(validate(usersValidation.patchUser), usersController.update)
-    .delete(usersController.remove);
+    .put(validate(usersValidation.putUser), usersController.update(accessEnded))
+    .patch(validate(usersValidation.patchUser), usersController.update(accessEnded))
+    .delete(usersController.remove(accessEnded));
   return router;
 }

@@ -10,25 +10,16 @@ import { providerIdField, type ProviderName } from './users.providers';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;
-/** CONTRACT.md: a caller whose permissionFlags include 8 may manage every user (USERS_API_AUTH=jwt). */
+/** docs/decisions.md (USERS_API_AUTH): a caller whose permissionFlags include 8 may manage every user (USERS_API_AUTH=jwt). */
 export const ADMIN_FLAG = 8;
 export const MAX_PAGE_SIZE = 100;
 
 /**
- * Called with a user's id when what was issued to them must end: the user was deleted or their
- * password changed. Features that issue tokens or sessions register here, since users/ cannot
- * import them (they import users/).
+ * What must end when a user is deleted or their password changes: every token, grant, session and
+ * remembered verification issued to them. The features that issue those import users/, so users/
+ * cannot call them; src/wiring.ts builds this once and every entry point passes it in.
  */
-type AccessEndedListener = (userId: string) => Promise<void>;
-const accessEndedListeners = new Set<AccessEndedListener>();
-
-export function onAccessEnded(listener: AccessEndedListener): void {
-  accessEndedListeners.add(listener);
-}
-
-async function endAccess(userId: string): Promise<void> {
-  await Promise.all([...accessEndedListeners].map((listener) => listener(userId)));
-}
+export type AccessEndedHook = (userId: string) => Promise<void>;
 
 export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.permissionFlags & ADMIN_FLAG) === ADMIN_FLAG;
 
@@ -86,7 +77,7 @@ export function list(page: number, limit: number): Promise<UserRecord[]> {
  * user under USERS_API_AUTH=jwt (null in the open mode): only admins may change permission flags.
  * A new password ends every token, grant and session of the user.
  */
-export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRecord | null = null): Promise<void> {
+export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRecord | null, endAccess: AccessEndedHook): Promise<void> {
   // The email identifies the account and cannot change: it may only repeat the stored one.
   if (dto.email !== undefined && dto.email !== user.email) throw new BadRequestError('Invalid email');
   if (caller && !isAdmin(caller) && dto.permissionFlags !== undefined && dto.permissionFlags !== user.permissionFlags) {
@@ -100,7 +91,7 @@ export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRe
 }
 
 /** Deletes the user and ends everything issued to them. */
-export async function remove(id: string): Promise<void> {
+export async function remove(id: string, endAccess: AccessEndedHook): Promise<void> {
   if (!(await usersDao.remove(id))) throw new NotFoundError(`User ${id} not found`);
   await endAccess(id);
 }

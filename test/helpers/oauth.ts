@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
 import * as clientsService from '../../src/oauth/clients/clients.service';
-import type { GrantType } from '../../src/oauth/clients/clients.model';
+import type { GrantType } from '../../src/oauth/protocol';
 import { createUser } from './factories';
 
 export const REDIRECT_URI = 'https://client.example.com/callback';

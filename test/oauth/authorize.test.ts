@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { GrantType } from '../../src/oauth/clients/clients.model';
+import type { GrantType } from '../../src/oauth/protocol';
 import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

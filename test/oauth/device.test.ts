@@ -2,7 +2,7 @@
 // the polling answers, the verification page and its refusals follow the RFC.
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { DEVICE_CODE_GRANT } from '../../src/oauth/clients/clients.model';
+import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
 import { DeviceAuthorizationModel } from '../../src/oauth/device/device.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

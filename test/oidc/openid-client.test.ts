@@ -3,7 +3,8 @@
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
-import { ClientModel, type GrantType } from '../../src/oauth/clients/clients.model';
+import { ClientModel } from '../../src/oauth/clients/clients.model';
+import type { GrantType } from '../../src/oauth/protocol';
 import { authorizationUrl, insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';

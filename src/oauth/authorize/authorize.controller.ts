@@ -8,11 +8,11 @@ import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
-import { collectParameters, type Parameters } from '../oauth.parameters';
+import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from './authorize.page';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 
-function readParameters(req: Request, source: 'query' | 'body'): Parameters {
+function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {
   try {
     return collectParameters(req, [source]);
   } catch (err) {

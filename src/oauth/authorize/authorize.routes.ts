@@ -4,22 +4,15 @@ import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
-import type { OAuthServers } from '../oauth.server';
-import type { IdTokens } from '../oidc/id-tokens.service';
+import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createAuthorizeService } from './authorize.service';
 
 /** Seed 001 serves the endpoint under three paths. */
 export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', '/oauth/authorize'];
 
-export function createAuthorizeRouter(
-  servers: OAuthServers,
-  idTokens: IdTokens,
-  config: Config,
-  sessions: RequestHandler,
-  csrf: Csrf,
-): Router {
-  const authorize = createAuthorizeController(createAuthorizeService(servers, config, idTokens), csrf);
+export function createAuthorizeRouter(idTokens: IdTokenSigner, config: Config, sessions: RequestHandler, csrf: Csrf): Router {
+  const authorize = createAuthorizeController(createAuthorizeService(config, idTokens), csrf);
   const router = Router();
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   router.post(AUTHORIZE_PATHS, sessions, formBody, csrf.require, authorize.decide);

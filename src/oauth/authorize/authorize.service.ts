@@ -3,21 +3,26 @@
 // redirect (§4.1.2.1); every other error goes back to the client with `error`, `state` and RFC 9207's
 // `iss`. The service returns what to do; the controller turns it into a response.
 import type { Config } from '../../config';
-import { randomToken } from '../../common/crypto';
-import * as clientsService from '../clients/clients.service';
+import * as usersService from '../../users/users.service';
 import type { ClientDocument } from '../clients/clients.model';
+import * as clientsService from '../clients/clients.service';
 import * as grantsService from '../grants/grants.service';
-import type { Parameters } from '../oauth.parameters';
-import { grantedScope, SCOPES } from '../oauth.scopes';
-import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
-import { saveToken, toLibraryClient } from '../oauth.storage';
-import { tokensIssued } from '../../common/metrics';
-import type { IdTokens } from '../oidc/id-tokens.service';
-
-/** `id_token` and `id_token token` are OpenID Connect's implicit flow (Core §3.2). */
-type ResponseType = 'code' | 'token' | 'id_token' | 'id_token token';
-const RESPONSE_TYPES: ResponseType[] = ['code', 'token', 'id_token', 'id_token token'];
-type ResponseMode = 'query' | 'fragment';
+import type { OAuthParameters } from '../oauth.parameters';
+import {
+  grantedScope,
+  PKCE_METHODS,
+  PKCE_VALUE,
+  PROMPTS,
+  RESPONSE_TYPE_GRANT,
+  RESPONSE_TYPES,
+  SCOPE_ERROR,
+  STATE_VALUE,
+  type PkceMethod,
+  type ResponseMode,
+  type ResponseType,
+} from '../protocol';
+import * as codesService from '../tokens/codes.service';
+import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
 
 export interface AuthorizationRequest {
   client: ClientDocument;
@@ -28,7 +33,7 @@ export interface AuthorizationRequest {
   state?: string;
   nonce?: string;
   codeChallenge?: string;
-  codeChallengeMethod?: string;
+  codeChallengeMethod?: PkceMethod;
   /** OpenID Connect `prompt`, as a set of values. */
   prompt: string[];
   /** Seconds since the person signed in after which they must sign in again. */
@@ -61,19 +66,9 @@ export interface SignedIn {
   authTime?: Date;
 }
 
-const REQUIRED_GRANT: Record<ResponseType, string> = {
-  code: 'authorization_code',
-  token: 'implicit',
-  id_token: 'implicit',
-  'id_token token': 'implicit',
-};
-const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,1024}$/;
-const PROMPTS = ['none', 'login', 'consent', 'select_account'];
-
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
 
-export function createAuthorizeService(servers: OAuthServers, config: Config, idTokens: IdTokens) {
+export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) {
   /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
   function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
     const url = new URL(redirectUri);
@@ -86,7 +81,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
   }
 
   /** Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. */
-  async function review(parameters: Parameters): Promise<Consent | Redirect | Refusal> {
+  async function review(parameters: OAuthParameters): Promise<Consent | Redirect | Refusal> {
     const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
     if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
     const registered = clientsService.redirectUrisOf(client);
@@ -102,7 +97,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
         'The application asked to send you to an address it has not registered, so you were not sent there.',
       );
     }
-    const state = parameters.state !== undefined && PRINTABLE_ASCII.test(parameters.state) ? parameters.state : undefined;
+    const state = parameters.state !== undefined && STATE_VALUE.test(parameters.state) ? parameters.state : undefined;
     const requestedType = parameters.response_type;
     // The order of the values of a response type does not matter (OAuth 2.0 Multiple Response Types).
     const spelled = requestedType?.split(' ').filter(Boolean).sort().join(' ');
@@ -120,15 +115,15 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
     if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
       return fail('invalid_request', 'response_mode must be query or fragment (fragment for tokens)');
     }
-    if (!client.grants.includes(REQUIRED_GRANT[responseType] as never))
+    if (!client.grants.includes(RESPONSE_TYPE_GRANT[responseType]))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
-    const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
-    if (!scope) return fail('invalid_scope', `scope must be made of ${SCOPES.join(', ')}`);
+    const scope = grantedScope(parameters.scope);
+    if (!scope) return fail('invalid_scope', SCOPE_ERROR);
     if (responseType.startsWith('id_token') && (!scope.includes('openid') || !parameters.nonce)) {
       return fail('invalid_request', 'response_type id_token needs the openid scope and a nonce');
     }
     const prompt = parameters.prompt?.split(' ').filter(Boolean) ?? [];
-    if (!prompt.every((value) => PROMPTS.includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
+    if (!prompt.every((value) => (PROMPTS as readonly string[]).includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
       return fail('invalid_request', 'prompt must be none, or any of login, consent and select_account');
     }
     const maxAge = parameters.max_age === undefined ? undefined : Number(parameters.max_age);
@@ -149,12 +144,14 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
     };
     if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
-      if (!parameters.code_challenge || !PKCE_CHALLENGE.test(parameters.code_challenge)) {
+      if (!parameters.code_challenge || !PKCE_VALUE.test(parameters.code_challenge)) {
         return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]');
       }
-      if (method !== 'S256' && method !== 'plain') return fail('invalid_request', 'code_challenge_method must be S256 or plain');
+      if (!(PKCE_METHODS as readonly string[]).includes(method)) {
+        return fail('invalid_request', `code_challenge_method must be one of ${PKCE_METHODS.join(', ')}`);
+      }
       request.codeChallenge = parameters.code_challenge;
-      request.codeChallengeMethod = method;
+      request.codeChallengeMethod = method as PkceMethod;
     }
     // RFC 9700 §2.1.1: a client without a secret proves with PKCE that it is the one that started.
     if (clientsService.isPublic(client) && request.codeChallengeMethod !== 'S256') {
@@ -189,7 +186,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
     const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
     const remembered =
       !mustSignIn && !request.prompt.includes('consent') && (await grantsService.covers(person.userId, request.client._id, request.scope));
-    if (remembered) return issue(request, person);
+    if (remembered) return issueFor(request, person);
     if (request.prompt.includes('none')) {
       const error = mustSignIn ? 'login_required' : 'consent_required';
       return redirectBack(request.redirectUri, request.responseMode, {
@@ -201,75 +198,50 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
     return mustSignIn ? 'sign-in' : 'consent';
   }
 
-  function issue(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
-    if (request.responseType === 'code') return issueCode(request, person);
-    return request.responseType === 'token' ? issueImplicitToken(request, person) : issueImplicitIdToken(request, person);
-  }
-
-  async function issueCode(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
-    const response = new OAuthResponse();
-    const { response_mode: _mode, nonce: _nonce, ...libraryFields } = consentFields(request);
-    try {
-      await servers.variantA.authorize(libraryRequest(libraryFields), response, {
-        authenticateHandler: { handle: () => ({ id: person.userId, authTime: person.authTime, nonce: request.nonce }) },
+  /** Approved (now or before): back to the client with a code, or the implicit flow's tokens. */
+  async function issueFor(request: AuthorizationRequest, signedIn: SignedIn): Promise<Redirect> {
+    if (request.responseType === 'code') {
+      const code = await codesService.issue({
+        clientId: request.client._id,
+        userId: signedIn.userId,
+        redirectUri: request.redirectUri,
+        scope: request.scope,
+        codeChallenge: request.codeChallenge,
+        codeChallengeMethod: request.codeChallengeMethod,
+        nonce: request.nonce,
+        authTime: signedIn.authTime,
       });
-    } catch (err) {
-      // The library answers its own errors with a redirect to the (already verified) redirect_uri.
-      if (!response.get('location')) throw err;
+      return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     }
-    const issued = new URL(String(response.get('location')));
-    return redirectBack(request.redirectUri, request.responseMode, Object.fromEntries(issued.searchParams));
-  }
-
-  /** OpenID Connect's implicit flow: an ID token, with an access token for `id_token token`. */
-  async function issueImplicitIdToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
-    const withToken = request.responseType === 'id_token token';
-    const accessToken = withToken ? await saveImplicitToken(request, person) : undefined;
-    const idToken = await idTokens.issue({
-      userId: person.userId,
-      clientId: request.client._id,
-      scope: request.scope,
-      authTime: person.authTime,
-      nonce: request.nonce,
-      accessToken,
-    });
+    const person = await usersService.findById(signedIn.userId);
+    if (!person) return redirectBack(request.redirectUri, 'fragment', { error: 'login_required', state: request.state });
+    // Implicit: an access token for `token` and `id_token token`, an ID token for `id_token*`.
+    const issued: IssuedToken | null =
+      request.responseType === 'id_token'
+        ? null
+        : await issue(
+            {
+              client: request.client,
+              person,
+              scope: request.scope,
+              grantType: 'implicit',
+              refreshToken: false,
+              authTime: signedIn.authTime,
+            },
+            { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
+          );
+    const idToken = request.responseType.startsWith('id_token')
+      ? await idTokens.sign({
+          user: person,
+          clientId: request.client._id,
+          scope: request.scope,
+          authTime: signedIn.authTime,
+          nonce: request.nonce,
+          accessToken: issued?.accessToken,
+        })
+      : undefined;
     return redirectBack(request.redirectUri, 'fragment', {
-      ...(accessToken
-        ? {
-            access_token: accessToken,
-            token_type: 'bearer',
-            expires_in: String(config.oauth.v1AccessTokenLifetime),
-            scope: request.scope.join(' '),
-          }
-        : {}),
-      id_token: idToken ?? undefined,
-      state: request.state,
-    });
-  }
-
-  async function saveImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<string> {
-    const accessToken = randomToken();
-    const lifetime = config.oauth.v1AccessTokenLifetime;
-    const client = toLibraryClient(request.client);
-    await saveToken(
-      { accessToken, accessTokenExpiresAt: new Date(Date.now() + lifetime * 1000), scope: request.scope, client, user: {} },
-      client,
-      { id: person.userId },
-    );
-    tokensIssued.inc({ grant_type: 'implicit' });
-    return accessToken;
-  }
-
-  async function issueImplicitToken(request: AuthorizationRequest, person: SignedIn): Promise<Redirect> {
-    const accessToken = await saveImplicitToken(request, person);
-    const lifetime = config.oauth.v1AccessTokenLifetime;
-    // `token` is seed 001's name for the access token; the rest are RFC 6749 §4.2.2's.
-    return redirectBack(request.redirectUri, 'fragment', {
-      access_token: accessToken,
-      token: accessToken,
-      token_type: 'bearer',
-      expires_in: String(lifetime),
-      scope: request.scope.join(' '),
+      ...implicitResponse(issued, idToken, request.responseType === 'token'),
       state: request.state,
     });
   }
@@ -280,7 +252,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
     beforeConsent,
 
     /** Carries out the person's decision on a request that passed review again. */
-    async decide(parameters: Parameters, person: SignedIn): Promise<Redirect | Refusal> {
+    async decide(parameters: OAuthParameters, person: SignedIn): Promise<Redirect | Refusal> {
       const reviewed = await review(parameters);
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
@@ -293,7 +265,7 @@ export function createAuthorizeService(servers: OAuthServers, config: Config, id
       }
       if (parameters.decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
       await grantsService.remember(person.userId, request.client._id, request.scope);
-      return issue(request, person);
+      return issueFor(request, person);
     },
   };
 }

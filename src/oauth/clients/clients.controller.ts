@@ -45,7 +45,9 @@ export async function list(_req: Request, res: Response): Promise<void> {
   res.json(await clientsService.listOwnedBy(owner(res)));
 }
 
-export async function remove(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-  await clientsService.remove(owner(res), req.params.clientId);
-  res.status(204).end();
+export function remove(ended: clientsService.ClientRemovedHook) {
+  return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
+    await clientsService.remove(owner(res), req.params.clientId, ended);
+    res.status(204).end();
+  };
 }

@@ -1,20 +1,7 @@
 // Registered client applications. The secret is kept only as a SHA-256 hash; public clients
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
-
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-export const GRANT_TYPES = [
-  'authorization_code',
-  'implicit',
-  'refresh_token',
-  'password',
-  'client_credentials',
-  DEVICE_CODE_GRANT,
-] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
-
-export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
-export type AuthMethod = (typeof AUTH_METHODS)[number];
+import type { ClientAuthMethod, GrantType } from '../protocol';
 
 export interface ClientDocument {
   /** client_id, public. */
@@ -29,7 +16,7 @@ export interface ClientDocument {
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   /** Absent on older clients, which may use client_secret_basic and client_secret_post. */
-  tokenEndpointAuthMethod?: AuthMethod;
+  tokenEndpointAuthMethod?: ClientAuthMethod;
   /** RFC 7592: hash of the token that reads, updates and deletes this registration. */
   registrationTokenHash?: string;
   grants: GrantType[];

@@ -6,13 +6,19 @@ import { jsonBody } from '../../common/json-body';
 import { validate } from '../../common/validation';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
+import type { ClientRemovedHook } from './clients.service';
 import * as clientsValidation from './clients.validation';
 import { oauthBodyErrors } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
 
-export function createClientsRouter(config: Config, accessTokens: AccessTokens, sessions: RequestHandler): Router {
+export function createClientsRouter(
+  config: Config,
+  accessTokens: AccessTokens,
+  sessions: RequestHandler,
+  clientRemoved: ClientRemovedHook,
+): Router {
   const user = clientsController.requireUser(accessTokens);
-  const registration = createRegistrationController(config, accessTokens);
+  const registration = createRegistrationController(config, accessTokens, clientRemoved);
   const router = Router();
   // A body the parser refuses is answered in the RFC's error format too.
   router.post('/oauth/register', jsonBody, oauthBodyErrors, registration.register);
@@ -20,6 +26,6 @@ export function createClientsRouter(config: Config, accessTokens: AccessTokens, 
   router.delete('/oauth/register/:clientId', registration.remove);
   router.post('/oauth/clients', sessions, user, jsonBody, validate(clientsValidation.registerClient), clientsController.register);
   router.get('/oauth/clients', sessions, user, clientsController.list);
-  router.delete('/oauth/clients/:clientId', sessions, user, clientsController.remove);
+  router.delete('/oauth/clients/:clientId', sessions, user, clientsController.remove(clientRemoved));
   return router;
 }

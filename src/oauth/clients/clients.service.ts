@@ -1,16 +1,23 @@
 // Registered client applications: the secret is shown once at registration and stored as a hash.
 import { timingSafeEqual } from 'node:crypto';
+import { basicClientCredentials } from '../../common/authorization';
 import { BadRequestError, NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
-import * as grantsDao from '../grants/grants.dao';
-import * as tokensDao from '../tokens/tokens.dao';
+import { invalidClient, invalidRequest } from '../oauth.errors';
+import type { OAuthParameters } from '../oauth.parameters';
+import {
+  DEFAULT_CLIENT_AUTH_METHOD,
+  DEFAULT_CLIENT_GRANTS,
+  LIMITS,
+  PUBLIC_CLIENT_GRANTS,
+  type ClientAuthMethod,
+  type GrantType,
+} from '../protocol';
 import * as clientsDao from './clients.dao';
-import { DEVICE_CODE_GRANT, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
+import type { ClientDocument } from './clients.model';
 
-export const DEFAULT_GRANTS: GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
-/** Grants that need no client secret. */
-export const PUBLIC_CLIENT_GRANTS: GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
-const MAX_REDIRECT_URI_LENGTH = 2048;
+/** What removing a client must also end: its tokens, codes and remembered consents (wired in createApp). */
+export type ClientRemovedHook = (clientId: string) => Promise<void>;
 
 /** RFC 8252 §7.1: a native app's private-use scheme is a reversed domain name, so it has a dot. */
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
@@ -24,7 +31,7 @@ const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
  */
 export function normalizeRedirectUri(value: unknown): string | null {
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (typeof value !== 'string' || value.length > MAX_REDIRECT_URI_LENGTH || /[\x00-\x20\x7f#]/.test(value)) return null;
+  if (typeof value !== 'string' || value.length > LIMITS.redirectUriLength || /[\x00-\x20\x7f#]/.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
@@ -94,7 +101,7 @@ function newClient(clientId: string, clientSecret: string, registration: ClientR
     name: registration.name,
     website: registration.website,
     redirectUri: registration.redirect_uri,
-    grants: [...new Set(registration.grants ?? DEFAULT_GRANTS)],
+    grants: [...new Set(registration.grants ?? DEFAULT_CLIENT_GRANTS)],
     ownerId,
     createdAt: new Date(),
   };
@@ -124,21 +131,21 @@ export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
  * Deletes the client (given an owner, only when it is theirs) and revokes every token, code and
  * remembered consent issued to it; false when there was no such client.
  */
-export async function removeClient(clientId: string, ownerId?: string): Promise<boolean> {
+export async function removeClient(clientId: string, ended: ClientRemovedHook, ownerId?: string): Promise<boolean> {
   if (!(await clientsDao.deleteClient(clientId, ownerId))) return false;
-  await Promise.all([tokensDao.deleteForClient(clientId), grantsDao.removeForClient(clientId)]);
+  await ended(clientId);
   return true;
 }
 
-export async function remove(ownerId: string, clientId: string): Promise<void> {
-  if (!(await removeClient(clientId, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
+export async function remove(ownerId: string, clientId: string, ended: ClientRemovedHook): Promise<void> {
+  if (!(await removeClient(clientId, ended, ownerId))) throw new NotFoundError(`Client ${clientId} not found`);
 }
 
 /** What an operator sees of a client (npm run oauth:client): everything but the hashes. */
 export interface ClientDetails extends ClientView {
   redirect_uris: string[];
   /** Clients registered before RFC 7591 accept client_secret_basic and client_secret_post. */
-  token_endpoint_auth_method: AuthMethod;
+  token_endpoint_auth_method: ClientAuthMethod;
   /** Registered through POST /oauth/register, with a registration access token. */
   dynamically_registered: boolean;
   owner_id: string | null;
@@ -149,7 +156,7 @@ function toDetails(client: ClientDocument): ClientDetails {
   return {
     ...toView(client),
     redirect_uris: redirectUrisOf(client),
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? 'client_secret_basic',
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? DEFAULT_CLIENT_AUTH_METHOD,
     dynamically_registered: client.registrationTokenHash !== undefined,
     owner_id: client.ownerId ?? null,
     created_at: client.createdAt.toISOString(),
@@ -217,4 +224,33 @@ export async function authenticate(clientId: string, clientSecret: string | unde
   const presented = Buffer.from(sha256(clientSecret));
   const stored = Buffer.from(client.secretHash);
   return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+}
+
+/** A client's credentials as a request presents them (RFC 6749 §2.3.1), not yet checked. */
+export interface ClientCredentials {
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/**
+ * The client's id and secret from HTTP Basic (client_secret_basic, form-decoded as RFC 6749 §2.3.1
+ * says) or from the client_id/client_secret parameters (client_secret_post). A client_id parameter
+ * beside Basic only identifies the client (RFC 8628 §3.4 clients send it): it must name the same
+ * client; a secret in both places is two authentication methods, which is refused.
+ */
+export function credentialsOf(parameters: OAuthParameters, authorization: string | undefined): ClientCredentials {
+  const basic = basicClientCredentials(authorization);
+  if (!basic) return { clientId: parameters.client_id, clientSecret: parameters.client_secret };
+  if (parameters.client_secret !== undefined) throw invalidRequest('Use one client authentication method, not two');
+  if (parameters.client_id !== undefined && parameters.client_id !== basic.name) {
+    throw invalidRequest('client_id does not name the client of the Authorization header');
+  }
+  return { clientId: basic.name, clientSecret: basic.password };
+}
+
+/** Client authentication for the token, revocation, introspection and device endpoints; invalid_client otherwise. */
+export async function authenticateRequest(credentials: ClientCredentials): Promise<ClientDocument> {
+  const client = credentials.clientId ? await authenticate(credentials.clientId, credentials.clientSecret) : null;
+  if (!client) throw invalidClient();
+  return client;
 }

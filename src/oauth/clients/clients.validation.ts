@@ -1,6 +1,6 @@
 import { body } from 'express-validator';
 import { normalizeRedirectUri } from './clients.service';
-import { GRANT_TYPES } from './clients.model';
+import { GRANT_TYPES } from '../protocol';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -7,6 +7,7 @@ import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
+import type { ClientRemovedHook } from './clients.service';
 import * as registrationService from './registration.service';
 
 /** RFC 6750 §3.1: the bearer token (initial or registration access token) is missing or wrong. */
@@ -18,7 +19,7 @@ function invalidToken(description: string): AppError {
   );
 }
 
-export function createRegistrationController(config: Config, accessTokens: AccessTokens) {
+export function createRegistrationController(config: Config, accessTokens: AccessTokens, clientRemoved: ClientRemovedHook) {
   const registrationToken = (req: Request): string => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw invalidToken('Send the registration access token as Authorization: Bearer <token>');
@@ -44,7 +45,7 @@ export function createRegistrationController(config: Config, accessTokens: Acces
     },
 
     async remove(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-      if (!(await registrationService.remove(req.params.clientId, registrationToken(req)))) {
+      if (!(await registrationService.remove(req.params.clientId, registrationToken(req), clientRemoved))) {
         throw invalidToken('The registration access token does not manage this client');
       }
       res.status(204).end();

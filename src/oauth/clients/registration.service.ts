@@ -4,18 +4,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
+import {
+  CLIENT_AUTH_METHODS,
+  DEFAULT_CLIENT_AUTH_METHOD,
+  DEFAULT_REGISTRATION_GRANTS,
+  GRANT_TYPES,
+  LIMITS,
+  PUBLIC_CLIENT_GRANTS,
+  RESPONSE_TYPE_GRANT,
+  RESPONSE_TYPES,
+  type ClientAuthMethod,
+  type GrantType,
+  type ResponseType,
+} from '../protocol';
 import * as clientsDao from './clients.dao';
-import { AUTH_METHODS, GRANT_TYPES, type AuthMethod, type ClientDocument, type GrantType } from './clients.model';
-import { isRegistrableRedirectUri, normalizeRedirectUri, PUBLIC_CLIENT_GRANTS, removeClient } from './clients.service';
+import type { ClientDocument } from './clients.model';
+import { isRegistrableRedirectUri, normalizeRedirectUri, removeClient, type ClientRemovedHook } from './clients.service';
 
-const MAX_URIS = 10;
-const MAX_NAME_LENGTH = 100;
-const RESPONSE_TYPE_GRANT: Record<string, GrantType> = {
-  code: 'authorization_code',
-  token: 'implicit',
-  id_token: 'implicit',
-  'id_token token': 'implicit',
-};
+const MAX_URIS = LIMITS.urisPerClient;
+const MAX_NAME_LENGTH = LIMITS.clientNameLength;
 
 /** RFC 7591 §3.2.2 errors. */
 export class RegistrationError extends AppError {
@@ -37,7 +44,7 @@ export interface ClientMetadata {
   post_logout_redirect_uris: string[];
   grant_types: GrantType[];
   response_types: string[];
-  token_endpoint_auth_method: AuthMethod;
+  token_endpoint_auth_method: ClientAuthMethod;
 }
 
 const invalid = (description: string) => new RegistrationError('invalid_client_metadata', description);
@@ -62,20 +69,19 @@ const redirectUriError = (description: string) =>
 function readMetadata(body: unknown) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
   const input = body as Record<string, unknown>;
-  const method = input.token_endpoint_auth_method ?? 'client_secret_basic';
-  if (!AUTH_METHODS.includes(method as AuthMethod)) throw invalid(`token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
-  const authMethod = method as AuthMethod;
+  const method = input.token_endpoint_auth_method ?? DEFAULT_CLIENT_AUTH_METHOD;
+  if (!CLIENT_AUTH_METHODS.includes(method as ClientAuthMethod))
+    throw invalid(`token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
+  const authMethod = method as ClientAuthMethod;
   const grants = (stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant)) ?? [
-    'authorization_code',
+    ...DEFAULT_REGISTRATION_GRANTS,
   ]) as GrantType[];
   if (grants.length === 0) throw invalid('grant_types must name at least one grant type');
   if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
-    throw invalid(
-      'A public client (token_endpoint_auth_method none) may use only authorization_code, refresh_token and the device code grant',
-    );
+    throw invalid(`A public client (token_endpoint_auth_method none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
   }
   const responseTypes =
-    stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANT) ??
+    (stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANT) as ResponseType[] | undefined) ??
     (grants.includes('authorization_code') ? ['code'] : []);
   const missing = responseTypes.find((type) => !grants.includes(RESPONSE_TYPE_GRANT[type]));
   if (missing) throw invalid(`response_type ${missing} needs the grant type ${RESPONSE_TYPE_GRANT[missing]}`);
@@ -104,8 +110,8 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
     redirect_uris: client.redirectUris ?? [client.redirectUri],
     post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
     grant_types: grants,
-    response_types: Object.keys(RESPONSE_TYPE_GRANT).filter((type) => grants.includes(RESPONSE_TYPE_GRANT[type])),
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? 'client_secret_basic',
+    response_types: RESPONSE_TYPES.filter((type) => grants.includes(RESPONSE_TYPE_GRANT[type])),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? DEFAULT_CLIENT_AUTH_METHOD,
   };
 }
 
@@ -151,7 +157,7 @@ export async function read(clientId: string, registrationToken: string, issuer: 
 }
 
 /** Deletes the registration and every token and code issued to the client; false for a wrong token. */
-export async function remove(clientId: string, registrationToken: string): Promise<boolean> {
+export async function remove(clientId: string, registrationToken: string, ended: ClientRemovedHook): Promise<boolean> {
   if (!(await managed(clientId, registrationToken))) return false;
-  return removeClient(clientId);
+  return removeClient(clientId, ended);
 }

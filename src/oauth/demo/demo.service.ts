@@ -4,7 +4,7 @@ import axios from 'axios';
 import jwt from 'jsonwebtoken';
 import * as usersService from '../../users/users.service';
 import * as clientsService from '../clients/clients.service';
-import { GRANT_TYPES } from '../clients/clients.model';
+import { GRANT_TYPES } from '../protocol';
 
 export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password' } as const;
 // Published on purpose: the demo client exists only in development databases.

@@ -8,13 +8,11 @@ import * as sessionService from '../../session/session.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { consentPage } from '../authorize/authorize.page';
-import { DEVICE_CODE_GRANT } from '../clients/clients.model';
+import { DEVICE_CODE_GRANT, grantedScope, MAX_TYPED_USER_CODE_LENGTH, SCOPE_ERROR } from '../protocol';
 import * as clientsService from '../clients/clients.service';
 import * as grantsService from '../grants/grants.service';
 import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
-import { grantedScope, SCOPES } from '../oauth.scopes';
-import * as tokensService from '../tokens/tokens.service';
 import { deviceOutcomePage, verificationPage } from './device.page';
 import * as deviceService from './device.service';
 
@@ -34,11 +32,11 @@ export function createDeviceController(config: Config, csrf: Csrf) {
   return {
     async authorizeDevice(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
       if (!client.grants.includes(DEVICE_CODE_GRANT))
         throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
-      const scope = grantedScope(parameters.scope?.split(' ').filter(Boolean));
-      if (!scope) throw new OAuthErrorResponse('invalid_scope', `scope must be made of ${SCOPES.join(', ')}`);
+      const scope = grantedScope(parameters.scope);
+      if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
       const started = await deviceService.start(client._id, scope, config.oauth.devicePollInterval);
       noStore(res).json({
         device_code: started.deviceCode,
@@ -51,7 +49,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
     },
 
     async showVerification(req: Request, res: Response): Promise<void> {
-      const typed = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, 20) : undefined;
+      const typed = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, MAX_TYPED_USER_CODE_LENGTH) : undefined;
       if (!(await personOr(req, res, req.originalUrl))) return;
       noStore(res)
         .type(HTML)
@@ -62,7 +60,8 @@ export function createDeviceController(config: Config, csrf: Csrf) {
       const typed = bodyField(req, 'user_code');
       const user = await personOr(req, res, '/device');
       if (!user) return;
-      const authorization = typeof typed === 'string' && typed.length <= 20 ? await deviceService.findPending(typed) : null;
+      const authorization =
+        typeof typed === 'string' && typed.length <= MAX_TYPED_USER_CODE_LENGTH ? await deviceService.findPending(typed) : null;
       const client = authorization && (await clientsService.find(authorization.clientId));
       if (!authorization || !client || typeof typed !== 'string') {
         noStore(res)
@@ -92,7 +91,8 @@ export function createDeviceController(config: Config, csrf: Csrf) {
       if (!user) return;
       const typed = bodyField(req, 'user_code');
       const decision = bodyField(req, 'decision');
-      const authorization = typeof typed === 'string' && typed.length <= 20 ? await deviceService.findPending(typed) : null;
+      const authorization =
+        typeof typed === 'string' && typed.length <= MAX_TYPED_USER_CODE_LENGTH ? await deviceService.findPending(typed) : null;
       const approved = decision === 'approve';
       if (
         !authorization ||

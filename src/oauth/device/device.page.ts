@@ -1,6 +1,7 @@
 // The verification page of the device flow: a form with an input named user_code, and the outcome.
 import { html } from '../../web/html';
 import { csrfField, layout } from '../../web/layout';
+import { MAX_TYPED_USER_CODE_LENGTH } from '../protocol';
 
 export function verificationPage(options: { csrfToken: string; userCode?: string; error?: string }): string {
   return layout(
@@ -11,7 +12,7 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 <form method="post" action="/device">
 ${csrfField(options.csrfToken)}
 <label for="user_code">Code</label>
-<input id="user_code" name="user_code" type="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required maxlength="20" value="${options.userCode ?? ''}">
+<input id="user_code" name="user_code" type="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required maxlength="${MAX_TYPED_USER_CODE_LENGTH}" value="${options.userCode ?? ''}">
 <div class="row"><button type="submit">Continue</button></div>
 </form>`,
   );

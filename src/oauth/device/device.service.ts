@@ -1,24 +1,21 @@
 // The device authorization grant (RFC 8628): a device without a browser gets a user code for a person
 // to type on the verification page, then polls the token endpoint until the person decides. User
-// codes are 8 letters without vowels or look-alikes (BCDF-GHJK); device codes are single-use.
+// codes are USER_CODE's letters without vowels or look-alikes (BCDF-GHJK); device codes are single-use.
 import { randomInt } from 'node:crypto';
-import { OAuthError } from '@node-oauth/oauth2-server';
 import { randomToken, sha256 } from '../../common/crypto';
 import { throttled } from '../../db/sweeper';
+import { OAuthErrorResponse } from '../oauth.errors';
+import { LIMITS, USER_CODE } from '../protocol';
 import * as deviceDao from './device.dao';
 import type { DeviceAuthorizationDocument } from './device.model';
 
-export const DEVICE_CODE_LIFETIME_SECONDS = 600;
-const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
-const USER_CODE_LENGTH = 8;
-/** RFC 8628 §3.5: slow_down adds 5 seconds to the interval. */
-const SLOW_DOWN_SECONDS = 5;
+export const DEVICE_CODE_LIFETIME_SECONDS = LIMITS.deviceCodeLifetimeSeconds;
 
 const sweepExpired = throttled(60_000, deviceDao.deleteExpired);
 
 function newUserCode(): string {
-  const letters = Array.from({ length: USER_CODE_LENGTH }, () => USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)]);
-  return `${letters.slice(0, 4).join('')}-${letters.slice(4).join('')}`;
+  const letters = Array.from({ length: USER_CODE.length }, () => USER_CODE.alphabet[randomInt(USER_CODE.alphabet.length)]);
+  return `${letters.slice(0, USER_CODE.groupSize).join('')}-${letters.slice(USER_CODE.groupSize).join('')}`;
 }
 
 /** What a person typed, as it is stored: upper case, letters only (dashes and spaces are optional). */
@@ -62,7 +59,7 @@ export function decide(authorization: DeviceAuthorizationDocument, approved: boo
   return deviceDao.decide(authorization._id, approved ? { status: 'approved', userId, authTime } : { status: 'denied' });
 }
 
-const pollError = (name: string, description: string) => new OAuthError(description, { code: 400, name });
+const pollError = (name: string, description: string) => new OAuthErrorResponse(name, description);
 
 /** What the device's poll gets: the person and scope once approved (then the code is spent), else the RFC's error. */
 export async function redeem(deviceCode: string, clientId: string): Promise<{ userId: string; authTime?: Date; scope: string[] }> {
@@ -74,7 +71,7 @@ export async function redeem(deviceCode: string, clientId: string): Promise<{ us
   if (authorization.expiresAt <= now) throw pollError('expired_token', 'The device code has expired');
   if (authorization.status === 'pending') {
     const tooSoon = authorization.lastPolledAt && now.getTime() - authorization.lastPolledAt.getTime() < authorization.interval * 1000;
-    const interval = tooSoon ? authorization.interval + SLOW_DOWN_SECONDS : authorization.interval;
+    const interval = tooSoon ? authorization.interval + LIMITS.slowDownSeconds : authorization.interval;
     await deviceDao.recordPoll(hash, now, interval);
     if (tooSoon) throw pollError('slow_down', `Poll at most every ${interval} seconds`);
     throw pollError('authorization_pending', 'The person has not decided yet');

@@ -2,13 +2,9 @@
 // authorization for the same or narrower scopes skips the consent page, listed on /home and in the
 // API, and revocable, which ends every token of that person for that client at once.
 import { NotFoundError } from '../../common/errors';
-import * as usersService from '../../users/users.service';
 import * as clientsService from '../clients/clients.service';
 import * as tokensDao from '../tokens/tokens.dao';
 import * as grantsDao from './grants.dao';
-
-// A deleted account or a new password forgets what the person approved, on every instance.
-usersService.onAccessEnded(grantsDao.removeForUser);
 
 export interface ConnectedApplication {
   client_id: string;
@@ -59,3 +55,9 @@ export async function revoke(userId: string, clientId: string): Promise<void> {
   await tokensDao.deleteForUserAndClient(userId, clientId);
   if (!removed) throw new NotFoundError(`No connected application ${clientId}`);
 }
+
+/** A deleted account or a new password forgets what the person approved. */
+export const forgetUser = (userId: string): Promise<void> => grantsDao.removeForUser(userId);
+
+/** A deleted client is forgotten by everyone who approved it. */
+export const forgetClient = (clientId: string): Promise<void> => grantsDao.removeForClient(clientId);

@@ -9,14 +9,14 @@ import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import * as clientsService from '../clients/clients.service';
 import { OAuthErrorResponse } from '../oauth.errors';
-import { collectParameters, type Parameters } from '../oauth.parameters';
+import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { confirmSignOutPage, signedOutPage } from './end-session.page';
 import type { IdTokens } from './id-tokens.service';
 
 const HTML = 'text/html; charset=utf-8';
 const refused = (message: string) => pageError(400, 'Invalid sign-out request', message);
 
-function readParameters(req: Request): Parameters {
+function readParameters(req: Request): OAuthParameters {
   try {
     return collectParameters(req, [req.method === 'POST' ? 'body' : 'query']);
   } catch (err) {
@@ -27,7 +27,7 @@ function readParameters(req: Request): Parameters {
 
 export function createEndSessionController(idTokens: IdTokens, csrf: Csrf) {
   /** Where to send the browser afterwards: a registered post_logout_redirect_uri with state, or nowhere. */
-  async function destination(parameters: Parameters, hintClient: string | undefined): Promise<string | null> {
+  async function destination(parameters: OAuthParameters, hintClient: string | undefined): Promise<string | null> {
     if (parameters.client_id && hintClient && parameters.client_id !== hintClient)
       throw refused('client_id is not the audience of id_token_hint.');
     const requested = parameters.post_logout_redirect_uri;

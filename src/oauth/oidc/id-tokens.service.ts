@@ -2,11 +2,9 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
-import * as usersService from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
+import { ID_TOKEN_SIGNING_ALGORITHM as ID_TOKEN_ALGORITHM } from '../protocol';
 import type { KeyRing } from './signing-keys.service';
-
-export const ID_TOKEN_ALGORITHM = 'RS256';
 
 /** What `profile` and `email` release, with `sub` always. */
 export function userClaims(user: UserRecord, scope: readonly string[]): Record<string, unknown> {
@@ -34,7 +32,7 @@ export function halfHash(value: string): string {
 }
 
 export interface IdTokenRequest {
-  userId: string;
+  user: UserRecord;
   clientId: string;
   scope: readonly string[];
   authTime?: Date;
@@ -45,12 +43,10 @@ export interface IdTokenRequest {
 
 export function createIdTokens(keys: KeyRing, config: Config) {
   return {
-    /** A signed ID token, or null when the person no longer exists. */
-    async issue(request: IdTokenRequest): Promise<string | null> {
-      const user = await usersService.findById(request.userId);
-      if (!user) return null;
+    /** A signed ID token for the person. */
+    async sign(request: IdTokenRequest): Promise<string> {
       const { kid, privateKey } = await keys.signingKey();
-      const claims: Record<string, unknown> = { ...userClaims(user, request.scope), azp: request.clientId };
+      const claims: Record<string, unknown> = { ...userClaims(request.user, request.scope), azp: request.clientId };
       if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
       if (request.nonce) claims.nonce = request.nonce;
       if (request.accessToken) claims.at_hash = halfHash(request.accessToken);

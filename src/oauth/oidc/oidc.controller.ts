@@ -5,15 +5,22 @@ import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
-import { DEVICE_CODE_GRANT } from '../clients/clients.model';
-import { SCOPES } from '../oauth.scopes';
+import {
+  CLAIMS_SUPPORTED,
+  CLIENT_AUTH_METHODS,
+  GRANT_TYPES,
+  ID_TOKEN_SIGNING_ALGORITHM,
+  PKCE_METHODS,
+  PROMPTS,
+  RESPONSE_MODES,
+  RESPONSE_TYPES,
+  SCOPES,
+} from '../protocol';
 import * as tokensService from '../tokens/tokens.service';
-import { ID_TOKEN_ALGORITHM, userClaims } from './id-tokens.service';
+import { userClaims } from './id-tokens.service';
 import type { KeyRing } from './signing-keys.service';
 
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
-
-/** Everything the server really supports, for both discovery documents. */
+/** Everything the server really supports, for both discovery documents; each list from the protocol's vocabulary. */
 export function providerMetadata(issuer: string): Record<string, unknown> {
   return {
     issuer,
@@ -27,34 +34,17 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     introspection_endpoint: `${issuer}/oauth/introspect`,
     device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     scopes_supported: SCOPES,
-    response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
-    response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: ['authorization_code', 'implicit', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT],
+    response_types_supported: RESPONSE_TYPES,
+    response_modes_supported: RESPONSE_MODES,
+    grant_types_supported: GRANT_TYPES,
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: [ID_TOKEN_ALGORITHM],
+    id_token_signing_alg_values_supported: [ID_TOKEN_SIGNING_ALGORITHM],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    code_challenge_methods_supported: ['S256', 'plain'],
-    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
-    claims_supported: [
-      'sub',
-      'iss',
-      'aud',
-      'exp',
-      'iat',
-      'auth_time',
-      'nonce',
-      'azp',
-      'at_hash',
-      'name',
-      'given_name',
-      'family_name',
-      'picture',
-      'updated_at',
-      'email',
-      'email_verified',
-    ],
+    code_challenge_methods_supported: PKCE_METHODS,
+    prompt_values_supported: PROMPTS,
+    claims_supported: CLAIMS_SUPPORTED,
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

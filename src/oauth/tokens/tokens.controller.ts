@@ -1,100 +1,116 @@
-// The token endpoints, RFC 7009 revocation and RFC 7662 introspection. Variant A (POST
-// /v1/oauth/token): parameters in the query string or a form body, authorization_code and
-// refresh_token only, the response carrying scope, uid and info. Variant B (POST /oauth/token): a
-// form or JSON body, every grant the client is allowed.
+// The token endpoints, RFC 7009 revocation and RFC 7662 introspection. A token request is a short
+// list of named steps (docs/architecture.md walks them):
+//   read parameters -> authenticate the client -> check the grant type -> the grant -> respond
+// POST /oauth/token (seed 001's variant B) takes a form or JSON body and every grant the client is
+// allowed; POST /v1/oauth/token (variant A) takes the query string or a form body, the code and
+// refresh grants only, and answers with scope, uid and info.
 import type { Request, Response } from 'express';
-import type { ServerOptions, Token } from '@node-oauth/oauth2-server';
-import type { SignInLimits } from '../../auth/auth.service';
-import type { Config } from '../../config';
-import { tokensIssued } from '../../common/metrics';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
-import * as usersService from '../../users/users.service';
-import { displayName } from '../../users/users.types';
-import { fromLibraryError, OAuthErrorResponse } from '../oauth.errors';
-import { collectParameters, type Parameters } from '../oauth.parameters';
-import { libraryRequest, OAuthResponse, type OAuthServers } from '../oauth.server';
-import { withPasswordCheck, type OAuthUser } from '../oauth.storage';
-import type { IdTokens } from '../oidc/id-tokens.service';
+import type { Config } from '../../config';
+import type { PasswordVerifier } from '../../auth/auth.service';
+import * as clientsService from '../clients/clients.service';
+import type { ClientDocument } from '../clients/clients.model';
+import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
+import { collectParameters, type OAuthParameters } from '../oauth.parameters';
+import { DEVICE_CODE_GRANT, PUBLIC_CLIENT_GRANTS, TOKEN_GRANT_TYPES, V1_TOKEN_GRANT_TYPES, type TokenGrantType } from '../protocol';
+import { authorizationCodeGrant } from './authorization-code.grant';
+import { clientCredentialsGrant } from './client-credentials.grant';
+import { deviceCodeGrant } from './device-code.grant';
+import { tokenResponse, v1TokenResponse, type IdTokenSigner, type IssuedToken, type Lifetimes } from './issuing.service';
+import { createPasswordGrant } from './password.grant';
+import { createRefreshTokenGrant } from './refresh-token.grant';
+import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 
-const VARIANT_A_GRANTS = ['authorization_code', 'refresh_token'];
+/** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
+interface TokenEndpoint {
+  sources: readonly ('query' | 'body')[];
+  grantTypes: readonly TokenGrantType[];
+  lifetimes: Lifetimes;
+  idTokens: IdTokenSigner | null;
+  respond(issued: IssuedToken): object;
+}
+
+/** Step: the client, authenticated once for the whole request (RFC 6749 §2.3, §3.2.1). */
+async function authenticateClient(req: Request, parameters: OAuthParameters, grantType: string | undefined): Promise<ClientDocument> {
+  const credentials = clientsService.credentialsOf(parameters, req.headers.authorization);
+  const client = await clientsService.authenticateRequest(credentials);
+  if (credentials.clientSecret === undefined) {
+    // A public client has no secret: it may use only the grants that need none, and it proves the
+    // code exchange with its PKCE verifier (RFC 9700 §2.1.1).
+    const secretless = PUBLIC_CLIENT_GRANTS.includes(grantType as TokenGrantType);
+    if (!secretless || (grantType === 'authorization_code' && parameters.code_verifier === undefined)) throw invalidClient();
+  }
+  return client;
+}
+
+/** Step: the grant type is named, known to this endpoint and allowed to this client. */
+function checkGrantType(endpoint: TokenEndpoint, client: ClientDocument, grantType: string | undefined): TokenGrantType {
+  if (grantType === undefined) throw invalidRequest('Missing parameter: grant_type');
+  checkKnown(endpoint, grantType);
+  if (!client.grants.includes(grantType as TokenGrantType)) {
+    throw new OAuthErrorResponse('unauthorized_client', `This client may not use grant_type=${grantType}`);
+  }
+  return grantType as TokenGrantType;
+}
 
 export function createTokensController(
-  servers: OAuthServers,
-  oauth: Config['oauth'],
-  limits: SignInLimits | null,
-  idTokens: IdTokens,
+  config: Config,
+  verifyPassword: PasswordVerifier,
+  idTokens: IdTokenSigner,
   tokenCache: tokensService.AccessTokenCache | undefined,
 ) {
-  /** Runs the library's token flow with the client's credentials handed over as (decoded) parameters. */
-  async function issue(server: OAuthServers['variantA'], req: Request, parameters: Parameters): Promise<Token> {
-    const { clientId, clientSecret } = tokensService.clientCredentials(parameters, req.headers.authorization);
-    const { client_id: _id, client_secret: _secret, ...rest } = parameters;
-    const credentials = { ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) };
-    // The library's options type leaves out the model, which it does accept per call.
-    const options: Partial<ServerOptions> = { model: withPasswordCheck(servers.model, limits, clientAddress(req)) };
-    let token: Token;
-    try {
-      token = await server.token(libraryRequest({ ...rest, ...credentials }), new OAuthResponse(), options);
-    } catch (err) {
-      throw fromLibraryError(err);
-    }
-    // The library accepted the grant type, so the label is one of the few it knows.
-    tokensIssued.inc({ grant_type: parameters.grant_type ?? 'unknown' });
-    return token;
-  }
+  const grants: Record<TokenGrantType, GrantHandler> = {
+    authorization_code: authorizationCodeGrant,
+    refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds),
+    password: createPasswordGrant(verifyPassword),
+    client_credentials: clientCredentialsGrant,
+    [DEVICE_CODE_GRANT]: deviceCodeGrant,
+  };
+  const refreshToken = config.oauth.refreshTokenLifetime;
 
-  /** OpenID Connect: an ID token when the grant has a person and the scope has openid (a refresh gets a fresh one). */
-  async function idTokenFor(token: Token): Promise<{ id_token?: string }> {
-    const user = token.user as OAuthUser;
-    const scope = token.scope ?? [];
-    if (!user.id || !scope.includes('openid')) return {};
-    const idToken = await idTokens.issue({
-      userId: user.id,
-      clientId: (token.client as { id: string }).id,
-      scope,
-      authTime: user.authTime,
-      nonce: user.nonce,
-      accessToken: token.accessToken,
-    });
-    return idToken ? { id_token: idToken } : {};
+  const tokenEndpoint: TokenEndpoint = {
+    sources: ['body'],
+    grantTypes: TOKEN_GRANT_TYPES,
+    lifetimes: { accessToken: config.oauth.accessTokenLifetime, refreshToken },
+    idTokens,
+    respond: tokenResponse,
+  };
+  const v1TokenEndpoint: TokenEndpoint = {
+    sources: ['query', 'body'],
+    grantTypes: V1_TOKEN_GRANT_TYPES,
+    lifetimes: { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken },
+    idTokens: null,
+    // Both of its grants act for a person.
+    respond: (issued) => v1TokenResponse({ ...issued, person: issued.person! }),
+  };
+
+  function endpoint(definition: TokenEndpoint) {
+    return async (req: Request, res: Response): Promise<void> => {
+      const parameters = collectParameters(req, definition.sources);
+      // Variant A names its two grants before anything else is looked at.
+      if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
+      const client = await authenticateClient(req, parameters, parameters.grant_type);
+      const grantType = checkGrantType(definition, client, parameters.grant_type);
+      const issued = await grants[grantType]({
+        client,
+        parameters,
+        address: clientAddress(req),
+        lifetimes: definition.lifetimes,
+        idTokens: definition.idTokens,
+      });
+      noStore(res).json(definition.respond(issued));
+    };
   }
 
   return {
-    async variantA(req: Request, res: Response): Promise<void> {
-      const parameters = collectParameters(req, ['query', 'body']);
-      if (parameters.grant_type && !VARIANT_A_GRANTS.includes(parameters.grant_type)) {
-        throw new OAuthErrorResponse('unsupported_grant_type', 'This endpoint supports authorization_code and refresh_token');
-      }
-      const token = await issue(servers.variantA, req, parameters);
-      const user = await usersService.findById((token.user as OAuthUser).id!);
-      if (!user) throw new OAuthErrorResponse('invalid_grant', 'The user of this grant no longer exists');
-      noStore(res).json({
-        access_token: token.accessToken,
-        token_type: 'bearer',
-        expires_in: oauth.v1AccessTokenLifetime,
-        refresh_token: token.refreshToken,
-        scope: (token.scope ?? []).join(' '),
-        uid: user.uid,
-        info: { name: displayName(user), email: user.email },
-      });
-    },
-
-    async variantB(req: Request, res: Response): Promise<void> {
-      const token = await issue(servers.variantB, req, collectParameters(req, ['body']));
-      noStore(res).json({
-        token_type: 'Bearer',
-        expires_in: oauth.accessTokenLifetime,
-        access_token: token.accessToken,
-        refresh_token: token.refreshToken,
-        ...(await idTokenFor(token)),
-      });
-    },
+    token: endpoint(tokenEndpoint),
+    v1Token: endpoint(v1TokenEndpoint),
 
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
@@ -103,11 +119,17 @@ export function createTokensController(
 
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await tokensService.authenticateClient(parameters, req.headers.authorization);
+      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
         : { active: false };
       noStore(res).json(result);
     },
   };
+}
+
+function checkKnown(endpoint: TokenEndpoint, grantType: string): void {
+  if (!endpoint.grantTypes.includes(grantType as TokenGrantType)) {
+    throw new OAuthErrorResponse('unsupported_grant_type', `grant_type must be one of ${endpoint.grantTypes.join(', ')}`);
+  }
 }

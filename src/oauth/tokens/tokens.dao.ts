@@ -32,9 +32,10 @@ export async function deleteToken(accessHash: string): Promise<void> {
   await tokensRevoked.raise();
 }
 
+/** Revokes every token of a family; a family with none left (a made-up code, say) raises no signal. */
 export async function deleteFamily(familyId: string): Promise<void> {
-  await TokenModel.deleteMany({ familyId }).exec();
-  await tokensRevoked.raise();
+  const { deletedCount } = await TokenModel.deleteMany({ familyId }).exec();
+  if (deletedCount > 0) await tokensRevoked.raise();
 }
 
 /** Every token and unused code issued to a client. */
@@ -63,6 +64,15 @@ export function findCode(hash: string): Promise<CodeDocument | null> {
   return CodeModel.findById(hash).lean<CodeDocument>().exec();
 }
 
+/**
+ * Uses a code: it is deleted, and the delete's count decides, so of several concurrent uses exactly
+ * one gets true (a delete by _id is single-winner on MongoDB and FerretDB alike).
+ */
+export async function takeCode(hash: string): Promise<boolean> {
+  const { deletedCount } = await CodeModel.deleteOne({ _id: hash }).exec();
+  return deletedCount === 1;
+}
+
 /** Records a single use; false when it was already used (even by a concurrent request). */
 export async function markSpent(hash: string, familyId: string, expiresAt: Date, graceUntil?: Date): Promise<boolean> {
   try {
@@ -72,11 +82,6 @@ export async function markSpent(hash: string, familyId: string, expiresAt: Date,
     if (isDuplicateKeyError(err)) return false;
     throw err;
   }
-}
-
-/** The family of a spent code or refresh token, or null if it was never used. */
-export async function spentFamily(hash: string): Promise<string | null> {
-  return (await findSpent(hash))?.familyId ?? null;
 }
 
 export function findSpent(hash: string): Promise<SpentDocument | null> {

@@ -1,4 +1,4 @@
-// Issued tokens, authorization codes and spent markers. Every code and token is kept only as a
+// Issued tokens, authorization codes and spent refresh-token markers. Every code and token is kept only as a
 // SHA-256 hash. Expiring records carry their expiry and are swept by query (no TTL on FerretDB).
 import { Schema, model } from 'mongoose';
 
@@ -35,9 +35,10 @@ export interface CodeDocument {
 }
 
 /**
- * A code or refresh token that has been used. Inserting the marker is the use: the unique _id makes
- * the second of two concurrent uses fail on MongoDB and FerretDB alike. It also remembers the family,
- * so a replay can revoke everything issued from the same authorization.
+ * A refresh token that has been rotated. Inserting the marker is the use: the unique _id makes the
+ * second of two concurrent uses fail on MongoDB and FerretDB alike. It also remembers the family, so
+ * a replay can revoke everything issued from the same authorization. (A code is used by deleting it;
+ * its family is its own hash, so a replayed code finds its family without a marker.)
  */
 export interface SpentDocument {
   _id: string;

@@ -1,16 +1,15 @@
 // The token endpoints of both seed 001 variants, RFC 7009 revocation and RFC 7662 introspection, each
 // with its own body parsers, and the token endpoints' rate limits.
 import { Router, type Request } from 'express';
-import * as authService from '../../auth/auth.service';
+import type { PasswordVerifier } from '../../auth/auth.service';
 import { basicClientCredentials } from '../../common/authorization';
 import { jsonBody } from '../../common/json-body';
 import { bodyField } from '../../common/request-body';
 import { clientAddress, limitsFor, type RouteLimit } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
-import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
-import type { OAuthServers } from '../oauth.server';
-import type { IdTokens } from '../oidc/id-tokens.service';
+import { oauthBodyErrors, oauthOutage, tooManyTokenRequests } from '../oauth.errors';
+import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
 
@@ -25,12 +24,12 @@ function byClientId(req: Request): string | undefined {
 }
 
 export function createTokensRouter(
-  servers: OAuthServers,
   config: Config,
-  idTokens: IdTokens,
+  verifyPassword: PasswordVerifier,
+  idTokens: IdTokenSigner,
   tokenCache: AccessTokenCache | undefined,
 ): Router {
-  const tokens = createTokensController(servers, config.oauth, authService.signInLimits(config), idTokens, tokenCache);
+  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache);
   const tokenRules: RouteLimit[] = [
     { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: WINDOW_MS }, key: clientAddress },
     { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: WINDOW_MS }, key: byClientId },
@@ -39,8 +38,8 @@ export function createTokensRouter(
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();
-  router.post('/v1/oauth/token', ...body, ...tokenLimits, tokens.variantA);
-  router.post('/oauth/token', ...body, ...tokenLimits, tokens.variantB);
+  router.post('/v1/oauth/token', ...body, ...tokenLimits, tokens.v1Token, oauthOutage);
+  router.post('/oauth/token', ...body, ...tokenLimits, tokens.token, oauthOutage);
   router.post('/oauth/revoke', ...body, tokens.revoke);
   router.post('/oauth/introspect', ...body, tokens.introspect);
   return router;

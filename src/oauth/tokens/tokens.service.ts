@@ -1,36 +1,10 @@
 // Token lookups outside the grant flows: the protected resource, RFC 7009 revocation and RFC 7662
 // introspection. A client may revoke or introspect only the tokens issued to it.
-import { basicClientCredentials } from '../../common/authorization';
 import { sha256 } from '../../common/crypto';
 import { SignalledCache } from '../../common/signalled-cache';
-import * as clientsService from '../clients/clients.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as tokensDao from './tokens.dao';
 import type { TokenDocument } from './tokens.model';
-import { OAuthErrorResponse } from '../oauth.errors';
-import type { Parameters } from '../oauth.parameters';
-
-/**
- * The client's id and secret from HTTP Basic (client_secret_basic, form-decoded as RFC 6749 §2.3.1
- * says) or from the client_id/client_secret parameters (client_secret_post), never both.
- */
-export function clientCredentials(parameters: Parameters, authorization: string | undefined): { clientId?: string; clientSecret?: string } {
-  const basic = basicClientCredentials(authorization);
-  if (basic && (parameters.client_id || parameters.client_secret)) {
-    throw new OAuthErrorResponse('invalid_request', 'Use one client authentication method, not two');
-  }
-  return basic
-    ? { clientId: basic.name, clientSecret: basic.password }
-    : { clientId: parameters.client_id, clientSecret: parameters.client_secret };
-}
-
-/** Client authentication for revocation and introspection. */
-export async function authenticateClient(parameters: Parameters, authorization: string | undefined): Promise<ClientDocument> {
-  const { clientId, clientSecret } = clientCredentials(parameters, authorization);
-  const client = clientId ? await clientsService.authenticate(clientId, clientSecret) : null;
-  if (!client) throw new OAuthErrorResponse('invalid_client', 'Client authentication failed');
-  return client;
-}
 
 /**
  * Access tokens looked up recently, by hash. Every deletion of tokens raises the signal that empties
@@ -118,3 +92,9 @@ export async function introspect(
     ...(doc.userId ? { sub: doc.userId } : {}),
   };
 }
+
+/** Everything issued to a person ends (they were deleted, or changed their password). */
+export const endForUser = (userId: string): Promise<void> => tokensDao.deleteForUser(userId);
+
+/** Everything issued to a client ends (it was deleted). */
+export const endForClient = (clientId: string): Promise<void> => tokensDao.deleteForClient(clientId);

@@ -1,4 +1,4 @@
-import { VerifiedCredentialsCache } from '../../src/auth/verified-credentials.cache';
+import { VerifiedCredentialsCache } from '../../src/sign-in/verified-credentials.cache';
 import { ChangeSignal } from '../../src/db/change-signals';
 import { useTestDatabase } from '../helpers/db';
 

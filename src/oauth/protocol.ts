@@ -1,0 +1,128 @@
+// The protocol's vocabulary, written once: grant types, response types and modes, scopes and the
+// claims each releases, client authentication methods, PKCE methods, prompts, the device flow's user
+// codes and the protocol limits. Discovery, validation, the OpenAPI document and the docs' tables are
+// all built from these lists (docs/oauth.md restates them for client developers).
+
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** Every grant a client may be allowed; `implicit` is used at the authorization endpoint only. */
+export const GRANT_TYPES = [
+  'authorization_code',
+  'implicit',
+  'refresh_token',
+  'password',
+  'client_credentials',
+  DEVICE_CODE_GRANT,
+] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/** Grants presented at the token endpoint (all but implicit). */
+export const TOKEN_GRANT_TYPES = GRANT_TYPES.filter((grant): grant is Exclude<GrantType, 'implicit'> => grant !== 'implicit');
+export type TokenGrantType = (typeof TOKEN_GRANT_TYPES)[number];
+
+/** POST /v1/oauth/token (seed 001's variant A) takes only these. */
+export const V1_TOKEN_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const satisfies readonly TokenGrantType[];
+
+/** What seed 001's POST /oauth/clients gives a client that names no grants. */
+export const DEFAULT_CLIENT_GRANTS: readonly GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
+/** What RFC 7591 registration gives a client that names no grant_types. */
+export const DEFAULT_REGISTRATION_GRANTS: readonly GrantType[] = ['authorization_code'];
+/** Grants a public client (no secret) may use: each needs no client secret to be safe (PKCE, a person's approval). */
+export const PUBLIC_CLIENT_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
+
+/** `id_token` and `id_token token` are OpenID Connect's implicit flow (Core §3.2); each needs a grant. */
+export const RESPONSE_TYPE_GRANT = {
+  code: 'authorization_code',
+  token: 'implicit',
+  id_token: 'implicit',
+  'id_token token': 'implicit',
+} as const satisfies Record<string, GrantType>;
+export type ResponseType = keyof typeof RESPONSE_TYPE_GRANT;
+export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANT) as ResponseType[];
+
+export const RESPONSE_MODES = ['query', 'fragment'] as const;
+export type ResponseMode = (typeof RESPONSE_MODES)[number];
+
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+/** Clients registered before RFC 7591 (no method stored) authenticate with either secret method. */
+export const DEFAULT_CLIENT_AUTH_METHOD: ClientAuthMethod = 'client_secret_basic';
+
+export const PKCE_METHODS = ['S256', 'plain'] as const;
+export type PkceMethod = (typeof PKCE_METHODS)[number];
+/** RFC 7636 §4.1: 43 to 128 unreserved characters, for the verifier and the challenge alike. */
+export const PKCE_VALUE = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export const PROMPTS = ['none', 'login', 'consent', 'select_account'] as const;
+
+/**
+ * Scopes: seed 001's `read` (the default) and `write`, and OpenID Connect's. Each carries what the
+ * consent page says of it and the claims it releases (OIDC Core §5.4).
+ */
+export const SCOPE_DEFINITIONS = {
+  read: { consent: 'Read your account details', claims: [] },
+  write: { consent: 'Change data on your behalf', claims: [] },
+  openid: { consent: 'Know who you are (sign you in)', claims: ['sub'] },
+  profile: { consent: 'See your name and picture', claims: ['name', 'given_name', 'family_name', 'picture', 'updated_at'] },
+  email: { consent: 'See your email address', claims: ['email', 'email_verified'] },
+  offline_access: { consent: 'Keep access while you are away', claims: [] },
+} as const satisfies Record<string, { consent: string; claims: readonly string[] }>;
+export type Scope = keyof typeof SCOPE_DEFINITIONS;
+export const SCOPES = Object.keys(SCOPE_DEFINITIONS) as Scope[];
+export const DEFAULT_SCOPE: readonly Scope[] = ['read'];
+/** The protected resource (GET /api/user) needs this scope. */
+export const RESOURCE_SCOPE: Scope = 'read';
+
+/** Claims of the ID token itself, besides those scopes release. */
+export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash'] as const;
+export const CLAIMS_SUPPORTED = [...new Set([...SCOPES.flatMap((scope) => SCOPE_DEFINITIONS[scope].claims), ...ID_TOKEN_CLAIMS])];
+
+export const ID_TOKEN_SIGNING_ALGORITHM = 'RS256';
+
+/** RFC 8628 user codes: 8 letters without vowels or look-alikes, shown as BCDF-GHJK. */
+export const USER_CODE = { alphabet: 'BCDFGHJKLMNPQRSTVWXZ', length: 8, groupSize: 4 } as const;
+/** What the verification page accepts as typed (dashes and spaces included). */
+export const MAX_TYPED_USER_CODE_LENGTH = 20;
+
+/** Protocol limits. */
+export const LIMITS = {
+  /** RFC 6749 §3.1: any one parameter; longer is invalid_request. */
+  parameterLength: 2048,
+  /** `state`: printable ASCII up to this length. */
+  stateLength: 1024,
+  redirectUriLength: 2048,
+  /** Redirect and post-logout URIs one registration may hold. */
+  urisPerClient: 10,
+  clientNameLength: 100,
+  authorizationCodeLifetimeSeconds: 600,
+  deviceCodeLifetimeSeconds: 600,
+  /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
+  slowDownSeconds: 5,
+} as const;
+
+/** State: printable ASCII, at most LIMITS.stateLength characters. */
+export const STATE_VALUE = new RegExp(`^[\\x20-\\x7e]{1,${LIMITS.stateLength}}$`);
+
+/** A space-separated list of known scopes, as a regular expression for documents. */
+export const SCOPE_LIST_PATTERN = `^(${SCOPES.join('|')})( (${SCOPES.join('|')}))*$`;
+
+/** The scope to grant for a requested one (absent means the default), or null when it is invalid. */
+export function grantedScope(requested: string | undefined): Scope[] | null {
+  const values = requested?.split(' ').filter(Boolean) ?? [];
+  if (values.length === 0) return [...DEFAULT_SCOPE];
+  const unique = [...new Set(values)];
+  return unique.every((scope): scope is Scope => scope in SCOPE_DEFINITIONS) ? unique : null;
+}
+
+export const SCOPE_ERROR = `scope must be made of ${SCOPES.join(', ')}`;
+
+/**
+ * The scope of a renewed token (RFC 6749 §6): the requested one if it is within what was granted,
+ * all of it when none is requested, and null when the request would widen it.
+ */
+export function narrowedScope(granted: readonly string[], requested: string | undefined): string[] | null {
+  const values = requested?.split(' ').filter(Boolean) ?? [];
+  if (values.length === 0) return [...granted];
+  const unique = [...new Set(values)];
+  return unique.every((scope) => granted.includes(scope)) ? unique : null;
+}

@@ -1,0 +1,41 @@
+// grant_type=authorization_code (RFC 6749 §4.1.3, PKCE per RFC 7636, OpenID Connect Core §3.1.3).
+// The story: find the code, check it belongs to this client and is live, use it up (the one use
+// that counts: a replay finds it gone and revokes what the first use issued), check the PKCE
+// verifier and the redirect_uri, then issue for the person with their ID token.
+import { sha256 } from '../../common/crypto';
+import { normalizeRedirectUri } from '../clients/clients.service';
+import { invalidGrant, invalidRequest } from '../oauth.errors';
+import { issue, withIdToken } from './issuing.service';
+import { verifyPkce } from './pkce';
+import { personOf, required, type GrantHandler } from './token-request';
+import * as tokensDao from './tokens.dao';
+
+const INVALID_CODE = 'The authorization code is invalid, expired or was already used';
+
+export const authorizationCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens }) => {
+  const hash = sha256(required(parameters, 'code'));
+  const code = await tokensDao.findCode(hash);
+  if (!code) {
+    // A code's family is its own hash: a used code presented again revokes everything it issued.
+    await tokensDao.deleteFamily(hash);
+    throw invalidGrant(INVALID_CODE);
+  }
+  // Another client's code is answered like an unknown one, and stays usable by its own client.
+  if (code.clientId !== client._id || code.expiresAt <= new Date()) throw invalidGrant(INVALID_CODE);
+  if (!(await tokensDao.takeCode(hash))) {
+    await tokensDao.deleteFamily(hash);
+    throw invalidGrant(INVALID_CODE);
+  }
+  // Checked after the code is used up, so a wrong verifier cannot be retried against the same code.
+  verifyPkce(code.codeChallenge, code.codeChallengeMethod, parameters.code_verifier);
+  const redirectUri = required(parameters, 'redirect_uri');
+  if (normalizeRedirectUri(redirectUri) !== normalizeRedirectUri(code.redirectUri)) {
+    throw invalidRequest('redirect_uri differs from the one of the authorization request');
+  }
+  const person = await personOf(code.userId);
+  const issued = await issue(
+    { client, person, scope: code.scope, grantType: 'authorization_code', refreshToken: true, familyId: hash, authTime: code.authTime },
+    lifetimes,
+  );
+  return withIdToken(idTokens, issued, client._id, { authTime: code.authTime, nonce: code.nonce });
+};

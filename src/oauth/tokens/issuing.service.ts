@@ -1,0 +1,144 @@
+// Issues every token this server hands out (code, refresh, password, client credentials, device and
+// implicit) and builds every token response from one value, the IssuedToken: one write per token
+// pair, `expires_in` read from the token itself, and the ID token a grant minted riding along.
+import { tokensIssued } from '../../common/metrics';
+import { randomToken, sha256 } from '../../common/crypto';
+import { throttled } from '../../db/sweeper';
+import type { UserRecord } from '../../users/users.types';
+import { displayName } from '../../users/users.types';
+import * as grantsService from '../grants/grants.service';
+import type { ClientDocument } from '../clients/clients.model';
+import * as tokensDao from './tokens.dao';
+
+/** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
+export interface GrantDecision {
+  client: ClientDocument;
+  /** The person the token acts for, already read; null for a client acting for itself. */
+  person: UserRecord | null;
+  scope: string[];
+  /** Labels the tokens-issued metric. */
+  grantType: string;
+  refreshToken: boolean;
+  /** Every token descending from one authorization shares it; a new one is made when absent. */
+  familyId?: string;
+  /** When the person signed in for the authorization (OpenID Connect's auth_time). */
+  authTime?: Date;
+}
+
+/** A token pair as issued: the plain values exist only here and in the response. */
+export interface IssuedToken {
+  accessToken: string;
+  /** Seconds until the access token expires, from its own expiry. */
+  expiresIn: number;
+  refreshToken?: string;
+  scope: string[];
+  person: UserRecord | null;
+  /** Minted by the grant when the scope has openid and a person signed in. */
+  idToken?: string;
+}
+
+export interface Lifetimes {
+  /** Seconds. */
+  accessToken: number;
+  refreshToken: number;
+}
+
+const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
+
+/** Stores the pair (hashes only) and marks the person's connected application as in use. */
+export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Promise<IssuedToken> {
+  const now = new Date();
+  const accessToken = randomToken();
+  const refreshToken = decision.refreshToken ? randomToken() : undefined;
+  const accessTokenExpiresAt = new Date(now.getTime() + lifetimes.accessToken * 1000);
+  const userId = decision.person?._id;
+  await Promise.all([
+    tokensDao.insertToken({
+      _id: sha256(accessToken),
+      refreshTokenHash: refreshToken && sha256(refreshToken),
+      accessTokenExpiresAt,
+      refreshTokenExpiresAt: refreshToken ? new Date(now.getTime() + lifetimes.refreshToken * 1000) : undefined,
+      scope: decision.scope,
+      clientId: decision.client._id,
+      userId,
+      familyId: decision.familyId ?? randomToken(16),
+      issuedAt: now,
+      authTime: decision.authTime,
+    }),
+    userId ? grantsService.touch(userId, decision.client._id) : undefined,
+  ]);
+  await sweepExpired(now);
+  tokensIssued.inc({ grant_type: decision.grantType });
+  return {
+    accessToken,
+    expiresIn: Math.round((accessTokenExpiresAt.getTime() - now.getTime()) / 1000),
+    refreshToken,
+    scope: decision.scope,
+    person: decision.person,
+  };
+}
+
+/** POST /oauth/token (seed 001's variant B, and RFC 6749 §5.1). */
+export function tokenResponse(issued: IssuedToken) {
+  return {
+    token_type: 'Bearer',
+    expires_in: issued.expiresIn,
+    access_token: issued.accessToken,
+    ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
+    ...(issued.idToken ? { id_token: issued.idToken } : {}),
+  };
+}
+
+/** POST /v1/oauth/token (seed 001's variant A): lower-case token type, scope, uid and info. */
+export function v1TokenResponse(issued: IssuedToken & { person: UserRecord }) {
+  return {
+    access_token: issued.accessToken,
+    token_type: 'bearer',
+    expires_in: issued.expiresIn,
+    refresh_token: issued.refreshToken,
+    scope: issued.scope.join(' '),
+    uid: issued.person.uid,
+    info: { name: displayName(issued.person), email: issued.person.email },
+  };
+}
+
+/**
+ * The implicit flow's fragment (RFC 6749 §4.2.2, OIDC Core §3.2.2.5): `token` is seed 001's name for
+ * the access token, given only for response_type=token; an ID token alone comes without one.
+ */
+export function implicitResponse(issued: IssuedToken | null, idToken: string | undefined, seedName: boolean): Record<string, string> {
+  const token = issued
+    ? {
+        access_token: issued.accessToken,
+        ...(seedName ? { token: issued.accessToken } : {}),
+        token_type: 'bearer',
+        expires_in: String(issued.expiresIn),
+        scope: issued.scope.join(' '),
+      }
+    : {};
+  return { ...token, ...(idToken ? { id_token: idToken } : {}) };
+}
+
+/** Signs ID tokens; absent on an endpoint that gives none (POST /v1/oauth/token). */
+export interface IdTokenSigner {
+  sign(request: {
+    user: UserRecord;
+    clientId: string;
+    scope: readonly string[];
+    authTime?: Date;
+    nonce?: string;
+    accessToken?: string;
+  }): Promise<string>;
+}
+
+/** OpenID Connect: a person's token with the openid scope carries an ID token (a refresh gets a fresh one). */
+export async function withIdToken(
+  signer: IdTokenSigner | null,
+  issued: IssuedToken,
+  clientId: string,
+  context: { authTime?: Date; nonce?: string },
+): Promise<IssuedToken> {
+  if (!signer || !issued.person || !issued.scope.includes('openid')) return issued;
+  const idToken = await signer.sign({ user: issued.person, clientId, scope: issued.scope, accessToken: issued.accessToken, ...context });
+  return { ...issued, idToken };
+}

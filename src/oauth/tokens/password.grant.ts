@@ -1,0 +1,28 @@
+// grant_type=password (RFC 6749 §4.3), for clients an operator trusts with it: the scope is checked
+// first (a refused request costs no password check), then the person's email and password go through
+// the one password verifier, with its sign-in budget.
+import type { PasswordVerifier } from '../../auth/auth.service';
+import { TooManyRequestsError } from '../../common/rate-limit';
+import { invalidGrant, OAuthErrorResponse, tooManyTokenRequests } from '../oauth.errors';
+import { grantedScope, SCOPE_ERROR } from '../protocol';
+import { issue, withIdToken } from './issuing.service';
+import { personOf, required, type GrantHandler } from './token-request';
+
+export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHandler {
+  return async ({ client, parameters, address, lifetimes, idTokens }) => {
+    const username = required(parameters, 'username');
+    const password = required(parameters, 'password');
+    const scope = grantedScope(parameters.scope);
+    if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
+    let userId: string | null;
+    try {
+      userId = await verifyPassword({ email: username, password, address });
+    } catch (err) {
+      throw err instanceof TooManyRequestsError ? tooManyTokenRequests(err) : err;
+    }
+    if (!userId) throw invalidGrant('The username or password is wrong');
+    const person = await personOf(userId);
+    const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true }, lifetimes);
+    return withIdToken(idTokens, issued, client._id, {});
+  };
+}

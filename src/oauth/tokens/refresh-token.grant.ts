@@ -1,0 +1,66 @@
+// grant_type=refresh_token (RFC 6749 §6) with rotation (RFC 9700 §4.14.2): each use gives a new
+// refresh token and spends the old one; a spent one presented again revokes its whole family. With
+// OAUTH_REFRESH_GRACE_SECONDS a just-rotated token may be presented again by its client within the
+// window (two tabs, a lost response) and continues the family instead. The requested scope is
+// checked before anything is spent, so a refused refresh changes nothing.
+import { sha256 } from '../../common/crypto';
+import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
+import { narrowedScope } from '../protocol';
+import { issue, withIdToken } from './issuing.service';
+import { personOf, required, type GrantHandler } from './token-request';
+import * as tokensDao from './tokens.dao';
+import type { TokenDocument } from './tokens.model';
+
+// Another client's token is answered like an unknown one, so the answer confirms nothing.
+const INVALID_REFRESH_TOKEN = 'The refresh token is invalid, expired or was revoked';
+/** How long a spent marker is kept when its token had no expiry of its own. */
+const SPENT_MARKER_FALLBACK_MS = 24 * 3600 * 1000;
+
+export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
+  const graceMs = graceSeconds * 1000;
+  const inGrace = (spent: { graceUntil?: Date } | null): boolean => spent?.graceUntil !== undefined && spent.graceUntil > new Date();
+
+  /** The live token a refresh token stands for: its own, or within the grace period its family's newest. */
+  async function presented(hash: string): Promise<{ token: TokenDocument; rotated: boolean } | null> {
+    const token = await tokensDao.findTokenByRefreshHash(hash);
+    if (token) return { token, rotated: false };
+    const spent = await tokensDao.findSpent(hash);
+    if (!spent) return null;
+    const newest = inGrace(spent) ? await tokensDao.newestRefreshable(spent.familyId) : null;
+    if (newest) return { token: newest, rotated: true };
+    await tokensDao.deleteFamily(spent.familyId);
+    return null;
+  }
+
+  /** Spends the presented token; false when it was spent before outside the grace period (the family is revoked). */
+  async function spend(hash: string, token: TokenDocument, rotated: boolean): Promise<boolean> {
+    if (rotated) return true;
+    const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + SPENT_MARKER_FALLBACK_MS);
+    const graceUntil = graceMs > 0 ? new Date(Date.now() + graceMs) : undefined;
+    if (await tokensDao.markSpent(hash, token.familyId, expiresAt, graceUntil)) {
+      await tokensDao.dropRefreshToken(token._id);
+      return true;
+    }
+    // Used at the same moment by another request: within the grace period the family lives on.
+    if (inGrace(await tokensDao.findSpent(hash))) return true;
+    await tokensDao.deleteFamily(token.familyId);
+    return false;
+  }
+
+  return async ({ client, parameters, lifetimes, idTokens }) => {
+    const hash = sha256(required(parameters, 'refresh_token'));
+    const found = await presented(hash);
+    if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    const { token, rotated } = found;
+    if (!token.refreshTokenExpiresAt || token.refreshTokenExpiresAt <= new Date()) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    const scope = narrowedScope(token.scope, parameters.scope);
+    if (!scope) throw new OAuthErrorResponse('invalid_scope', 'A refresh may narrow the scope, never widen it');
+    const person = token.userId ? await personOf(token.userId) : null;
+    if (!(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    const issued = await issue(
+      { client, person, scope, grantType: 'refresh_token', refreshToken: true, familyId: token.familyId, authTime: token.authTime },
+      lifetimes,
+    );
+    return withIdToken(idTokens, issued, client._id, { authTime: token.authTime });
+  };
+}

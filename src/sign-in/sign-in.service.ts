@@ -1,0 +1,63 @@
+// The one password check of the server, built once by createApp and handed to every surface that
+// checks a password: POST /auth, the /login page, the catalogue's HTTP Basic and the OAuth password
+// grant. It holds the sign-in budget (common to all of them), the cache of recent verifications
+// (used by HTTP Basic, which sends the same password on every request) and argon2. Over budget it
+// throws TooManyRequestsError, which carries only the wait: each surface words the 429 its own way.
+import { normalizeEmail } from '../common/email';
+import { signInFailures } from '../common/metrics';
+import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
+import type { Config } from '../config';
+import * as usersService from '../users/users.service';
+import { ensureAttemptAllowed, recordFailure, signInLimits } from './sign-in-limits';
+import { VerifiedCredentialsCache } from './verified-credentials.cache';
+
+/** A password check: the email as typed, the password, and the client address it came from. */
+export interface PasswordAttempt {
+  email: string;
+  password: string;
+  address: string;
+}
+
+/** The id of the user with this email and password, or null. */
+export type PasswordVerifier = (attempt: PasswordAttempt) => Promise<string | null>;
+
+export interface SignIn {
+  /** For people typing a password: every check runs argon2. */
+  verify: PasswordVerifier;
+  /** For HTTP Basic: a pair verified recently is answered from memory (CREDENTIAL_CACHE). */
+  verifyRepeated: PasswordVerifier;
+}
+
+export function createSignIn(config: Config): SignIn {
+  const limits = signInLimits(config);
+  const cache = config.credentialCache ? new VerifiedCredentialsCache() : undefined;
+
+  /**
+   * Over the failed-attempt budget it throws before looking (even a right password is refused then);
+   * each failure counts. Without a cache hit the password is verified even for an unknown email, so
+   * both failures take the same time; a hash made with older parameters is upgraded after a success.
+   */
+  async function check(attempt: PasswordAttempt, remembered: VerifiedCredentialsCache | undefined): Promise<string | null> {
+    const email = normalizeEmail(attempt.email);
+    const { password } = attempt;
+    const budget = { email, address: attempt.address };
+    await ensureAttemptAllowed(limits, budget);
+    const cached = await remembered?.lookup(email, password);
+    if (cached?.userId) return cached.userId;
+    const credentials = await usersService.findCredentials(email);
+    const storedHash = credentials?.password;
+    if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
+      signInFailures.inc();
+      await recordFailure(limits, budget);
+      return null;
+    }
+    if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
+    if (cached) remembered!.remember(email, password, credentials._id, cached.generation);
+    return credentials._id;
+  }
+
+  return {
+    verify: (attempt) => check(attempt, undefined),
+    verifyRepeated: (attempt) => check(attempt, cache),
+  };
+}
