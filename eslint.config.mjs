@@ -4,34 +4,44 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-const FEATURE_ROLES_OTHERS_MAY_NOT_IMPORT = 'controller|dao|model|page|routes|store|validation|storage|strategy|grant';
-const SHARED = 'common|web|db|openapi/openapi\\.kit$|config$';
-
-/** An import of another feature's internals, from a file `depth` folders below src/. */
-function otherFeatureInternals(depth) {
-  const up = '\\.\\./'.repeat(depth);
-  return `^${up}(?!(${SHARED}))[^./][^/]*/([^/]+/)*[^/]+\\.(${FEATURE_ROLES_OTHERS_MAY_NOT_IMPORT})$`;
-}
-
-const layerMessage = 'A feature imports another feature only through its service or types (or web/, common/, db/).';
+// Imports are allowed by list. Leaving its own feature, a file may import only the shared layers
+// (common/, web/, db/, config, the OpenAPI kit) and another feature's service, types or middleware.
+// The OAuth sub-folders (authorize/, clients/, tokens/, ...) are features of their own; the files at
+// the root of oauth/ (its vocabulary, errors, parameters and the consent page) are shared by them.
+const ALLOWED_FROM_SRC =
+  '(?!(common|web|db)/)(?!(config|openapi/openapi\\.kit|oauth/protocol)$)(?![^./][^/]*/([^/]+/)?[^/]+\\.(service|types|middleware|openapi)$)';
+const ALLOWED_IN_OAUTH =
+  '(?!(protocol|oauth\\.errors|oauth\\.parameters|consent\\.page)$)(?![^./][^/]*/[^/]+\\.(service|types|middleware)$)';
+const layerMessage =
+  "Leaving its feature, a file imports only common/, web/, db/, config, the OpenAPI kit, or another feature's service, types or middleware (docs/architecture.md).";
 const mongooseMessage = 'Only DAOs, stores and models (and db/) import mongoose.';
 const STORAGE_FILES = ['dao', 'store', 'model'];
 
-/** The layer rules for files `depth` folders below src/ (going up fewer levels stays inside the feature). */
-function layerRules(depth) {
-  const folder = `src/${'*/'.repeat(depth)}`;
-  const features = { regex: otherFeatureInternals(depth), message: layerMessage };
+/** What a file in `folder` may not import: `up` is the relative path from it to src/. */
+function forbiddenPatterns(up, oauthSubFeature) {
+  // A type import runs nothing, so a model's document type may be named anywhere.
+  const patterns = [{ regex: `^${up.replace(/\./g, '\\.')}${ALLOWED_FROM_SRC}`, message: layerMessage, allowTypeImports: true }];
+  if (oauthSubFeature) patterns.push({ regex: `^\\.\\./(?!\\.\\./)${ALLOWED_IN_OAUTH}`, message: layerMessage, allowTypeImports: true });
+  return patterns;
+}
+
+function layerRules(folder, up, oauthSubFeature = false, ignores = []) {
+  const patterns = forbiddenPatterns(up, oauthSubFeature);
   return [
     {
       files: [`${folder}*.ts`],
-      rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'mongoose', message: mongooseMessage }], patterns: [features] }] },
+      ignores,
+      rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'mongoose', message: mongooseMessage }], patterns }] },
     },
     {
       files: STORAGE_FILES.map((role) => `${folder}*.${role}.ts`),
-      rules: { 'no-restricted-imports': ['error', { patterns: [features] }] },
+      ignores,
+      rules: { 'no-restricted-imports': ['error', { patterns }] },
     },
   ];
 }
+
+const ENTRY_POINTS = ['src/app.ts', 'src/server.ts', 'src/wiring.ts', 'src/cli/**/*.ts'];
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '.data/**', 'tools/**', 'data/**'] },
   eslint.configs.recommended,
@@ -52,9 +62,40 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts'], rules: { 'no-console': 'error' } },
-  ...layerRules(1),
-  ...layerRules(2),
-  ...layerRules(3),
+  ...layerRules('src/*/', '../', false, ['src/common/*.ts', 'src/web/*.ts', 'src/db/*.ts', 'src/cli/*.ts']),
+  ...layerRules('src/oauth/*/', '../../', true),
+  ...layerRules('src/{social,weather}/*/', '../../'),
+  {
+    // Shared layers import only each other (and db/ only config, below).
+    files: ['src/common/*.ts', 'src/web/*.ts'],
+    ignores: STORAGE_FILES.map((role) => `src/common/*.${role}.ts`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'mongoose', message: mongooseMessage }],
+          patterns: [
+            { regex: '^\\.\\./(?!(common|web|db)/)(?!config$)', message: 'common/ and web/ import only each other, db/ and config.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Importing a module does nothing but define things: what runs is wired at composition time.
+    files: ['src/**/*.ts'],
+    ignores: [...ENTRY_POINTS, 'src/**/*.model.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Setting the driver's global options (db/mongoose.ts) is configuration, not work.
+          selector: "Program > ExpressionStatement:not([expression.callee.object.name='mongoose'][expression.callee.property.name='set'])",
+          message: 'No work at import time: wire it in createApp or src/wiring.ts.',
+        },
+      ],
+    },
+  },
   {
     // The bottom layer: the database helpers import nothing of the app but its config.
     files: ['src/db/**/*.ts'],
@@ -62,7 +103,7 @@ export default tseslint.config(
   },
   {
     // Entry points wire the features together.
-    files: ['src/app.ts', 'src/server.ts', 'src/cli/**/*.ts'],
+    files: ENTRY_POINTS,
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'mongoose', message: mongooseMessage }] }] },
   },
   {

@@ -6,6 +6,7 @@ import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
 import { errorHandler, notFoundHandler } from './common/error-handler';
 import { jsonBody } from './common/json-body';
+import { collectProcessMetrics } from './common/metrics';
 import type { Logger } from './common/logger';
 import { requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
@@ -31,6 +32,7 @@ export interface AppDeps {
 }
 
 function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: { probes: boolean }): Express {
+  collectProcessMetrics();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -80,6 +82,7 @@ export function createWeatherApp({ config, logger }: AppDeps): Express {
 
 /** METRICS_PORT's app: GET /metrics for anyone who can reach the port, and nothing else. */
 export function createMetricsApp(): Express {
+  collectProcessMetrics();
   const app = express();
   app.disable('x-powered-by');
   app.use(createMetricsRouter(null));

@@ -1,4 +1,5 @@
 // Seed 000's token endpoints.
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import { empty, json, jsonFaults, jsonRequest, jwtAuth, type OpenApiFragment, ref, str } from '../openapi/openapi.kit';
 
 export const authOpenApi: OpenApiFragment = {
@@ -13,7 +14,10 @@ export const authOpenApi: OpenApiFragment = {
           {
             type: 'object',
             required: ['email', 'password'],
-            properties: { email: { type: 'string', format: 'email' }, password: str },
+            properties: {
+              email: { type: 'string', format: 'idn-email', maxLength: MAX_EMAIL_LENGTH },
+              password: { type: 'string', maxLength: MAX_PASSWORD_LENGTH },
+            },
           },
           { email: 'ann@example.com', password: 'correct horse battery' },
         ),

@@ -5,7 +5,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { poolStats } from '../db/mongoose';
 
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+
+let collectingProcessMetrics = false;
+/** Node's own metrics (event-loop lag, heap, GC, CPU) sample on timers: started by createApp, once. */
+export function collectProcessMetrics(): void {
+  if (collectingProcessMetrics) return;
+  collectingProcessMetrics = true;
+  collectDefaultMetrics({ register: registry });
+}
 
 export const httpRequests = new Counter({
   name: 'http_requests_total',
@@ -35,7 +42,7 @@ export const signInFailures = new Counter({
   registers: [registry],
 });
 
-new Gauge({
+export const poolConnections = new Gauge({
   name: 'mongodb_pool_connections',
   help: "The database driver's pooled connections: open, and checked out by a query",
   labelNames: ['state'] as const,

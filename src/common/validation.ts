@@ -4,9 +4,11 @@ import { body, validationResult, type ValidationChain, type ValidationError } fr
 import { emailProblem, normalizeEmail } from './email';
 import { InvalidRequestError } from './errors';
 
-const MAX_EMAIL_LENGTH = 254;
+export const MAX_EMAIL_LENGTH = 254;
 /** argon2 would hash more, but a megabyte password is a denial-of-service attempt, not a password. */
 export const MAX_PASSWORD_LENGTH = 1024;
+/** Seed 000: passwords have at least 5 characters. */
+export const MIN_PASSWORD_LENGTH = 5;
 
 // A value typed into one of these fields could be a credential, so it is never echoed back.
 const SECRET_FIELD = /password|secret|token/i;

@@ -19,7 +19,21 @@ import {
   sessionAuth,
   str,
 } from '../openapi/openapi.kit';
-import { DEVICE_CODE_GRANT, GRANT_TYPES } from './protocol';
+import {
+  CLIENT_AUTH_METHODS,
+  GRANT_TYPES,
+  LIMITS,
+  PKCE_METHODS,
+  PKCE_VALUE,
+  PROMPTS,
+  PUBLIC_CLIENT_GRANTS,
+  RESPONSE_MODES,
+  RESPONSE_TYPES,
+  SCOPE_LIST_PATTERN,
+  TOKEN_GRANT_TYPES,
+  V1_TOKEN_GRANT_TYPES,
+} from './protocol';
+import { REDIRECT_URI_RULE } from './clients/clients.service';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
@@ -44,10 +58,20 @@ const oauthForm = (properties: Record<string, Schema>, required: string[] = []) 
   additionalProperties: param,
 });
 
-const tokenParameters = (grants: string[]) =>
+/** One or more of the scopes, space-separated. */
+const scopeList = { type: 'string', pattern: SCOPE_LIST_PATTERN, maxLength: 200 };
+/** The words of a response type may come in any order (OAuth 2.0 Multiple Response Types). */
+const spellings = (words: string[]): string[] =>
+  words.length <= 1 ? words : words.flatMap((word, i) => spellings(words.filter((_, j) => j !== i)).map((rest) => `${word} ${rest}`));
+const responseTypeEnum = { type: 'string', enum: RESPONSE_TYPES.flatMap((type) => spellings(type.split(' '))) };
+const responseModeEnum = { type: 'string', enum: [...RESPONSE_MODES] };
+const stateSchema = { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: LIMITS.stateLength };
+const promptSchema = { type: 'string', pattern: `^(${PROMPTS.join('|')})( (${PROMPTS.join('|')}))*$` };
+
+const tokenParameters = (grants: readonly string[]) =>
   oauthForm(
     {
-      grant_type: { type: 'string', enum: grants },
+      grant_type: { type: 'string', enum: [...grants] },
       client_id: param,
       client_secret: param,
       code: param,
@@ -56,7 +80,8 @@ const tokenParameters = (grants: string[]) =>
       refresh_token: param,
       username: param,
       password: param,
-      scope: { type: 'string', enum: ['read', 'write', 'read write'] },
+      device_code: param,
+      scope: scopeList,
     },
     ['grant_type'],
   );
@@ -135,30 +160,23 @@ const TOKEN_REQUEST_EXAMPLE = {
   code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
 };
 
-const variantAParameters = tokenParameters(['authorization_code', 'refresh_token']);
-const variantBParameters = tokenParameters(['authorization_code', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT]);
+const v1TokenParameters = tokenParameters(V1_TOKEN_GRANT_TYPES);
+const tokenEndpointParameters = tokenParameters(TOKEN_GRANT_TYPES);
 
 /** Redirect URIs in registration metadata: https, http on loopback, or a private-use scheme. */
-const uriList = { type: 'array', items: { type: 'string', maxLength: 2048 }, maxItems: 10 };
-
-/** One or more of the scopes, space-separated. */
-const scopeList = {
-  type: 'string',
-  pattern: '^(read|write|openid|profile|email|offline_access)( (read|write|openid|profile|email|offline_access))*$',
-  maxLength: 200,
-};
+const uriList = { type: 'array', items: { type: 'string', maxLength: LIMITS.redirectUriLength }, maxItems: LIMITS.urisPerClient };
 
 const authorizeQuery = [
-  { name: 'response_type', schema: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] } },
+  { name: 'response_type', schema: responseTypeEnum },
   { name: 'client_id', schema: str },
   { name: 'redirect_uri', schema: str },
   { name: 'scope', schema: scopeList },
-  { name: 'state', schema: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 } },
-  { name: 'code_challenge', schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' } },
-  { name: 'code_challenge_method', schema: { type: 'string', enum: ['S256', 'plain'] } },
-  { name: 'response_mode', schema: { type: 'string', enum: ['query', 'fragment'] } },
+  { name: 'state', schema: stateSchema },
+  { name: 'code_challenge', schema: { type: 'string', pattern: PKCE_VALUE.source } },
+  { name: 'code_challenge_method', schema: { type: 'string', enum: [...PKCE_METHODS] } },
+  { name: 'response_mode', schema: responseModeEnum },
   { name: 'nonce', schema: { type: 'string', maxLength: 1000 } },
-  { name: 'prompt', schema: { type: 'string', enum: ['none', 'login', 'consent', 'select_account', 'login consent'] } },
+  { name: 'prompt', schema: promptSchema },
   { name: 'max_age', schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
   { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
@@ -194,10 +212,10 @@ const authorizeOperations = (prefix: string) => ({
           decision: { type: 'string', enum: ['approve', 'deny'] },
           client_id: param,
           redirect_uri: param,
-          response_type: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] },
+          response_type: responseTypeEnum,
           scope: scopeList,
           state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
-          response_mode: { type: 'string', enum: ['query', 'fragment'] },
+          response_mode: responseModeEnum,
           nonce: param,
         },
         ['_csrf', 'decision', 'client_id', 'response_type'],
@@ -218,9 +236,9 @@ const clientRegistration = {
   type: 'object',
   required: ['name', 'website', 'redirect_uri'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
+    name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength },
     website: { type: 'string', format: 'uri' },
-    redirect_uri: { type: 'string', format: 'uri', description: 'Absolute http(s) URL without a fragment' },
+    redirect_uri: { type: 'string', format: 'uri', maxLength: LIMITS.redirectUriLength, description: REDIRECT_URI_RULE },
     grants: { type: 'array', items: ref('Grant'), minItems: 1 },
   },
 };
@@ -236,8 +254,8 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'tokenVariantA',
         summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
         security: clientAuth,
-        parameters: Object.entries(variantAParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
-        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: variantAParameters } } },
+        parameters: Object.entries(v1TokenParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: v1TokenParameters } } },
         responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
       },
     },
@@ -250,8 +268,8 @@ export const oauthOpenApi: OpenApiFragment = {
         requestBody: {
           required: true,
           content: {
-            'application/x-www-form-urlencoded': { schema: variantBParameters, example: TOKEN_REQUEST_EXAMPLE },
-            'application/json': { schema: variantBParameters, example: TOKEN_REQUEST_EXAMPLE },
+            'application/x-www-form-urlencoded': { schema: tokenEndpointParameters, example: TOKEN_REQUEST_EXAMPLE },
+            'application/json': { schema: tokenEndpointParameters, example: TOKEN_REQUEST_EXAMPLE },
           },
         },
         responses: { '200': json(ref('TokenResponseB'), 'Tokens (no refresh_token for client_credentials)'), ...oauthTokenErrors },
@@ -352,7 +370,14 @@ export const oauthOpenApi: OpenApiFragment = {
         responses: { '200': json(ref('JwkSet'), 'Public keys'), ...jsonFaults },
       },
     },
-    '/oauth/userinfo': { get: userinfoOperation('userInfo'), post: userinfoOperation('userInfoByPost') },
+    '/oauth/userinfo': {
+      get: userinfoOperation('userInfo'),
+      post: {
+        ...userinfoOperation('userInfoByPost'),
+        // RFC 6750 §2.2: the token in a form body instead of the header.
+        requestBody: { ...formRequest(oauthForm({ access_token: param })), required: false },
+      },
+    },
     '/oauth/register': {
       post: {
         tags: ['OpenID Connect'],
@@ -616,15 +641,15 @@ export const oauthOpenApi: OpenApiFragment = {
       required: ['redirect_uris'],
       description:
         'grant_types and response_types must agree (code needs authorization_code, the others implicit); ' +
-        'a public client (none) may use only authorization_code and refresh_token.',
+        `a public client (none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}.`,
       properties: {
         redirect_uris: { ...uriList, minItems: 1 },
         post_logout_redirect_uris: uriList,
-        client_name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
+        client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
-        grant_types: { type: 'array', items: ref('Grant'), minItems: 1, maxItems: 5 },
-        response_types: { type: 'array', items: { type: 'string', enum: ['code', 'token', 'id_token', 'id_token token'] }, maxItems: 4 },
-        token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
+        grant_types: { type: 'array', items: ref('Grant'), minItems: 1, maxItems: GRANT_TYPES.length },
+        response_types: { type: 'array', items: responseTypeEnum, maxItems: RESPONSE_TYPES.length },
+        token_endpoint_auth_method: { type: 'string', enum: [...CLIENT_AUTH_METHODS] },
       },
     },
     ClientMetadata: {

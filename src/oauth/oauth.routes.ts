@@ -11,7 +11,9 @@ import { createDeviceRouter } from './device/device.routes';
 import { createGrantsRouter } from './grants/grants.routes';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Lifecycle } from '../wiring';
-import { createOAuthController } from './oauth.controller';
+import * as oauthController from './oauth.controller';
+import { RESOURCE_SCOPE } from './protocol';
+import { createBearerGuard } from './tokens/bearer.middleware';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oidc/signing-keys.service';
@@ -31,15 +33,25 @@ export function createOAuthRouter(
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
-  const oauth = createOAuthController(tokenCache);
+  const requireOAuthToken = createBearerGuard(tokenCache);
   const router = Router();
   router.use(createAuthorizeRouter(idTokens, config, sessions, csrf));
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));
-  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, tokenCache));
-  router.get('/api/user', oauth.currentUser);
+  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, requireOAuthToken));
+  router.get(
+    '/api/user',
+    requireOAuthToken({
+      scope: RESOURCE_SCOPE,
+      realm: 'api',
+      invalidTokenError: 'invalid_request',
+      clientToken: 'insufficient_scope',
+      missingDescription: 'Send an access token as Authorization: Bearer <token>',
+    }),
+    oauthController.currentUser,
+  );
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
   return router;

@@ -5,20 +5,14 @@ import { authOpenApi } from '../auth/auth.openapi';
 import { catalogueOpenApi } from '../catalogue/catalogue.openapi';
 import { healthOpenApi } from '../health/health.openapi';
 import { oauthOpenApi } from '../oauth/oauth.openapi';
+import { SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
 import { json, page, ref, str, type OpenApiFragment, type Schema } from './openapi.kit';
 
-const OAUTH_SCOPES = {
-  read: 'Read the account',
-  write: 'Change data',
-  openid: 'Sign in (ID token)',
-  profile: 'Name and picture',
-  email: 'Email address',
-  offline_access: 'Refresh tokens',
-};
+const OAUTH_SCOPES = Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DEFINITIONS[scope].consent]));
 
 const fragments: OpenApiFragment[] = [
   usersOpenApi,
@@ -111,7 +105,7 @@ const paths = Object.assign({}, ...fragments.map((fragment) => fragment.paths), 
  * Puts each schema's example on the bodies that are exactly that schema: renderers and tools show a
  * body's own example more readily than its schema's.
  */
-function withBodyExamples(document: Record<string, Record<string, unknown>>): void {
+function withBodyExamples(document: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
   const bodies = Object.values(document).flatMap((item) =>
     Object.values(item as Record<string, { requestBody?: unknown; responses?: Record<string, unknown> } | undefined>).flatMap(
       (operation) => [operation?.requestBody, ...Object.values(operation?.responses ?? {})],
@@ -124,11 +118,14 @@ function withBodyExamples(document: Record<string, Record<string, unknown>>): vo
       if (name !== undefined && name in examples) media.example = examples[name];
     }
   }
+  return document;
 }
-withBodyExamples(paths);
-for (const [name, example] of Object.entries(examples)) {
-  if (!(name in schemas)) throw new Error(`an example for ${name}, which is no schema`);
-  schemas[name] = { ...schemas[name], examples: [example] };
+/** Each schema with its example beside it. */
+function withSchemaExamples(all: Record<string, Schema>): Record<string, Schema> {
+  for (const name of Object.keys(examples)) if (!(name in all)) throw new Error(`an example for ${name}, which is no schema`);
+  return Object.fromEntries(
+    Object.entries(all).map(([name, schema]) => [name, name in examples ? { ...schema, examples: [examples[name]] } : schema]),
+  );
 }
 
 export const openApiDocument = {
@@ -176,7 +173,7 @@ export const openApiDocument = {
     { name: 'Weather', description: 'The mean temperature of a city over two providers (seed 001), also served alone on WEATHER_PORT.' },
     { name: 'Operations', description: 'Probes, metrics, this document and the landing page.' },
   ],
-  paths,
+  paths: withBodyExamples(paths),
   components: {
     securitySchemes: {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth' },
@@ -209,6 +206,6 @@ export const openApiDocument = {
         },
       },
     },
-    schemas,
+    schemas: withSchemaExamples(schemas),
   },
 };

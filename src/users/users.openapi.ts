@@ -12,6 +12,9 @@ import {
   type Responses,
   str,
 } from '../openapi/openapi.kit';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../common/validation';
+import { MAX_PAGE_SIZE } from './users.service';
+import { MAX_NAME_LENGTH, MAX_PAGE, MAX_PERMISSION_FLAGS } from './users.validation';
 
 /** USERS_API_AUTH=jwt: the access token from POST /auth; the open mode (the default) needs none. */
 const usersSecurity = [{}, { jwt: [] }];
@@ -32,11 +35,11 @@ const userWriteResponses = (done: string): Responses => ({
 });
 
 const userFields = {
-  email: { type: 'string', format: 'email', maxLength: 254 },
-  password: { type: 'string', minLength: 5, maxLength: 1024 },
-  firstName: { type: 'string', maxLength: 100 },
-  lastName: { type: 'string', maxLength: 100 },
-  permissionFlags: { type: 'integer', minimum: 0, maximum: 2147483647 },
+  email: { type: 'string', format: 'idn-email', maxLength: MAX_EMAIL_LENGTH },
+  password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH },
+  firstName: { type: 'string', maxLength: MAX_NAME_LENGTH },
+  lastName: { type: 'string', maxLength: MAX_NAME_LENGTH },
+  permissionFlags: { type: 'integer', minimum: 0, maximum: MAX_PERMISSION_FLAGS },
 };
 
 export const usersOpenApi: OpenApiFragment = {
@@ -48,8 +51,8 @@ export const usersOpenApi: OpenApiFragment = {
         summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
         security: usersSecurity,
         parameters: [
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } },
-          { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 1000000 } },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } },
+          { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE } },
         ],
         responses: {
           '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),

@@ -1,17 +1,17 @@
 // express-validator chains for /users; the password messages are seed 000's own words.
 import { body, query, type ValidationChain } from 'express-validator';
-import { email, MAX_PASSWORD_LENGTH, present, type Presence } from '../common/validation';
+import { email, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, present, type Presence } from '../common/validation';
 
-const MAX_NAME_LENGTH = 100;
-const MAX_PERMISSION_FLAGS = 2 ** 31 - 1;
-const MAX_PAGE = 1_000_000;
+export const MAX_NAME_LENGTH = 100;
+export const MAX_PERMISSION_FLAGS = 2 ** 31 - 1;
+export const MAX_PAGE = 1_000_000;
 
 function password(presence: Presence, message: string): ValidationChain {
   return present(body('password'), presence, message)
     .isString()
     .withMessage(message)
     .bail()
-    .isLength({ min: 5 })
+    .isLength({ min: MIN_PASSWORD_LENGTH })
     .withMessage(message)
     .bail()
     .isLength({ max: MAX_PASSWORD_LENGTH })

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';
 import { loadConfig, type Config } from '../../src/config';
-import { responseProblem } from './openapi-validator';
+import { requestProblem, responseProblem } from './openapi-validator';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
 
@@ -25,7 +25,7 @@ export function takeSpecViolations(): string[] {
   return violations.splice(0);
 }
 
-/** The real app, with every response checked against the OpenAPI document on its way out. */
+/** The real app, with every response (and every request it accepts) checked against the OpenAPI document. */
 export function testApp(overrides: Record<string, string> = {}): Express {
   const config = testConfig(overrides);
   const app = createApp({ config, logger: createLogger(config.logLevel) });
@@ -52,6 +52,12 @@ export function testApp(overrides: Record<string, string> = {}): Express {
     res.once('finish', () => {
       const problem = responseProblem(method, path, res.statusCode, res.get('Content-Type'), Buffer.concat(chunks).toString('utf8'));
       if (problem) violations.push(problem);
+      // A request the server accepted must be one the document allows (the body as the routes parsed
+      // it). A redirect that carries an OAuth error back to the client is a refusal, not an acceptance.
+      const refusedByRedirect = /[?#&]error=/.test(String(res.get('Location') ?? ''));
+      const accepted =
+        res.statusCode < 400 && !refusedByRedirect ? requestProblem(method, path, req.query, req.get('Content-Type'), req.body) : null;
+      if (accepted) violations.push(accepted);
     });
     next();
   });

@@ -11,12 +11,16 @@ interface Response {
 
 interface Operation {
   responses: Record<string, Response>;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> };
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
+// RFC 6531 addresses (a non-ASCII local part or domain), which ajv-formats leaves out.
+ajv.addFormat('idn-email', /^[^\s@]+@[^\s@]+$/u);
 ajv.addSchema({ $id: 'openapi.json', components: openApiDocument.components });
 
 const validators = new Map<object, ValidateFunction>();
@@ -87,4 +91,54 @@ export function responseProblem(
   }
   const problem = schemaProblem(media.schema, parsed);
   return problem && `${where}: ${problem} in ${body.slice(0, 300)}`;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+/** A query value as the document types it: integers and booleans arrive as text. */
+function typedValue(schema: Record<string, unknown>, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (schema.type === 'integer' && /^-?\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * What is wrong with a request the server accepted (answered below 400), or null when the document
+ * allows it: the server must never accept what its own reference calls invalid.
+ */
+export function requestProblem(
+  method: string,
+  path: string,
+  query: Record<string, unknown>,
+  contentType: string | undefined,
+  body: unknown,
+): string | null {
+  if (method === 'OPTIONS') return null;
+  const where = `${method} ${path} (accepted)`;
+  const operation = findOperation(method, path);
+  if (!operation) return null;
+  const pathItem = routes.find((route) => route.item[method.toLowerCase()] && route.pattern.test(path))?.item as
+    { parameters?: Parameter[] } | undefined;
+  const parameters = [...(pathItem?.parameters ?? []), ...(operation.parameters ?? [])].filter((parameter) => parameter.in === 'query');
+  for (const parameter of parameters) {
+    const value = query[parameter.name];
+    if (value === undefined) {
+      if (parameter.required) return `${where}: query parameter ${parameter.name} is required by the document`;
+      continue;
+    }
+    const problem = schemaProblem(parameter.schema, typedValue(parameter.schema, value));
+    if (problem) return `${where}: query parameter ${parameter.name}: ${problem}`;
+  }
+  const type = contentType?.split(';')[0].trim();
+  const media = type && operation.requestBody?.content[type];
+  if (media && body !== undefined && typeof body === 'object' && body !== null && Object.keys(body).length > 0) {
+    const problem = schemaProblem(media.schema, body);
+    if (problem) return `${where}: body: ${problem} in ${JSON.stringify(body).slice(0, 300)}`;
+  }
+  return null;
 }

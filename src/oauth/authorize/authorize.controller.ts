@@ -9,7 +9,7 @@ import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
-import { consentPage } from './authorize.page';
+import { consentPage } from '../consent.page';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 
 function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {

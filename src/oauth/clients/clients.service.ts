@@ -19,8 +19,11 @@ import type { ClientDocument } from './clients.model';
 /** What removing a client must also end: its tokens, codes and remembered consents (wired in createApp). */
 export type ClientRemovedHook = (clientId: string) => Promise<void>;
 
-/** RFC 8252 §7.1: a native app's private-use scheme is a reversed domain name, so it has a dot. */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+/**
+ * RFC 8252 §7.1: a native app's private-use scheme is a reversed domain name, so it has a dot; one that
+ * begins like a scheme browsers run or read locally (javascript.x:, data.x:) is never one.
+ */
+const PRIVATE_USE_SCHEME = /^(?!(javascript|data|vbscript|file|blob|about)\.)[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 
 /**
  * A redirect URI in the form it is stored and compared in: RFC 6749 §3.1.2's absolute URI without a
@@ -45,7 +48,12 @@ export function normalizeRedirectUri(value: unknown): string | null {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** What dynamic registration accepts (RFC 8252 §7): https, http on loopback only, or a private-use scheme. */
+/** The rule isRegistrableRedirectUri applies, as messages and the API reference state it. */
+export const REDIRECT_URI_RULE =
+  "an absolute http(s) URL without a fragment (https, or http on a loopback address), or a native app's " +
+  'private-use scheme such as com.example.app:/callback; never with a user name, password, spaces or control characters';
+
+/** What every registration accepts (RFC 8252 §7): https, http on loopback only, or a private-use scheme. */
 export function isRegistrableRedirectUri(value: unknown): boolean {
   const normalized = normalizeRedirectUri(value);
   if (!normalized) return false;

@@ -1,8 +1,8 @@
 import { body } from 'express-validator';
-import { normalizeRedirectUri } from './clients.service';
-import { GRANT_TYPES } from '../protocol';
+import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
+import { GRANT_TYPES, LIMITS } from '../protocol';
 
-const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = LIMITS.redirectUriLength;
 
 /** An absolute http(s) URL typed as it is meant: no control characters or spaces (which URL parsing would silently drop). */
 function httpUrl(value: unknown): boolean {
@@ -22,12 +22,12 @@ export const registerClient = [
     .withMessage('name must be a string')
     .bail()
     .trim()
-    .isLength({ min: 1, max: 100 })
-    .withMessage('name must be 1 to 100 characters'),
+    .isLength({ min: 1, max: LIMITS.clientNameLength })
+    .withMessage(`name must be 1 to ${LIMITS.clientNameLength} characters`),
   body('website').custom(httpUrl).withMessage('website must be an absolute http(s) URL'),
   body('redirect_uri')
-    .custom((value) => normalizeRedirectUri(value) !== null)
-    .withMessage('redirect_uri must be an absolute http(s) URL without a fragment, user name, password, spaces or control characters')
+    .custom(isRegistrableRedirectUri)
+    .withMessage(`redirect_uri must be ${REDIRECT_URI_RULE}`)
     .bail()
     .customSanitizer(normalizeRedirectUri),
   body('grants')

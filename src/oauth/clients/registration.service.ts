@@ -19,7 +19,7 @@ import {
 } from '../protocol';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
-import { isRegistrableRedirectUri, normalizeRedirectUri, removeClient, type ClientRemovedHook } from './clients.service';
+import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE, removeClient, type ClientRemovedHook } from './clients.service';
 
 const MAX_URIS = LIMITS.urisPerClient;
 const MAX_NAME_LENGTH = LIMITS.clientNameLength;
@@ -59,11 +59,7 @@ function stringList(value: unknown, name: string, check: (item: string) => boole
   return [...new Set(value)];
 }
 
-const redirectUriError = (description: string) =>
-  new RegistrationError(
-    'invalid_redirect_uri',
-    `${description} (https, http on a loopback address, or a private-use scheme such as com.example.app:/callback)`,
-  );
+const redirectUriError = (description: string) => new RegistrationError('invalid_redirect_uri', `${description} (${REDIRECT_URI_RULE})`);
 
 /** The checked metadata of a registration request. */
 function readMetadata(body: unknown) {

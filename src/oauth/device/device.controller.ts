@@ -7,7 +7,7 @@ import type { Config } from '../../config';
 import * as sessionService from '../../session/session.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
-import { consentPage } from '../authorize/authorize.page';
+import { consentPage } from '../consent.page';
 import { DEVICE_CODE_GRANT, grantedScope, MAX_TYPED_USER_CODE_LENGTH, SCOPE_ERROR } from '../protocol';
 import * as clientsService from '../clients/clients.service';
 import * as grantsService from '../grants/grants.service';

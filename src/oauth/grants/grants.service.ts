@@ -3,7 +3,7 @@
 // API, and revocable, which ends every token of that person for that client at once.
 import { NotFoundError } from '../../common/errors';
 import * as clientsService from '../clients/clients.service';
-import * as tokensDao from '../tokens/tokens.dao';
+import * as tokensService from '../tokens/tokens.service';
 import * as grantsDao from './grants.dao';
 
 export interface ConnectedApplication {
@@ -52,7 +52,7 @@ export async function listConnected(userId: string): Promise<ConnectedApplicatio
 /** Forgets the consent and ends every token and code of the person for the client. */
 export async function revoke(userId: string, clientId: string): Promise<void> {
   const removed = await grantsDao.remove(userId, clientId);
-  await tokensDao.deleteForUserAndClient(userId, clientId);
+  await tokensService.endForUserAndClient(userId, clientId);
   if (!removed) throw new NotFoundError(`No connected application ${clientId}`);
 }
 

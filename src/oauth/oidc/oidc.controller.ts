@@ -1,10 +1,7 @@
 // OpenID Connect: discovery (and the RFC 8414 document, which says the same), the JWK Set, userinfo.
 import type { Request, Response } from 'express';
-import { bearerToken } from '../../common/authorization';
-import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
-import * as usersService from '../../users/users.service';
 import {
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
@@ -16,7 +13,7 @@ import {
   RESPONSE_TYPES,
   SCOPES,
 } from '../protocol';
-import * as tokensService from '../tokens/tokens.service';
+import { oauthPrincipal } from '../tokens/bearer.middleware';
 import { userClaims } from './id-tokens.service';
 import type { KeyRing } from './signing-keys.service';
 
@@ -52,16 +49,7 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
   };
 }
 
-/** RFC 6750 §3.1 errors of the userinfo endpoint. */
-function userinfoError(status: 401 | 403, error: 'invalid_token' | 'insufficient_scope', description: string): AppError {
-  return new AppError(
-    status,
-    { error, error_description: description },
-    { 'WWW-Authenticate': `Bearer error="${error}", error_description="${description}"` },
-  );
-}
-
-export function createOidcController(config: Config, keys: KeyRing, tokenCache: tokensService.AccessTokenCache | undefined) {
+export function createOidcController(config: Config, keys: KeyRing) {
   return {
     metadata(_req: Request, res: Response): void {
       res.json(providerMetadata(config.publicUrl));
@@ -72,20 +60,9 @@ export function createOidcController(config: Config, keys: KeyRing, tokenCache: 
       res.set('Cache-Control', 'public, max-age=60').json(await keys.jwks());
     },
 
-    async userinfo(req: Request, res: Response): Promise<void> {
-      const token = bearerToken(req.headers.authorization);
-      if (token === null)
-        throw new AppError(
-          401,
-          { error_description: 'Send the access token as Authorization: Bearer <token>' },
-          { 'WWW-Authenticate': 'Bearer' },
-        );
-      const doc = token ? await tokensService.liveAccessToken(token, tokenCache) : null;
-      if (!doc?.userId) throw userinfoError(401, 'invalid_token', 'The access token is invalid, expired or revoked');
-      if (!doc.scope.includes('openid')) throw userinfoError(403, 'insufficient_scope', 'The token lacks the openid scope');
-      const user = await usersService.findById(doc.userId);
-      if (!user) throw userinfoError(401, 'invalid_token', 'The person of this token no longer exists');
-      noStore(res).json(userClaims(user, doc.scope));
+    userinfo(_req: Request, res: Response): void {
+      const { token, person } = oauthPrincipal(res);
+      noStore(res).json(userClaims(person, token.scope));
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import { createEndSessionController } from './end-session.controller';
-import type { AccessTokenCache } from '../tokens/tokens.service';
+import type { createBearerGuard } from '../tokens/bearer.middleware';
 import type { IdTokens } from './id-tokens.service';
 import { createOidcController } from './oidc.controller';
 import type { KeyRing } from './signing-keys.service';
@@ -16,16 +16,23 @@ export function createOidcRouter(
   idTokens: IdTokens,
   sessions: RequestHandler,
   csrf: Csrf,
-  tokenCache: AccessTokenCache | undefined,
+  requireOAuthToken: ReturnType<typeof createBearerGuard>,
 ): Router {
-  const oidc = createOidcController(config, keys, tokenCache);
+  const oidc = createOidcController(config, keys);
   const endSession = createEndSessionController(idTokens, csrf);
   const router = Router();
   router.get('/oauth/end-session', sessions, endSession.endSession);
   router.post('/oauth/end-session', sessions, formBody, csrf.requireWhenSignedIn, endSession.endSession);
   router.get(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'], oidc.metadata);
   router.get('/oauth/jwks', oidc.jwks);
-  router.get('/oauth/userinfo', oidc.userinfo);
-  router.post('/oauth/userinfo', oidc.userinfo);
+  // RFC 6750 §2.2: on POST the token may come in a form body instead of the header.
+  const userinfoToken = requireOAuthToken({
+    scope: 'openid',
+    invalidTokenError: 'invalid_token',
+    clientToken: 'invalid',
+    missingDescription: 'Send the access token as Authorization: Bearer <token>',
+  });
+  router.get('/oauth/userinfo', userinfoToken, oidc.userinfo);
+  router.post('/oauth/userinfo', formBody, userinfoToken, oidc.userinfo);
   return router;
 }

@@ -98,3 +98,6 @@ export const endForUser = (userId: string): Promise<void> => tokensDao.deleteFor
 
 /** Everything issued to a client ends (it was deleted). */
 export const endForClient = (clientId: string): Promise<void> => tokensDao.deleteForClient(clientId);
+
+/** Everything issued to a person for one client ends (they revoked the connected application). */
+export const endForUserAndClient = (userId: string, clientId: string): Promise<void> => tokensDao.deleteForUserAndClient(userId, clientId);

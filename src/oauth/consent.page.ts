@@ -1,15 +1,9 @@
 // The consent page: which application asks for which scopes, with Approve and Deny.
-import { html } from '../../web/html';
-import { csrfField, layout } from '../../web/layout';
+import { html } from '../web/html';
+import { csrfField, layout } from '../web/layout';
+import { SCOPE_DEFINITIONS, type Scope } from './protocol';
 
-const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  read: 'Read your account details',
-  write: 'Change data on your behalf',
-  openid: 'Know who you are (sign you in)',
-  profile: 'See your name and picture',
-  email: 'See your email address',
-  offline_access: 'Keep access while you are away',
-};
+const describe = (scope: string): string => (scope in SCOPE_DEFINITIONS ? SCOPE_DEFINITIONS[scope as Scope].consent : scope);
 
 export function consentPage(options: {
   action: string;
@@ -26,7 +20,7 @@ export function consentPage(options: {
     `Authorize ${options.clientName}`,
     html`<h1>Authorize ${options.clientName}?</h1>
 <p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
-<ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}</ul>
+<ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}</ul>
 <p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>
 <form method="post" action="${options.action}">
 ${csrfField(options.csrfToken)}
