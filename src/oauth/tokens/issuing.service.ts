@@ -7,6 +7,7 @@ import { throttled } from '../../db/sweeper';
 import type { UserRecord } from '../../users/users.types';
 import { displayName } from '../../users/users.types';
 import * as grantsService from '../grants/grants.service';
+import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as tokensDao from './tokens.dao';
 
@@ -120,16 +121,7 @@ export function implicitResponse(issued: IssuedToken | null, idToken: string | u
 }
 
 /** Signs ID tokens; absent on an endpoint that gives none (POST /v1/oauth/token). */
-export interface IdTokenSigner {
-  sign(request: {
-    user: UserRecord;
-    clientId: string;
-    scope: readonly string[];
-    authTime?: Date;
-    nonce?: string;
-    accessToken?: string;
-  }): Promise<string>;
-}
+export type IdTokenSigner = Pick<IdTokens, 'sign'>;
 
 /** OpenID Connect: a person's token with the openid scope carries an ID token (a refresh gets a fresh one). */
 export async function withIdToken(
