@@ -1,6 +1,6 @@
 // Seed 000's token endpoints.
-import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
-import { empty, json, jsonFaults, jsonRequest, jwtAuth, type OpenApiFragment, ref, str } from '../openapi/openapi.kit';
+import * as authValidation from './auth.validation';
+import { bodyOf, empty, json, jsonFaults, jsonRequest, jwtAuth, type OpenApiFragment, ref, str } from '../openapi/openapi.kit';
 
 export const authOpenApi: OpenApiFragment = {
   paths: {
@@ -10,17 +10,7 @@ export const authOpenApi: OpenApiFragment = {
         operationId: 'login',
         security: [],
         summary: 'Log in with email and password',
-        requestBody: jsonRequest(
-          {
-            type: 'object',
-            required: ['email', 'password'],
-            properties: {
-              email: { type: 'string', format: 'idn-email', maxLength: MAX_EMAIL_LENGTH },
-              password: { type: 'string', maxLength: MAX_PASSWORD_LENGTH },
-            },
-          },
-          { email: 'ann@example.com', password: 'correct horse battery' },
-        ),
+        requestBody: jsonRequest(bodyOf(authValidation.login), { email: 'ann@example.com', password: 'correct horse battery' }),
         responses: {
           '201': json(ref('TokenPair'), 'An access token (HS256 JWT, 36000 s) and a single-use refresh token'),
           '400': json(ref('Errors'), 'Validation failed, or Invalid email and/or password'),

@@ -1,15 +1,11 @@
-import { body } from 'express-validator';
-import { email, MAX_PASSWORD_LENGTH } from '../common/validation';
+// POST /auth's field rules; the same schema is its request body in auth.openapi.ts.
+import { emailField, type FieldRules, inBody, MAX_PASSWORD_LENGTH } from '../common/validation';
 
-export const login = [
-  email('required'),
-  body('password')
-    .exists()
-    .withMessage('Must include password')
-    .bail()
-    .isString()
-    .withMessage('Password must be a string')
-    .bail()
-    .isLength({ max: MAX_PASSWORD_LENGTH })
-    .withMessage(`Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-];
+export const login: FieldRules = {
+  email: emailField('required'),
+  password: {
+    ...inBody('required', 'Must include password'),
+    isString: { errorMessage: 'Password must be a string', bail: true },
+    isLength: { options: { max: MAX_PASSWORD_LENGTH }, errorMessage: `Password must be at most ${MAX_PASSWORD_LENGTH} characters` },
+  },
+};

@@ -2,8 +2,8 @@
 // them, with the same rules as the HTTP API. Text for people, --json for scripts. The older form, the
 // options of `create` without a command, still registers a client and prints it as JSON.
 import { parseArgs } from 'node:util';
-import { validationResult } from 'express-validator';
 import { createLogger } from '../common/logger';
+import { problemsWith } from '../common/validation';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
 import * as clientsService from '../oauth/clients/clients.service';
@@ -84,11 +84,10 @@ function parse(args: string[]) {
 
 /** Runs the HTTP API's registration rules over a registration; returns it as they sanitised it. */
 async function validated(input: Record<string, unknown>): Promise<clientsService.ClientRegistration> {
-  const req = { body: { ...input } };
-  for (const chain of registerClient) await chain.run(req);
-  const errors = validationResult(req).array({ onlyFirstError: true });
-  if (errors.length) throw new Error(errors.map((error) => String(error.msg)).join('; '));
-  return req.body as unknown as clientsService.ClientRegistration;
+  const body = { ...input };
+  const problems = await problemsWith(registerClient, body);
+  if (problems.length) throw new Error(problems.join('; '));
+  return body as unknown as clientsService.ClientRegistration;
 }
 
 const grantsOf = (values: Values) => (values.grants ? { grants: values.grants.split(',').map((grant) => grant.trim()) } : {});

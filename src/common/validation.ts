@@ -1,13 +1,24 @@
-// Runs express-validator chains and turns their findings into seed 000's 400 `{ errors: [...] }`.
+// Field rules are written once per operation as express-validator schemas (checkSchema). The same
+// object runs as validation here and becomes the operation's OpenAPI body or parameters in
+// openapi/openapi.kit.ts (`bodyOf`, `queryOf`). Failures become seed 000's 400 `{ errors: [...] }`.
 import type { RequestHandler } from 'express';
-import { body, validationResult, type ValidationChain, type ValidationError } from 'express-validator';
+import {
+  checkSchema,
+  validationResult,
+  type CustomValidator,
+  type ParamSchema,
+  type Schema,
+  type ValidationError,
+} from 'express-validator';
 import { emailProblem, normalizeEmail } from './email';
 import { InvalidRequestError } from './errors';
+
+export type { Schema as FieldRules } from 'express-validator';
 
 export const MAX_EMAIL_LENGTH = 254;
 /** argon2 would hash more, but a megabyte password is a denial-of-service attempt, not a password. */
 export const MAX_PASSWORD_LENGTH = 1024;
-/** Seed 000: passwords have at least 5 characters. */
+/** Seed 000: passwords have at least 5 characters (docs/decisions.md, Users). */
 export const MIN_PASSWORD_LENGTH = 5;
 
 // A value typed into one of these fields could be a credential, so it is never echoed back.
@@ -30,33 +41,55 @@ const rejectInvalid: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** The chains, then a check that answers 400 with every failed field. */
-export function validate(chains: ValidationChain[]): RequestHandler[] {
-  return [...chains, rejectInvalid];
+/** The operation's rules, then a check that answers 400 with every failed field. */
+export function validate(rules: Schema): RequestHandler[] {
+  return [...checkSchema(rules), rejectInvalid];
+}
+
+/** The operation's rules run over a plain object (the command line's own input); the messages of what failed. */
+export async function problemsWith(rules: Schema, body: Record<string, unknown>): Promise<string[]> {
+  const req = { body };
+  await checkSchema(rules, ['body']).run(req);
+  return validationResult(req)
+    .array({ onlyFirstError: true })
+    .map((error) => String(error.msg));
+}
+
+/** What a rule written as a function means, for the OpenAPI document, which cannot read functions. */
+export type DocumentedAs = Record<string, unknown>;
+type CustomRule = Exclude<ParamSchema['custom'], boolean | undefined> & { openapi: DocumentedAs };
+
+/** A custom check that says what it accepts in the document's terms (a JSON Schema fragment). */
+export function customRule(check: CustomValidator, errorMessage: string | undefined, openapi: DocumentedAs, bail = false): CustomRule {
+  return { options: check, ...(errorMessage !== undefined && { errorMessage }), ...(bail && { bail: true }), openapi };
 }
 
 export type Presence = 'required' | 'optional';
 
-export function present(chain: ValidationChain, presence: Presence, missingMessage: string): ValidationChain {
-  return presence === 'optional' ? chain.optional() : chain.exists().withMessage(missingMessage).bail();
+/** Where a body field is read, and whether it must be there. */
+export function inBody(presence: Presence, missingMessage: string): ParamSchema {
+  return presence === 'optional'
+    ? { in: ['body'], optional: true }
+    : { in: ['body'], exists: { errorMessage: missingMessage, bail: true } };
 }
 
 /** An email field: normalised as stored and compared (common/email.ts), then checked as an address. */
-export function email(presence: Presence): ValidationChain {
-  return present(body('email'), presence, 'Must include email')
-    .isString()
-    .withMessage('Email must be a string')
-    .bail()
-    .customSanitizer(normalizeEmail)
-    .custom((value: string) => {
-      const problem = emailProblem(value);
-      if (problem) throw new Error(problem);
-      return true;
-    })
-    .bail()
-    .isLength({ max: MAX_EMAIL_LENGTH })
-    .withMessage(`Email must be at most ${MAX_EMAIL_LENGTH} characters`)
-    .bail()
-    .isEmail()
-    .withMessage('Must be a valid email address');
+export function emailField(presence: Presence): ParamSchema {
+  return {
+    ...inBody(presence, 'Must include email'),
+    isString: { errorMessage: 'Email must be a string', bail: true },
+    customSanitizer: { options: normalizeEmail },
+    custom: customRule(
+      (value: string) => {
+        const problem = emailProblem(value);
+        if (problem) throw new Error(problem);
+        return true;
+      },
+      undefined,
+      {},
+      true,
+    ),
+    isLength: { options: { max: MAX_EMAIL_LENGTH }, errorMessage: `Email must be at most ${MAX_EMAIL_LENGTH} characters`, bail: true },
+    isEmail: { errorMessage: 'Must be a valid email address' },
+  };
 }

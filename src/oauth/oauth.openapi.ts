@@ -1,5 +1,6 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import {
+  bodyOf,
   empty,
   formRequest,
   int,
@@ -33,7 +34,7 @@ import {
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
-import { REDIRECT_URI_RULE } from './clients/clients.service';
+import { registerClient } from './clients/clients.validation';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
@@ -232,17 +233,6 @@ const authorizeOperations = (prefix: string) => ({
   },
 });
 
-const clientRegistration = {
-  type: 'object',
-  required: ['name', 'website', 'redirect_uri'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength },
-    website: { type: 'string', format: 'uri' },
-    redirect_uri: { type: 'string', format: 'uri', maxLength: LIMITS.redirectUriLength, description: REDIRECT_URI_RULE },
-    grants: { type: 'array', items: ref('Grant'), minItems: 1 },
-  },
-};
-
 export const oauthOpenApi: OpenApiFragment = {
   paths: {
     '/v1/oauth/authorize': authorizeOperations('v1'),
@@ -251,8 +241,9 @@ export const oauthOpenApi: OpenApiFragment = {
     '/v1/oauth/token': {
       post: {
         tags: ['OAuth 2'],
-        operationId: 'tokenVariantA',
-        summary: 'Token endpoint, variant A: authorization_code and refresh_token; parameters in the query string or a form',
+        operationId: 'tokenV1',
+        summary:
+          'The v1 token endpoint (seed 001 variant A): authorization_code and refresh_token; parameters in the query string or a form',
         security: clientAuth,
         parameters: Object.entries(v1TokenParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
         requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: v1TokenParameters } } },
@@ -263,7 +254,8 @@ export const oauthOpenApi: OpenApiFragment = {
       post: {
         tags: ['OAuth 2'],
         operationId: 'token',
-        summary: 'Token endpoint, variant B: every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
+        summary:
+          'The token endpoint (seed 001 variant B): every grant the client is allowed; form or JSON body; client auth by parameters or HTTP Basic',
         security: clientAuth,
         requestBody: {
           required: true,
@@ -316,7 +308,7 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'registerClient',
         summary: 'Register a client; its secret is shown once',
         security: [{ jwt: [] }, { session: [] }],
-        requestBody: jsonRequest(clientRegistration),
+        requestBody: jsonRequest(bodyOf(registerClient)),
         responses: {
           '201': json(ref('ClientWithSecret'), 'Registered'),
           '400': json(ref('Errors'), 'Validation failed'),

@@ -1,6 +1,8 @@
 // Building blocks of the OpenAPI document that every feature's fragment uses. Each feature describes
 // its own routes in <feature>.openapi.ts; openapi/openapi.document.ts assembles them.
 
+import type { FieldRules } from '../common/validation';
+
 export type Schema = Record<string, unknown>;
 export type Responses = Record<string, unknown>;
 
@@ -54,3 +56,47 @@ export const formRequest = (schema: Schema, example?: Record<string, string>) =>
 export const jwtAuth = [{ jwt: [] }];
 /** The browser session from /login; without one the browser routes redirect to /login. */
 export const sessionAuth = [{ session: [] }];
+
+// An operation's field rules (express-validator schemas, common/validation.ts) as the document states them.
+// Standard validators map to JSON Schema keywords; a custom rule brings its own fragment (`openapi`).
+
+type FieldRule = FieldRules[string];
+const optionsOf = (rule: unknown): Record<string, unknown> =>
+  typeof rule === 'object' && rule !== null && 'options' in rule ? (rule.options as Record<string, unknown>) : {};
+
+function schemaOfField(rule: FieldRule): Schema {
+  const schema: Schema = {};
+  if (rule.isString) schema.type = 'string';
+  if (rule.isLength) {
+    const { min, max } = optionsOf(rule.isLength);
+    if (typeof min === 'number') schema.minLength = min;
+    if (typeof max === 'number') schema.maxLength = max;
+  }
+  // Addresses are checked and stored in NFKC form with non-ASCII letters allowed (common/email.ts).
+  if (rule.isEmail) schema.format = 'idn-email';
+  for (const custom of [rule.custom, rule.customSanitizer]) {
+    if (typeof custom === 'object' && custom !== null && 'openapi' in custom) Object.assign(schema, custom.openapi);
+  }
+  return schema;
+}
+
+const isRequired = (rule: FieldRule) => !rule.optional;
+const locationOf = (rule: FieldRule) => (Array.isArray(rule.in) ? rule.in[0] : rule.in) as string | undefined;
+
+/** The JSON body an operation's rules accept. */
+export function bodyOf(rules: FieldRules): Schema {
+  const fields = Object.entries(rules).filter(([, rule]) => locationOf(rule) === 'body');
+  const required = fields.filter(([, rule]) => isRequired(rule)).map(([field]) => field);
+  return {
+    type: 'object',
+    ...(required.length > 0 && { required }),
+    properties: Object.fromEntries(fields.map(([field, rule]) => [field, schemaOfField(rule)])),
+  };
+}
+
+/** The query parameters an operation's rules accept. */
+export function queryOf(rules: FieldRules): Record<string, unknown>[] {
+  return Object.entries(rules)
+    .filter(([, rule]) => locationOf(rule) === 'query')
+    .map(([name, rule]) => ({ name, in: 'query', required: isRequired(rule), schema: schemaOfField(rule) }));
+}

@@ -1,5 +1,6 @@
 // The users resource of seed 000.
 import {
+  bodyOf,
   empty,
   int,
   json,
@@ -8,13 +9,12 @@ import {
   malformedPath,
   type OpenApiFragment,
   pathParam,
+  queryOf,
   ref,
   type Responses,
   str,
 } from '../openapi/openapi.kit';
-import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../common/validation';
-import { MAX_PAGE_SIZE } from './users.service';
-import { MAX_NAME_LENGTH, MAX_PAGE, MAX_PERMISSION_FLAGS } from './users.validation';
+import * as usersValidation from './users.validation';
 
 /** USERS_API_AUTH=jwt: the access token from POST /auth; the open mode (the default) needs none. */
 const usersSecurity = [{}, { jwt: [] }];
@@ -34,14 +34,6 @@ const userWriteResponses = (done: string): Responses => ({
   ...jsonFaults,
 });
 
-const userFields = {
-  email: { type: 'string', format: 'idn-email', maxLength: MAX_EMAIL_LENGTH },
-  password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH },
-  firstName: { type: 'string', maxLength: MAX_NAME_LENGTH },
-  lastName: { type: 'string', maxLength: MAX_NAME_LENGTH },
-  permissionFlags: { type: 'integer', minimum: 0, maximum: MAX_PERMISSION_FLAGS },
-};
-
 export const usersOpenApi: OpenApiFragment = {
   paths: {
     '/users': {
@@ -50,10 +42,7 @@ export const usersOpenApi: OpenApiFragment = {
         operationId: 'listUsers',
         summary: 'The first 100 users in creation order, or a page of them (USERS_API_AUTH=jwt: admins only)',
         security: usersSecurity,
-        parameters: [
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } },
-          { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE } },
-        ],
+        parameters: queryOf(usersValidation.listUsers),
         responses: {
           '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),
           '400': json(ref('Errors'), 'Invalid limit or page'),
@@ -127,18 +116,9 @@ export const usersOpenApi: OpenApiFragment = {
       properties: { _id: str, email: str, firstName: str, lastName: str, permissionFlags: int, __v: int },
       additionalProperties: false,
     },
-    UserCreate: {
-      type: 'object',
-      required: ['email', 'password'],
-      properties: {
-        email: userFields.email,
-        password: userFields.password,
-        firstName: userFields.firstName,
-        lastName: userFields.lastName,
-      },
-    },
-    UserPut: { type: 'object', required: ['email', 'password', 'firstName', 'lastName', 'permissionFlags'], properties: userFields },
-    UserPatch: { type: 'object', properties: userFields },
+    UserCreate: bodyOf(usersValidation.createUser),
+    UserPut: bodyOf(usersValidation.putUser),
+    UserPatch: bodyOf(usersValidation.patchUser),
   },
   examples: {
     User: { _id: '2W9Cs9EeO', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', permissionFlags: 1, __v: 0 },

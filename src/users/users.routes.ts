@@ -7,7 +7,7 @@ import { requireAccessToken } from '../common/guards';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
 import * as usersController from './users.controller';
-import { MAX_PAGE_SIZE, type AccessEndedHook } from './users.service';
+import type { AccessEndedHook } from './users.service';
 import * as usersValidation from './users.validation';
 
 export function createUsersRouter(config: Config, accessTokens: AccessTokens, accessEnded: AccessEndedHook): Router {
@@ -18,7 +18,7 @@ export function createUsersRouter(config: Config, accessTokens: AccessTokens, ac
   const mayManage: RequestHandler[] = protectedMode ? [usersController.requireMayManage as RequestHandler] : [];
 
   const router = Router();
-  router.get('/', ...signedIn, ...mayList, validate(usersValidation.listUsers(MAX_PAGE_SIZE)), usersController.list);
+  router.get('/', ...signedIn, ...mayList, validate(usersValidation.listUsers), usersController.list);
   router.post('/', validate(usersValidation.createUser), usersController.create);
   router
     .route('/:userId')

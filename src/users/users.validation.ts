@@ -1,73 +1,94 @@
-// express-validator chains for /users; the password messages are seed 000's own words.
-import { body, query, type ValidationChain } from 'express-validator';
-import { email, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, present, type Presence } from '../common/validation';
+// The field rules of /users, one schema per operation; the password messages are seed 000's own words.
+// The same schemas are the operations' request bodies and parameters in users.openapi.ts.
+import type { ParamSchema } from 'express-validator';
+import {
+  customRule,
+  emailField,
+  type FieldRules,
+  inBody,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  type Presence,
+} from '../common/validation';
+import { MAX_PAGE_SIZE } from './users.service';
 
 export const MAX_NAME_LENGTH = 100;
 export const MAX_PERMISSION_FLAGS = 2 ** 31 - 1;
 export const MAX_PAGE = 1_000_000;
 
-function password(presence: Presence, message: string): ValidationChain {
-  return present(body('password'), presence, message)
-    .isString()
-    .withMessage(message)
-    .bail()
-    .isLength({ min: MIN_PASSWORD_LENGTH })
-    .withMessage(message)
-    .bail()
-    .isLength({ max: MAX_PASSWORD_LENGTH })
-    .withMessage(`Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
-}
-
-function name(field: 'firstName' | 'lastName', presence: Presence): ValidationChain {
-  return present(body(field), presence, `Must include ${field}`)
-    .isString()
-    .withMessage(`${field} must be a string`)
-    .bail()
-    .isLength({ max: MAX_NAME_LENGTH })
-    .withMessage(`${field} must be at most ${MAX_NAME_LENGTH} characters`);
-}
-
-function permissionFlags(presence: Presence): ValidationChain {
-  // A JSON integer only: "1", 1.5 and true are all rejected.
-  return present(body('permissionFlags'), presence, 'Must include permissionFlags')
-    .custom((value) => Number.isInteger(value) && value >= 0 && value <= MAX_PERMISSION_FLAGS)
-    .withMessage(`permissionFlags must be an integer from 0 to ${MAX_PERMISSION_FLAGS}`);
-}
-
-function integerQuery(field: string, min: number, max: number): ValidationChain {
-  // Repeated parameters arrive as arrays and are refused like any other non-number.
-  return query(field)
-    .optional()
-    .custom((value) => typeof value === 'string' && /^\d{1,7}$/.test(value) && Number(value) >= min && Number(value) <= max)
-    .withMessage(`${field} must be an integer from ${min} to ${max}`)
-    .toInt();
-}
-
 const SEED_PASSWORD_MESSAGE = 'Must include password (5+ characters)';
 
-export const createUser = [
-  email('required'),
-  password('required', SEED_PASSWORD_MESSAGE),
-  name('firstName', 'optional'),
-  name('lastName', 'optional'),
-];
-
-export const putUser = [
-  email('required'),
-  password('required', SEED_PASSWORD_MESSAGE),
-  name('firstName', 'required'),
-  name('lastName', 'required'),
-  permissionFlags('required'),
-];
-
-export const patchUser = [
-  email('optional'),
-  password('optional', 'Password must be 5+ characters'),
-  name('firstName', 'optional'),
-  name('lastName', 'optional'),
-  permissionFlags('optional'),
-];
-
-export function listUsers(maxPageSize: number): ValidationChain[] {
-  return [integerQuery('limit', 1, maxPageSize), integerQuery('page', 0, MAX_PAGE)];
+function password(presence: Presence, message: string): ParamSchema {
+  return {
+    ...inBody(presence, message),
+    isString: { errorMessage: message, bail: true },
+    isLength: { options: { min: MIN_PASSWORD_LENGTH }, errorMessage: message, bail: true },
+    custom: customRule(
+      (value: string) => value.length <= MAX_PASSWORD_LENGTH,
+      `Password must be at most ${MAX_PASSWORD_LENGTH} characters`,
+      { maxLength: MAX_PASSWORD_LENGTH },
+    ),
+  };
 }
+
+function name(field: 'firstName' | 'lastName', presence: Presence): ParamSchema {
+  return {
+    ...inBody(presence, `Must include ${field}`),
+    isString: { errorMessage: `${field} must be a string`, bail: true },
+    isLength: { options: { max: MAX_NAME_LENGTH }, errorMessage: `${field} must be at most ${MAX_NAME_LENGTH} characters` },
+  };
+}
+
+function permissionFlags(presence: Presence): ParamSchema {
+  // A JSON integer only: "1", 1.5 and true are all refused.
+  return {
+    ...inBody(presence, 'Must include permissionFlags'),
+    custom: customRule(
+      (value) => Number.isInteger(value) && value >= 0 && value <= MAX_PERMISSION_FLAGS,
+      `permissionFlags must be an integer from 0 to ${MAX_PERMISSION_FLAGS}`,
+      { type: 'integer', minimum: 0, maximum: MAX_PERMISSION_FLAGS },
+    ),
+  };
+}
+
+function integerQuery(field: string, min: number, max: number): ParamSchema {
+  // Repeated parameters arrive as arrays and are refused like any other non-number.
+  return {
+    in: ['query'],
+    optional: true,
+    custom: customRule(
+      (value) => typeof value === 'string' && /^\d{1,7}$/.test(value) && Number(value) >= min && Number(value) <= max,
+      `${field} must be an integer from ${min} to ${max}`,
+      { type: 'integer', minimum: min, maximum: max },
+    ),
+    toInt: true,
+  };
+}
+
+export const createUser: FieldRules = {
+  email: emailField('required'),
+  password: password('required', SEED_PASSWORD_MESSAGE),
+  firstName: name('firstName', 'optional'),
+  lastName: name('lastName', 'optional'),
+};
+
+export const putUser: FieldRules = {
+  email: emailField('required'),
+  password: password('required', SEED_PASSWORD_MESSAGE),
+  firstName: name('firstName', 'required'),
+  lastName: name('lastName', 'required'),
+  permissionFlags: permissionFlags('required'),
+};
+
+export const patchUser: FieldRules = {
+  email: emailField('optional'),
+  password: password('optional', 'Password must be 5+ characters'),
+  firstName: name('firstName', 'optional'),
+  lastName: name('lastName', 'optional'),
+  permissionFlags: permissionFlags('optional'),
+};
+
+export const listUsers: FieldRules = {
+  limit: integerQuery('limit', 1, MAX_PAGE_SIZE),
+  page: integerQuery('page', 0, MAX_PAGE),
+};

@@ -1,4 +1,6 @@
-import { body } from 'express-validator';
+// The field rules of client registration (POST /oauth/clients and `npm run oauth:client`); the same
+// schema is the operation's request body in oauth.openapi.ts.
+import { customRule, type FieldRules } from '../../common/validation';
 import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
 import { GRANT_TYPES, LIMITS } from '../protocol';
 
@@ -16,24 +18,44 @@ function httpUrl(value: unknown): boolean {
   }
 }
 
-export const registerClient = [
-  body('name')
-    .isString()
-    .withMessage('name must be a string')
-    .bail()
-    .trim()
-    .isLength({ min: 1, max: LIMITS.clientNameLength })
-    .withMessage(`name must be 1 to ${LIMITS.clientNameLength} characters`),
-  body('website').custom(httpUrl).withMessage('website must be an absolute http(s) URL'),
-  body('redirect_uri')
-    .custom(isRegistrableRedirectUri)
-    .withMessage(`redirect_uri must be ${REDIRECT_URI_RULE}`)
-    .bail()
-    .customSanitizer(normalizeRedirectUri),
-  body('grants')
-    .optional()
-    .custom(
-      (value) => Array.isArray(value) && value.length > 0 && value.every((grant) => (GRANT_TYPES as readonly unknown[]).includes(grant)),
-    )
-    .withMessage(`grants must be a non-empty list of ${GRANT_TYPES.join(', ')}`),
-];
+const isGrantList = (value: unknown) =>
+  Array.isArray(value) && value.length > 0 && value.every((grant) => (GRANT_TYPES as readonly unknown[]).includes(grant));
+
+export const registerClient: FieldRules = {
+  name: {
+    in: ['body'],
+    isString: { errorMessage: 'name must be a string', bail: true },
+    trim: true,
+    isLength: {
+      options: { min: 1, max: LIMITS.clientNameLength },
+      errorMessage: `name must be 1 to ${LIMITS.clientNameLength} characters`,
+    },
+  },
+  website: {
+    in: ['body'],
+    custom: customRule(httpUrl, 'website must be an absolute http(s) URL', {
+      type: 'string',
+      format: 'uri',
+      maxLength: MAX_URL_LENGTH,
+    }),
+  },
+  redirect_uri: {
+    in: ['body'],
+    custom: customRule(
+      isRegistrableRedirectUri,
+      `redirect_uri must be ${REDIRECT_URI_RULE}`,
+      { type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH, description: REDIRECT_URI_RULE },
+      true,
+    ),
+    customSanitizer: { options: normalizeRedirectUri },
+  },
+  grants: {
+    in: ['body'],
+    optional: true,
+    custom: customRule(isGrantList, `grants must be a non-empty list of ${GRANT_TYPES.join(', ')}`, {
+      type: 'array',
+      items: { type: 'string', enum: [...GRANT_TYPES] },
+      minItems: 1,
+    }),
+  },
+};
