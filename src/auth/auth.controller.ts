@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../common/access-tokens';
 import { AppError, InvalidRequestError } from '../common/errors';
-import type { JwtLocals } from '../common/guards';
+import { jwtClaims } from '../common/guards';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
 import { clientAddress } from '../common/rate-limit';
@@ -37,7 +37,7 @@ export function createAuthController(accessTokens: AccessTokens, verifyPassword:
       if (typeof refreshToken !== 'string' || refreshToken.length > MAX_REFRESH_TOKEN_LENGTH) {
         throw new InvalidRequestError(['Invalid refresh token']);
       }
-      const claims = (res.locals as JwtLocals).jwt;
+      const claims = jwtClaims(res);
       await sendTokenPair(res, () => authService.refresh(accessTokens, claims, refreshToken));
     },
   };

@@ -2,7 +2,7 @@
 // (a valid access token in the Authorization header plus its refresh token in the body).
 import { Router } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
-import { requireAccessToken } from '../common/guards';
+import { requireJwt } from '../common/guards';
 import { clientAddress, limitsFor } from '../common/rate-limit';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
@@ -22,11 +22,6 @@ export function createAuthRouter(accessTokens: AccessTokens, config: Config, ver
   // Failed passwords are counted by the sign-in budget inside the service, whichever route checks them.
   router.post('/', validate(authValidation.login), controller.login);
   // The header is checked before the body: 401/403 with empty bodies come first.
-  router.post(
-    '/refresh-token',
-    ...limitsFor(config, [refreshLimit], (refused) => refused),
-    requireAccessToken(accessTokens),
-    controller.refresh,
-  );
+  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], (refused) => refused), requireJwt(accessTokens), controller.refresh);
   return router;
 }

@@ -1,9 +1,10 @@
 // HTTP Basic authentication for the catalogue (seed 001 part B): the email and password of a user,
 // raw as RFC 7617 sends them. Failures count against the server's one sign-in budget.
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { basicCredentials } from '../common/authorization';
 import { AppError } from '../common/errors';
+import { principal } from '../common/guards';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="catalogue"' };
@@ -16,7 +17,7 @@ export class CatalogueUnauthorizedError extends AppError {
 }
 
 export function requireBasicAuth(verifyPassword: PasswordVerifier): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) throw new CatalogueUnauthorizedError('Authentication required');
     let userId: string | null;
@@ -27,6 +28,10 @@ export function requireBasicAuth(verifyPassword: PasswordVerifier): RequestHandl
       throw tooManyRequestsAs({ error: true, message: 'Too many failed sign-ins, try again later', status_code: 429 }, {}, err);
     }
     if (!userId) throw new CatalogueUnauthorizedError('Invalid email or password');
+    res.locals.basicUserId = userId;
     next();
   };
 }
+
+/** The id of the user whose email and password requireBasicAuth accepted. */
+export const basicUserId = (res: Response): string => principal(res, 'basicUserId');

@@ -476,7 +476,7 @@ export const oauthOpenApi: OpenApiFragment = {
         summary: 'The verification page: a form with an input named user_code (filled from ?user_code=)',
         security: sessionAuth,
         parameters: [{ name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: 20 } }],
-        responses: { '200': page('The form'), '303': redirect('To /login when not signed in'), ...pageFaults },
+        responses: { '200': page('The form'), '302': redirect('To /login, to come back here, when not signed in'), ...pageFaults },
       },
       post: {
         tags: ['Device sign-in'],

@@ -9,7 +9,7 @@ import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
-import { signIn, signOut } from './session.middleware';
+import { signedInPerson, signIn, signOut } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -70,11 +70,7 @@ export function createSessionController(csrf: Csrf, verifyPassword: PasswordVeri
     },
 
     async home(req: Request, res: Response): Promise<void> {
-      const user = await sessionService.currentUser(req.session);
-      if (!user) {
-        res.redirect(302, '/login');
-        return;
-      }
+      const user = signedInPerson(res);
       const applications = (await grantsService.listConnected(user._id)).map((app) => ({
         clientId: app.client_id,
         name: app.name,

@@ -1,9 +1,13 @@
 // Sessions for the browser routes only (login, logout, home, sign-in providers, authorize and consent,
 // client registration by session). Cookie `sid`: httpOnly, SameSite=Lax, Secure in production.
 // Signing in and out changes the HTTP session itself, so those two live here, next to it.
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { principal } from '../common/guards';
+import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
+import type { UserRecord } from '../users/users.types';
+import { currentUser } from './session.service';
 import { MongoSessionStore } from './session.store';
 
 declare module 'express-session' {
@@ -51,3 +55,25 @@ export async function signIn(req: Request, userId: string, remember: boolean): P
 export function signOut(req: Request): Promise<void> {
   return settled((done) => req.session.destroy(done));
 }
+
+/**
+ * A signed-in person or no further. Without one, a page sends the browser to sign in and come back
+ * (302 to come back to this page; 303 after a form, to come back to `formPage`), and an API answers 401.
+ */
+export function requireSession(otherwise: 'sign-in' | 'unauthorized' = 'sign-in', formPage = '/home'): RequestHandler {
+  return async (req, res, next) => {
+    const person = await currentUser(req.session);
+    if (person) {
+      res.locals.person = person;
+      return next();
+    }
+    if (otherwise === 'unauthorized') throw new UnauthorizedError();
+    const isPage = req.method === 'GET' || req.method === 'HEAD';
+    const back = isPage ? req.originalUrl : formPage;
+    // /home is where signing in leads anyway.
+    res.redirect(isPage ? 302 : 303, back === '/home' ? '/login' : `/login?return_to=${encodeURIComponent(back)}`);
+  };
+}
+
+/** The person requireSession let through (or, on the client routes, the access token's user). */
+export const signedInPerson = (res: Response): UserRecord => principal(res, 'person');

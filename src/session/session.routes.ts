@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { formBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
+import { requireSession } from './session.middleware';
 
 export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config, verifyPassword: PasswordVerifier): Router {
   const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null);
@@ -12,6 +13,6 @@ export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, formBody, csrf.require, sessionController.login);
   router.post('/logout', sessions, formBody, csrf.requireWhenSignedIn, sessionController.logout);
-  router.get('/home', sessions, sessionController.home);
+  router.get('/home', sessions, requireSession(), sessionController.home);
   return router;
 }

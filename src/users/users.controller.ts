@@ -1,7 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
 import { matchedData } from 'express-validator';
 import { ForbiddenError } from '../common/errors';
-import type { JwtLocals } from '../common/guards';
+import { jwtClaims } from '../common/guards';
 import * as usersService from './users.service';
 import { toUserRead, type CreateUserDto, type PatchUserDto, type UserRecord } from './users.types';
 
@@ -15,7 +15,7 @@ const caller = (res: Response) => (res.locals as UserLocals).caller;
 
 /** USERS_API_AUTH=jwt: the access token's user as it is now (a deleted one is refused). */
 export async function loadCaller(_req: Request, res: Response, next: NextFunction): Promise<void> {
-  const found = await usersService.findById((res.locals as JwtLocals).jwt.userId);
+  const found = await usersService.findById(jwtClaims(res).userId);
   if (!found) throw new ForbiddenError();
   (res.locals as UserLocals).caller = found;
   next();

@@ -3,7 +3,7 @@
 // but POST /users with the access token from POST /auth.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
-import { requireAccessToken } from '../common/guards';
+import { requireJwt } from '../common/guards';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
 import * as usersController from './users.controller';
@@ -13,7 +13,7 @@ import * as usersValidation from './users.validation';
 export function createUsersRouter(config: Config, accessTokens: AccessTokens, accessEnded: AccessEndedHook): Router {
   const protectedMode = config.usersApiAuth === 'jwt';
   // In the protected mode: 401/403 for the token, then 403 for someone else's record, then the seed's order.
-  const signedIn: RequestHandler[] = protectedMode ? [requireAccessToken(accessTokens), usersController.loadCaller] : [];
+  const signedIn: RequestHandler[] = protectedMode ? [requireJwt(accessTokens), usersController.loadCaller] : [];
   const mayList: RequestHandler[] = protectedMode ? [usersController.requireMayList] : [];
   const mayManage: RequestHandler[] = protectedMode ? [usersController.requireMayManage as RequestHandler] : [];
 

@@ -117,8 +117,19 @@ describe('polling', () => {
 
 describe('the verification page', () => {
   it('sends a person who is not signed in to sign in first, keeping the code', async () => {
-    const res = await request(app()).get('/device').query({ user_code: 'BCDF-GHJK' }).expect(303);
+    const res = await request(app()).get('/device').query({ user_code: 'BCDF-GHJK' }).expect(302);
     expect(res.headers.location).toBe(`/login?return_to=${encodeURIComponent('/device?user_code=BCDF-GHJK')}`);
+  });
+
+  it('sends a form sent from a browser no longer signed in to sign in, coming back to the page', async () => {
+    const agent = request.agent(app());
+    const page = await agent.get('/login').expect(200);
+    const res = await agent
+      .post('/device')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), user_code: 'BCDF-GHJK' })
+      .expect(303);
+    expect(res.headers.location).toBe(`/login?return_to=${encodeURIComponent('/device')}`);
   });
 
   it('says so for a wrong or used code, and changes nothing without the CSRF token', async () => {

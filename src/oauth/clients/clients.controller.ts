@@ -1,35 +1,30 @@
 // Client registration: POST /oauth/clients, GET /oauth/clients, DELETE /oauth/clients/:clientId, for
 // a user authenticated by a seed 000 access token (Authorization: Bearer) or a browser session.
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../../common/access-tokens';
-import { ForbiddenError, UnauthorizedError } from '../../common/errors';
+import { ForbiddenError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
-import { requireAccessToken, type JwtLocals } from '../../common/guards';
-import * as sessionService from '../../session/session.service';
+import { jwtClaims, requireJwt } from '../../common/guards';
+import { requireSession, signedInPerson } from '../../session/session.middleware';
 import * as usersService from '../../users/users.service';
 import * as clientsService from './clients.service';
 
-interface OwnerLocals {
-  ownerId: string;
-}
-
-const owner = (res: Response) => (res.locals as OwnerLocals).ownerId;
+const owner = (res: Response) => signedInPerson(res)._id;
 
 /** The JWT's user when an Authorization header is sent, otherwise the session's; 401 without either. */
-export function requireUser(accessTokens: AccessTokens) {
-  const jwtGuard = requireAccessToken(accessTokens);
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (req.headers.authorization) {
-      await new Promise<void>((resolve) => jwtGuard(req, res, () => resolve()));
-      const { userId } = (res.locals as JwtLocals).jwt;
-      if (!(await usersService.findById(userId))) throw new ForbiddenError();
-      (res.locals as OwnerLocals).ownerId = userId;
-      return next();
+export function requireUser(accessTokens: AccessTokens): RequestHandler {
+  const jwt = requireJwt(accessTokens);
+  const session = requireSession('unauthorized');
+  return async (req, res, next) => {
+    if (!req.headers.authorization) {
+      await session(req, res, next);
+      return;
     }
-    const user = await sessionService.currentUser(req.session);
-    if (!user) throw new UnauthorizedError();
-    (res.locals as OwnerLocals).ownerId = user._id;
+    jwt(req, res, () => undefined); // throws 401/403 for a missing or bad token
+    const person = await usersService.findById(jwtClaims(res).userId);
+    if (!person) throw new ForbiddenError();
+    res.locals.person = person;
     next();
   };
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { bodyField } from '../../common/request-body';
 import type { Config } from '../../config';
-import * as sessionService from '../../session/session.service';
+import { signedInPerson } from '../../session/session.middleware';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { consentPage } from '../consent.page';
@@ -21,13 +21,6 @@ const WRONG_CODE = 'That code is wrong, has expired or was already used. Check y
 
 export function createDeviceController(config: Config, csrf: Csrf) {
   const verificationUri = `${config.publicUrl}/device`;
-
-  /** The signed-in person, or a redirect to sign in that comes back to the page. */
-  async function personOr(req: Request, res: Response, back: string) {
-    const user = await sessionService.currentUser(req.session);
-    if (!user) res.redirect(303, `/login?return_to=${encodeURIComponent(back)}`);
-    return user;
-  }
 
   return {
     async authorizeDevice(req: Request, res: Response): Promise<void> {
@@ -50,7 +43,6 @@ export function createDeviceController(config: Config, csrf: Csrf) {
 
     async showVerification(req: Request, res: Response): Promise<void> {
       const typed = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, MAX_TYPED_USER_CODE_LENGTH) : undefined;
-      if (!(await personOr(req, res, req.originalUrl))) return;
       noStore(res)
         .type(HTML)
         .send(verificationPage({ csrfToken: csrf.token(req, res), userCode: typed }));
@@ -58,8 +50,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
 
     async verify(req: Request, res: Response): Promise<void> {
       const typed = bodyField(req, 'user_code');
-      const user = await personOr(req, res, '/device');
-      if (!user) return;
+      const user = signedInPerson(res);
       const authorization =
         typeof typed === 'string' && typed.length <= MAX_TYPED_USER_CODE_LENGTH ? await deviceService.findPending(typed) : null;
       const client = authorization && (await clientsService.find(authorization.clientId));
@@ -87,8 +78,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
     },
 
     async decide(req: Request, res: Response): Promise<void> {
-      const user = await personOr(req, res, '/device');
-      if (!user) return;
+      const user = signedInPerson(res);
       const typed = bodyField(req, 'user_code');
       const decision = bodyField(req, 'decision');
       const authorization =

@@ -4,6 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
 import { clientAddress, limitsFor, tooManyRequestsAs } from '../../common/rate-limit';
 import type { Config } from '../../config';
+import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import { errorPage } from '../../web/layout';
@@ -26,8 +27,9 @@ export function createDeviceRouter(config: Config, sessions: RequestHandler, csr
   );
   const router = Router();
   router.post('/oauth/device_authorization', jsonBody, formBody, oauthBodyErrors, device.authorizeDevice);
-  router.get('/device', sessions, device.showVerification);
-  router.post('/device', sessions, formBody, csrf.require, ...userCodeLimits, device.verify);
-  router.post('/device/decision', sessions, formBody, csrf.require, device.decide);
+  const person = requireSession('sign-in', '/device');
+  router.get('/device', sessions, person, device.showVerification);
+  router.post('/device', sessions, formBody, csrf.require, person, ...userCodeLimits, device.verify);
+  router.post('/device/decision', sessions, formBody, csrf.require, person, device.decide);
   return router;
 }

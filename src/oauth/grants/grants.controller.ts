@@ -2,18 +2,16 @@
 // token, listed and revoked as JSON. A person only ever sees and revokes their own.
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../../common/errors';
-import type { JwtLocals } from '../../common/guards';
+import { jwtClaims } from '../../common/guards';
 import { noStore } from '../../common/no-store';
-import * as sessionService from '../../session/session.service';
+import { signedInPerson } from '../../session/session.middleware';
 import * as grantsService from './grants.service';
 
-const jwtUser = (res: Response) => (res.locals as JwtLocals).jwt.userId;
+const jwtUser = (res: Response) => jwtClaims(res).userId;
 
 export async function revokeFromHome(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-  const user = await sessionService.currentUser(req.session);
-  if (!user) return res.redirect(303, '/login');
   try {
-    await grantsService.revoke(user._id, req.params.clientId);
+    await grantsService.revoke(signedInPerson(res)._id, req.params.clientId);
   } catch (err) {
     // Already revoked (another tab, another instance): the page shows what is left either way.
     if (!(err instanceof NotFoundError)) throw err;

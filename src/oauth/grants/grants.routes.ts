@@ -2,15 +2,16 @@
 // for the person's own access token from POST /auth.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
-import { requireAccessToken } from '../../common/guards';
+import { requireJwt } from '../../common/guards';
+import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import * as grantsController from './grants.controller';
 
 export function createGrantsRouter(accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
-  const jwt = requireAccessToken(accessTokens);
+  const jwt = requireJwt(accessTokens);
   const router = Router();
-  router.post('/home/applications/:clientId/revoke', sessions, formBody, csrf.require, grantsController.revokeFromHome);
+  router.post('/home/applications/:clientId/revoke', sessions, formBody, csrf.require, requireSession(), grantsController.revokeFromHome);
   router.get('/oauth/grants', jwt, grantsController.list);
   router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke);
   return router;

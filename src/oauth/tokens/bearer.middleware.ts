@@ -16,6 +16,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { bearerToken } from '../../common/authorization';
 import { bearerChallenge } from '../../common/bearer-challenge';
 import { AppError } from '../../common/errors';
+import { principal } from '../../common/guards';
 import * as usersService from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import type { TokenDocument } from './tokens.model';
@@ -131,11 +132,11 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
       }
       const person = await usersService.findById(doc.userId);
       if (!person) throw invalid();
-      (res.locals as { oauth: OAuthPrincipal }).oauth = { token: doc, person };
+      res.locals.oauth = { token: doc, person } satisfies OAuthPrincipal;
       next();
     };
   };
 }
 
 /** The principal requireOAuthToken found. */
-export const oauthPrincipal = (res: Response): OAuthPrincipal => (res.locals as { oauth: OAuthPrincipal }).oauth;
+export const oauthPrincipal = (res: Response): OAuthPrincipal => principal(res, 'oauth');
