@@ -6,7 +6,7 @@ import { requireJwt } from '../common/guards';
 import { clientAddress, limitsFor } from '../common/rate-limit';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
-import { createAuthController } from './auth.controller';
+import { createAuthController, tooManyRequests } from './auth.controller';
 import * as authValidation from './auth.validation';
 import type { PasswordVerifier } from './auth.service';
 
@@ -22,6 +22,6 @@ export function createAuthRouter(accessTokens: AccessTokens, config: Config, ver
   // Failed passwords are counted by the sign-in budget inside the service, whichever route checks them.
   router.post('/', validate(authValidation.login), controller.login);
   // The header is checked before the body: 401/403 with empty bodies come first.
-  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], (refused) => refused), requireJwt(accessTokens), controller.refresh);
+  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], tooManyRequests), requireJwt(accessTokens), controller.refresh);
   return router;
 }

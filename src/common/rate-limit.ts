@@ -20,14 +20,17 @@ export interface Hit {
   key: string;
 }
 
-/** 429 in the seed 000 format; features that answer in another format catch it and translate. */
-export class TooManyRequestsError extends AppError {
+/**
+ * Over a limit: only the wait, in seconds. It is not an HTTP answer; each surface words its 429 in
+ * its own format with tooManyRequestsAs (one that does not is a 500 in the tests).
+ */
+export class TooManyRequestsError extends Error {
   constructor(readonly retryAfterSeconds: number) {
-    super(429, { errors: ['Too many requests, try again later'] }, { 'Retry-After': String(retryAfterSeconds) });
+    super(`over a rate limit for ${retryAfterSeconds} s`);
   }
 }
 
-/** The same refusal, re-worded for a feature's own wire format. */
+/** The 429 of one surface: its body, its headers, and Retry-After from the refusal. */
 export function tooManyRequestsAs(body: unknown, headers: Record<string, string>, refused: TooManyRequestsError): AppError {
   return new AppError(429, body, { ...headers, 'Retry-After': String(refused.retryAfterSeconds) });
 }
