@@ -10,7 +10,7 @@ import { findFreePort } from '../../src/db/ports';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from '../helpers/app';
-import { describeWithBrowser, launchChromium } from '../helpers/browser';
+import { accessibilityViolations, describeWithBrowser, launchChromium } from '../helpers/browser';
 import { testDatabaseUriWithName } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
@@ -66,7 +66,13 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Authorize Browser Test App?' }).waitFor();
     expect(await page.getByRole('listitem').first().textContent()).toContain('read');
-    await page.screenshot({ path: path.join(tmpdir(), 'oauth-consent.png') });
+    // Looked at by a person on every change of the page: wide and phone-sized.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: path.join(tmpdir(), 'oauth-consent-1280.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(tmpdir(), 'oauth-consent-390.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL((url) => url.toString().startsWith(redirectUri));

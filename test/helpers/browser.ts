@@ -1,6 +1,6 @@
 // Debian's Chromium through playwright-core, started the way this closed network needs.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -24,4 +24,14 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+}
+
+/** axe-core's violations on the page as it is now (WCAG 2 A and AA rules), as "rule: target" lines. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the pages' Content-Security-Policy does not govern.
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations: { id: string; nodes: { target: string[] }[] }[] = await page.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } }).then((results) => results.violations)`,
+  );
+  return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }
