@@ -22,6 +22,7 @@ import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUsersRouter } from './users/users.routes';
+import * as usersService from './users/users.service';
 import { createWeatherRouter } from './weather/weather.routes';
 import { createSignIn } from './sign-in/sign-in.service';
 import { lifecycle } from './wiring';
@@ -55,7 +56,7 @@ export function createApp({ config, logger }: AppDeps): Express {
   return buildApp(
     { config, logger },
     (app) => {
-      const accessTokens = createAccessTokens(config.jwtSecret);
+      const accessTokens = createAccessTokens(config.jwtSecret, usersService.credentialsStamp);
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config);
       const csrf = createCsrf(config);
@@ -63,7 +64,7 @@ export function createApp({ config, logger }: AppDeps): Express {
       const signIn = createSignIn(config);
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle));
       app.use(jsonBody);
-      app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded));
+      app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
       app.use(createSessionRouter(sessions, csrf, config, signIn.verify));

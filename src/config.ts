@@ -40,8 +40,15 @@ export interface Config {
     readonly tokenPerAddress: number;
     readonly tokenPerClient: number;
     readonly refreshPerAddress: number;
-    /** Device flow user codes typed on the verification page from one address. */
+    /** Device flow user codes typed on the verification page, or approved or denied, from one address. */
     readonly userCodePerAddress: number;
+    /** Accounts created with POST /users from one address. */
+    readonly signUpPerAddress: number;
+    /** Clients registered (POST /oauth/clients, POST /oauth/register) from one address. */
+    readonly registrationPerAddress: number;
+    /** Device authorizations started (POST /oauth/device_authorization) from one address, and by one client. */
+    readonly deviceAuthorizationPerAddress: number;
+    readonly deviceAuthorizationPerClient: number;
   };
   /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
@@ -248,6 +255,10 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       tokenPerClient: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_CLIENT', 1000, MAX_LIMIT),
       userCodePerAddress: positiveInteger(env, 'RATE_LIMIT_USER_CODE_PER_ADDRESS', 20, MAX_LIMIT),
       refreshPerAddress: positiveInteger(env, 'RATE_LIMIT_REFRESH_PER_ADDRESS', 300, MAX_LIMIT),
+      signUpPerAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_UP_PER_ADDRESS', 20, MAX_LIMIT),
+      registrationPerAddress: positiveInteger(env, 'RATE_LIMIT_REGISTRATION_PER_ADDRESS', 20, MAX_LIMIT),
+      deviceAuthorizationPerAddress: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS', 60, MAX_LIMIT),
+      deviceAuthorizationPerClient: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT', 300, MAX_LIMIT),
     }),
     usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
     corsOrigins: Object.freeze(origins(env)),

@@ -5,14 +5,10 @@ import { AppError, InvalidRequestError } from '../common/errors';
 import { jwtClaims } from '../common/guards';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
-import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, TooManyRequestsError, tooManyRequestsInSeedShape } from '../common/rate-limit';
 import * as authService from './auth.service';
 
 const MAX_REFRESH_TOKEN_LENGTH = 512;
-
-/** Seed 000 has no 429; ours speaks its `{ errors: [...] }` (docs/decisions.md, "429 carries Retry-After"). */
-export const tooManyRequests = (refused: TooManyRequestsError): AppError =>
-  tooManyRequestsAs({ errors: ['Too many requests, try again later'] }, {}, refused);
 
 /** Seed 000: an unexpected failure while issuing tokens is a 500 with an empty body. */
 async function sendTokenPair(res: Response, issue: () => Promise<authService.TokenPair>): Promise<void> {
@@ -20,7 +16,7 @@ async function sendTokenPair(res: Response, issue: () => Promise<authService.Tok
   try {
     pair = await issue();
   } catch (err) {
-    if (err instanceof TooManyRequestsError) throw tooManyRequests(err);
+    if (err instanceof TooManyRequestsError) throw tooManyRequestsInSeedShape(err);
     if (err instanceof AppError) throw err;
     throw new AppError(500, undefined, {}, { cause: err });
   }

@@ -3,25 +3,25 @@
 import { Router } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
 import { requireJwt } from '../common/guards';
-import { clientAddress, limitsFor } from '../common/rate-limit';
+import { limitsFor, perAddress, tooManyRequestsInSeedShape } from '../common/rate-limit';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
-import { createAuthController, tooManyRequests } from './auth.controller';
+import { createAuthController } from './auth.controller';
 import * as authValidation from './auth.validation';
 import type { PasswordVerifier } from './auth.service';
 
-const FIFTEEN_MINUTES = 15 * 60_000;
-
 export function createAuthRouter(accessTokens: AccessTokens, config: Config, verifyPassword: PasswordVerifier): Router {
   const controller = createAuthController(accessTokens, verifyPassword);
-  const refreshLimit = {
-    rule: { name: 'refresh:address', limit: config.limits.refreshPerAddress, windowMs: FIFTEEN_MINUTES },
-    key: clientAddress,
-  };
+  const refreshLimit = perAddress('refresh:address', config.limits.refreshPerAddress);
   const router = Router();
   // Failed passwords are counted by the sign-in budget inside the service, whichever route checks them.
   router.post('/', validate(authValidation.login), controller.login);
   // The header is checked before the body: 401/403 with empty bodies come first.
-  router.post('/refresh-token', ...limitsFor(config, [refreshLimit], tooManyRequests), requireJwt(accessTokens), controller.refresh);
+  router.post(
+    '/refresh-token',
+    ...limitsFor(config, [refreshLimit], tooManyRequestsInSeedShape),
+    requireJwt(accessTokens),
+    controller.refresh,
+  );
   return router;
 }

@@ -30,6 +30,7 @@ async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<
     email: user.email ?? '',
     permissionFlags: user.permissionFlags,
     refreshKey,
+    credentials: usersService.credentialsStampOf(user),
   });
   // The refresh token is only good while its access token is: after that the seed says log in again.
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);

@@ -18,10 +18,10 @@ export function principal<T>(res: Response, key: string): T {
 }
 
 export function requireJwt(accessTokens: AccessTokens): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (token === null) throw new UnauthorizedError();
-    const claims = token ? accessTokens.verify(token) : null;
+    const claims = token ? await accessTokens.verifyCurrent(token) : null;
     if (!claims) throw new ForbiddenError();
     res.locals.jwt = claims;
     next();

@@ -1,9 +1,11 @@
 // Password hashing with argon2id (OWASP's minimum by default: 19 MiB, t=2, p=1; configurable).
 // A stored hash made with other parameters still verifies, and needsRehash tells the caller to
 // upgrade it after a successful login. At most (cores - 1) hashes run at once, so a burst of logins
-// cannot take every core from the event loop and the database.
+// cannot take every core from the event loop and the database; the queue for them is bounded and
+// served in turn by client address.
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import { TooManyRequestsError } from './rate-limit';
 
 export interface PasswordHashingOptions {
   memoryKib: number;
@@ -27,38 +29,74 @@ export function configurePasswordHashing(options: PasswordHashingOptions): void 
   dummyHash = undefined;
 }
 
-let running = 0;
-const waiting: (() => void)[] = [];
+/** Who asked for a hash: a client address, or SERVER for work nobody outside asked for (commands, upgrades). */
+export type Requester = string;
+export const SERVER: Requester = 'server';
 
-/** Runs argon2 work when a slot is free; callers queue in order. */
-async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= HASHING_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+/** How many may wait for a hashing slot from one requester, and from everyone together. */
+export const HASHING_QUEUE = { perRequester: 4, total: 256 } as const;
+
+let running = 0;
+let queued = 0;
+// Waiters by requester, served in turn: a requester with a hundred waiting gets one slot per round,
+// so one flood cannot make another person wait behind all of it.
+const waiting = new Map<Requester, (() => void)[]>();
+
+function nextWaiter(): (() => void) | undefined {
+  const [requester, queue] = waiting.entries().next().value ?? [];
+  if (!requester || !queue) return undefined;
+  const next = queue.shift();
+  waiting.delete(requester);
+  if (queue.length > 0) waiting.set(requester, queue); // to the back of the round
+  return next;
+}
+
+/**
+ * Runs argon2 work when a slot is free. Past the queue's bounds (per requester, or in all) it throws
+ * TooManyRequestsError at once: a second later there is room again, and no caller waits unboundedly.
+ */
+async function withHashingSlot<T>(requester: Requester, work: () => Promise<T>): Promise<T> {
+  if (running >= HASHING_CONCURRENCY) {
+    const queue = waiting.get(requester) ?? [];
+    const full = queued >= HASHING_QUEUE.total || (requester !== SERVER && queue.length >= HASHING_QUEUE.perRequester);
+    if (full) throw new TooManyRequestsError(1);
+    queued += 1;
+    await new Promise<void>((resolve) => {
+      queue.push(resolve);
+      waiting.set(requester, queue);
+    });
+    queued -= 1;
+  }
   running += 1;
   try {
     return await work();
   } finally {
     running -= 1;
-    waiting.shift()?.();
+    nextWaiter()?.();
   }
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return withHashingSlot(() => argon2.hash(password, hashOptions));
+export function hashPassword(password: string, requester: Requester = SERVER): Promise<string> {
+  return withHashingSlot(requester, () => argon2.hash(password, hashOptions));
 }
 
 /**
  * Verifies a password against a stored hash. With no stored hash it verifies against a throwaway
- * one, so an unknown account costs the same time as a wrong password.
+ * one, so an unknown account costs the same time as a wrong password. Throws TooManyRequestsError
+ * when the hashing queue is full for this requester or for everyone.
  */
-export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(storedHash: string | undefined, password: string, requester: Requester = SERVER): Promise<boolean> {
   dummyHash ??= hashPassword('no account has this password');
   const hash = storedHash ?? (await dummyHash);
+  let verified: boolean;
   try {
-    return (await withHashingSlot(() => argon2.verify(hash, password))) && storedHash !== undefined;
-  } catch {
+    verified = await withHashingSlot(requester, () => argon2.verify(hash, password));
+  } catch (err) {
+    if (err instanceof TooManyRequestsError) throw err;
     // A corrupt stored hash must not become a 500 that tells accounts apart.
     return false;
   }
+  return verified && storedHash !== undefined;
 }
 
 export function needsRehash(storedHash: string): boolean {

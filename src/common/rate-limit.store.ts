@@ -17,14 +17,29 @@ export function countLive(key: string, now: Date): Promise<number> {
   return HitModel.countDocuments(live(key, now)).exec();
 }
 
+/** The number of unexpired hits of each key, in one query (keys without any are absent). */
+export async function liveCounts(keys: string[], now: Date): Promise<Map<string, number>> {
+  const rows = await HitModel.aggregate<{ _id: string; count: number }>([
+    { $match: { key: trusted({ $in: keys }), expiresAt: trusted({ $gt: now }) } },
+    { $group: { _id: '$key', count: { $sum: 1 } } },
+  ]).exec();
+  return new Map(rows.map((row) => [row._id, row.count]));
+}
+
 /** When the oldest unexpired hit of a key expires; null when there is none. */
 export async function oldestExpiry(key: string, now: Date): Promise<Date | null> {
   const oldest = await HitModel.findOne(live(key, now), { expiresAt: 1 }).sort({ expiresAt: 1 }).lean<{ expiresAt: Date }>().exec();
   return oldest?.expiresAt ?? null;
 }
 
-export async function insertHits(hits: { key: string; expiresAt: Date }[], now: Date): Promise<void> {
-  if (hits.length === 0) return;
-  await HitModel.insertMany(hits);
+/** Writes the hits; their ids, to take them back. */
+export async function insertHits(hits: { key: string; expiresAt: Date }[], now: Date): Promise<unknown[]> {
+  if (hits.length === 0) return [];
+  const inserted = await HitModel.insertMany(hits);
   await sweepExpired(now);
+  return inserted.map((hit) => hit._id);
+}
+
+export async function deleteHits(ids: unknown[]): Promise<void> {
+  if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
 }

@@ -14,6 +14,11 @@ export interface LimitRule {
   readonly windowMs: number;
 }
 
+/** Every limit counts over the same sliding window (the configuration's limits are "per 15 minutes"). */
+export const LIMIT_WINDOW_MS = 15 * 60_000;
+
+export const limitRule = (name: string, limit: number): LimitRule => ({ name, limit, windowMs: LIMIT_WINDOW_MS });
+
 /** A rule applied to one client or account. */
 export interface Hit {
   rule: LimitRule;
@@ -30,6 +35,10 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/** Seed 000 has no 429; its routes (/users, /auth) answer one in their `{ errors: [...] }` (docs/decisions.md). */
+export const tooManyRequestsInSeedShape = (refused: TooManyRequestsError): AppError =>
+  tooManyRequestsAs({ errors: ['Too many requests, try again later'] }, {}, refused);
+
 /** The 429 of one surface: its body, its headers, and Retry-After from the refusal. */
 export function tooManyRequestsAs(body: unknown, headers: Record<string, string>, refused: TooManyRequestsError): AppError {
   return new AppError(429, body, { ...headers, 'Retry-After': String(refused.retryAfterSeconds) });
@@ -37,22 +46,47 @@ export function tooManyRequestsAs(body: unknown, headers: Record<string, string>
 
 const storeKey = ({ rule, key }: Hit) => `${rule.name}:${key}`;
 
-/** Throws TooManyRequestsError when any of the hits' rules is already at its limit; writes nothing. */
-export async function ensureAllowed(hits: Hit[], now = new Date()): Promise<void> {
-  const counts = await Promise.all(hits.map((hit) => rateLimitStore.countLive(storeKey(hit), now)));
-  const full = hits.filter((hit, i) => counts[i] >= hit.rule.limit);
-  if (full.length === 0) return;
-  // A count drops when its oldest hit expires; wait until every full rule has room again.
+const countsOf = (hits: Hit[], now: Date) => Promise.all(hits.map((hit) => rateLimitStore.countLive(storeKey(hit), now)));
+
+/** The refusal for rules that are full: a count drops when its oldest hit expires, so wait until every one has room. */
+async function refusal(full: Hit[], now: Date): Promise<TooManyRequestsError> {
   const expiries = await Promise.all(full.map((hit) => rateLimitStore.oldestExpiry(storeKey(hit), now)));
   const waitMs = Math.max(...full.map((hit, i) => (expiries[i] ? expiries[i].getTime() - now.getTime() : hit.rule.windowMs)));
-  throw new TooManyRequestsError(Math.max(1, Math.ceil(waitMs / 1000)));
+  return new TooManyRequestsError(Math.max(1, Math.ceil(waitMs / 1000)));
 }
 
-export function record(hits: Hit[], now = new Date()): Promise<void> {
-  return rateLimitStore.insertHits(
+/** Throws TooManyRequestsError when any of the hits' rules is already at its limit; writes nothing. */
+export async function ensureAllowed(hits: Hit[], now = new Date()): Promise<void> {
+  const counts = await countsOf(hits, now);
+  const full = hits.filter((hit, i) => counts[i] >= hit.rule.limit);
+  if (full.length > 0) throw await refusal(full, now);
+}
+
+/** Hits written before they are counted; `release` takes them back (an attempt that turned out not to count). */
+export interface Reservation {
+  release(): Promise<void>;
+}
+
+/**
+ * Counts a request against its rules atomically: its hits are written first and counted after, so of
+ * any number of requests racing (on one instance or many), each sees at least every hit written before
+ * its own, and at most `limit` of them find their rule within the limit. One that does not takes its
+ * hits back and throws TooManyRequestsError; under a burst some may be refused that a one-at-a-time
+ * order would have let through, never the reverse.
+ */
+export async function reserve(hits: Hit[], now = new Date()): Promise<Reservation> {
+  const ids = await rateLimitStore.insertHits(
     hits.map((hit) => ({ key: storeKey(hit), expiresAt: new Date(now.getTime() + hit.rule.windowMs) })),
     now,
   );
+  const release = () => rateLimitStore.deleteHits(ids);
+  const live = await rateLimitStore.liveCounts(hits.map(storeKey), now);
+  const full = hits.filter((hit) => (live.get(storeKey(hit)) ?? 0) > hit.rule.limit);
+  if (full.length > 0) {
+    await release();
+    throw await refusal(full, now);
+  }
+  return { release };
 }
 
 /** The client address; IPv6 addresses are grouped by /56, since one subscriber usually holds that many. */
@@ -77,6 +111,9 @@ export interface RouteLimit {
   key(req: Request): string | undefined;
 }
 
+/** `limit` requests per window from one client address. */
+export const perAddress = (name: string, limit: number): RouteLimit => ({ rule: limitRule(name, limit), key: clientAddress });
+
 /**
  * Route middleware counting every request (refused ones excepted). `tooMany` shapes the 429 in the
  * route's format.
@@ -90,11 +127,10 @@ export function limitsFor(config: Config, limits: RouteLimit[], tooMany: (refuse
         return value === undefined ? [] : [{ rule, key: value }];
       });
       try {
-        await ensureAllowed(hits);
+        await reserve(hits);
       } catch (err) {
         throw err instanceof TooManyRequestsError ? tooMany(err) : err;
       }
-      await record(hits);
       next();
     },
   ];

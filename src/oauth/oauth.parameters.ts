@@ -2,6 +2,8 @@
 // sent more than once (even once in each place) is invalid_request, and so is one that is not a
 // string or is absurdly long; empty values count as absent.
 import type { Request } from 'express';
+import { basicClientCredentials } from '../common/authorization';
+import { bodyField } from '../common/request-body';
 import { invalidRequest } from './oauth.errors';
 import { LIMITS } from './protocol';
 
@@ -22,4 +24,15 @@ export function collectParameters(req: Request, sources: readonly ('query' | 'bo
     }
   }
   return parameters;
+}
+
+/**
+ * The client a request names, by HTTP Basic or a client_id parameter (body, then query), before it is
+ * authenticated: what per-client rate limits count. Cut to 256 characters so a huge one is not a key.
+ */
+export function namedClientId(req: Request): string | undefined {
+  const fromParameters: unknown = bodyField(req, 'client_id') ?? req.query.client_id;
+  const clientId =
+    basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
+  return clientId ? clientId.slice(0, 256) : undefined;
 }

@@ -2,15 +2,13 @@
 // the /login page, the catalogue's HTTP Basic and the OAuth password grant. The strict limit is per
 // account and client address together, so a stranger's failures cannot lock the owner out elsewhere;
 // a much higher per-account limit still bounds guessing spread over many addresses.
-import { ensureAllowed, record, type Hit, type LimitRule } from '../common/rate-limit';
+import { ensureAllowed, limitRule, reserve, type Hit, type LimitRule, type Reservation } from '../common/rate-limit';
 import { SignalledCache } from '../common/signalled-cache';
 import type { Config } from '../config';
 import { changeSignal } from '../db/change-signals';
 
 /** Raised after every recorded failure, so no instance goes on trusting an "allowed" it remembers. */
 const failureRecorded = changeSignal('sign-in-failures');
-
-const FIFTEEN_MINUTES = 15 * 60_000;
 
 export interface SignInLimits {
   readonly perAccountAndAddress: LimitRule;
@@ -26,11 +24,10 @@ export interface SignInLimits {
 /** The rules from configuration, or null when rate limits are off. */
 export function signInLimits(config: Config): SignInLimits | null {
   if (!config.rateLimits) return null;
-  const rule = (name: string, limit: number): LimitRule => ({ name, limit, windowMs: FIFTEEN_MINUTES });
   return {
-    perAccountAndAddress: rule('sign-in:account+address', config.limits.signInPerAccountAndAddress),
-    perAccount: rule('sign-in:account', config.limits.signInPerAccount),
-    perAddress: rule('sign-in:address', config.limits.signInPerAddress),
+    perAccountAndAddress: limitRule('sign-in:account+address', config.limits.signInPerAccountAndAddress),
+    perAccount: limitRule('sign-in:account', config.limits.signInPerAccount),
+    perAddress: limitRule('sign-in:address', config.limits.signInPerAddress),
     allowed: new SignalledCache(failureRecorded, { maxEntries: 10_000, ttlMs: 60_000 }),
   };
 }
@@ -50,8 +47,9 @@ function hitsOf(limits: SignInLimits, { email, address }: Attempt): Hit[] {
 }
 
 /**
- * Throws TooManyRequestsError when the attempt is over budget; writes nothing. A failure recorded on
- * another instance is taken into account within a second, one recorded here at once.
+ * For a password already known to be right (HTTP Basic's remembered pairs), which cannot fail: throws
+ * TooManyRequestsError when the budget is spent (then even the right password is refused), writes
+ * nothing. A failure recorded on another instance is taken into account within a second, here at once.
  */
 export async function ensureAttemptAllowed(limits: SignInLimits | null, attempt: Attempt): Promise<void> {
   if (!limits) return;
@@ -62,8 +60,26 @@ export async function ensureAttemptAllowed(limits: SignInLimits | null, attempt:
   limits.allowed.set(key, true, generation);
 }
 
-export async function recordFailure(limits: SignInLimits | null, attempt: Attempt): Promise<void> {
-  if (!limits) return;
-  await record(hitsOf(limits, attempt));
-  await failureRecorded.raise();
+/** What becomes of an attempt's reserved failure once the password has been checked. */
+export interface AttemptOutcome {
+  /** The password was wrong: the reserved failure stays, and every instance forgets its "allowed" pairs. */
+  failed(): Promise<void>;
+  /** The password was right, or was never checked: the reservation is taken back. */
+  withdraw(): Promise<void>;
+}
+
+const UNLIMITED: AttemptOutcome = { failed: async () => undefined, withdraw: async () => undefined };
+
+/**
+ * Counts the attempt as a failure before the password is checked (common/rate-limit.ts `reserve`), so
+ * a burst of attempts sent at once gets no more checks than the budget, on one instance or many.
+ * Throws TooManyRequestsError, writing nothing, when the budget is spent.
+ */
+export async function reserveAttempt(limits: SignInLimits | null, attempt: Attempt): Promise<AttemptOutcome> {
+  if (!limits) return UNLIMITED;
+  const reservation: Reservation = await reserve(hitsOf(limits, attempt));
+  return {
+    failed: () => failureRecorded.raise(),
+    withdraw: () => reservation.release(),
+  };
 }

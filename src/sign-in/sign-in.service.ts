@@ -8,7 +8,7 @@ import { signInFailures } from '../common/metrics';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import type { Config } from '../config';
 import * as usersService from '../users/users.service';
-import { ensureAttemptAllowed, recordFailure, signInLimits } from './sign-in-limits';
+import { ensureAttemptAllowed, reserveAttempt, signInLimits } from './sign-in-limits';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /** A password check: the email as typed, the password, and the client address it came from. */
@@ -33,25 +33,40 @@ export function createSignIn(config: Config): SignIn {
   const cache = config.credentialCache ? new VerifiedCredentialsCache() : undefined;
 
   /**
-   * Over the failed-attempt budget it throws before looking (even a right password is refused then);
-   * each failure counts. Without a cache hit the password is verified even for an unknown email, so
-   * both failures take the same time; a hash made with older parameters is upgraded after a success.
+   * Over the failed-attempt budget it throws before looking (even a right password is refused then).
+   * Each attempt is counted as a failure before argon2 runs and taken back when the password is right,
+   * so concurrent attempts cannot outrun the budget. A pair the cache remembers as right only checks
+   * the budget. Without a cache hit the password is verified even for an unknown email, so both
+   * failures take the same time; a hash made with older parameters is upgraded after a success.
    */
   async function check(attempt: PasswordAttempt, remembered: VerifiedCredentialsCache | undefined): Promise<string | null> {
     const email = normalizeEmail(attempt.email);
     const { password } = attempt;
     const budget = { email, address: attempt.address };
-    await ensureAttemptAllowed(limits, budget);
     const cached = await remembered?.lookup(email, password);
-    if (cached?.userId) return cached.userId;
-    const credentials = await usersService.findCredentials(email);
+    if (cached?.userId) {
+      await ensureAttemptAllowed(limits, budget);
+      return cached.userId;
+    }
+    const outcome = await reserveAttempt(limits, budget);
+    let credentials: Awaited<ReturnType<typeof usersService.findCredentials>>;
+    let verified: boolean;
+    try {
+      credentials = await usersService.findCredentials(email);
+      verified = await verifyPassword(credentials?.password, password, attempt.address);
+    } catch (err) {
+      // Not checked after all (the hashing queue was full, the database failed): not a failure.
+      await outcome.withdraw();
+      throw err;
+    }
     const storedHash = credentials?.password;
-    if (!(await verifyPassword(storedHash, password)) || !credentials || storedHash === undefined) {
+    if (!verified || !credentials || storedHash === undefined) {
       signInFailures.inc();
-      await recordFailure(limits, budget);
+      await outcome.failed();
       return null;
     }
-    if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password));
+    await outcome.withdraw();
+    if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password, attempt.address));
     if (cached) remembered!.remember(email, password, credentials._id, cached.generation);
     return credentials._id;
   }

@@ -1,7 +1,9 @@
 import type { Request, Response, NextFunction } from 'express';
 import { matchedData } from 'express-validator';
-import { ForbiddenError } from '../common/errors';
+import { BadRequestError, ForbiddenError } from '../common/errors';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { jwtClaims } from '../common/guards';
+import { clientAddress } from '../common/rate-limit';
 import * as usersService from './users.service';
 import { toUserRead, type CreateUserDto, type PatchUserDto, type UserRecord } from './users.types';
 
@@ -47,7 +49,7 @@ export async function list(req: Request, res: Response): Promise<void> {
 
 export async function create(req: Request, res: Response): Promise<void> {
   // matchedData holds only validated fields, so unknown ones (_id, uid, isAdmin, ...) never get stored.
-  const id = await usersService.create(matchedData<CreateUserDto>(req, { locations: ['body'] }));
+  const id = await usersService.create(matchedData<CreateUserDto>(req, { locations: ['body'] }), clientAddress(req));
   res.status(201).json({ id });
 }
 
@@ -55,10 +57,28 @@ export function get(_req: Request, res: Response): void {
   res.json(toUserRead((res.locals as UserLocals).user));
 }
 
-export function update(endAccess: usersService.AccessEndedHook) {
+/**
+ * USERS_API_AUTH=jwt: someone changing their own password proves the current one (a stolen access
+ * token alone cannot take the account); an admin resetting another person's does not. The check is
+ * a password check like any other, in the one sign-in budget.
+ */
+async function proveCurrentPassword(req: Request, res: Response, verifyPassword: PasswordVerifier, currentPassword: string | undefined) {
+  const user = (res.locals as UserLocals).user;
+  const proven =
+    currentPassword !== undefined &&
+    user.email !== undefined &&
+    (await verifyPassword({ email: user.email, password: currentPassword, address: clientAddress(req) })) === user._id;
+  if (!proven) throw new BadRequestError('Invalid current password');
+}
+
+export function update(endAccess: usersService.AccessEndedHook, verifyPassword: PasswordVerifier) {
   return async (req: Request, res: Response): Promise<void> => {
-    const changes = matchedData<PatchUserDto>(req, { locations: ['body'] });
-    await usersService.update((res.locals as UserLocals).user, changes, caller(res) ?? null, endAccess);
+    const { currentPassword, ...changes } = matchedData<PatchUserDto & { currentPassword?: string }>(req, { locations: ['body'] });
+    const signedIn = caller(res);
+    if (signedIn && signedIn._id === (res.locals as UserLocals).user._id && changes.password !== undefined) {
+      await proveCurrentPassword(req, res, verifyPassword, currentPassword);
+    }
+    await usersService.update((res.locals as UserLocals).user, changes, signedIn ?? null, endAccess, clientAddress(req));
     res.status(204).end();
   };
 }

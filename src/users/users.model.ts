@@ -20,6 +20,8 @@ export interface UserDocument extends ProviderIds {
   avatarUrl?: string;
   /** Last change of the profile (OpenID Connect's updated_at); absent on records older than it. */
   updatedAt?: Date;
+  /** When the password last changed: seed 000 access tokens issued before it no longer count. */
+  credentialsChangedAt?: Date;
   __v: number;
 }
 
@@ -34,6 +36,7 @@ const userSchema = new Schema<UserDocument>(
     permissionFlags: { type: Number, required: true, default: 1 },
     avatarUrl: { type: String },
     updatedAt: { type: Date, default: () => new Date() },
+    credentialsChangedAt: { type: Date },
   },
   { collection: 'users', strict: true },
 );

@@ -27,9 +27,10 @@ const userWriteResponses = (done: string): Responses => ({
   '204': empty(done),
   '400': json(
     { oneOf: [ref('Errors'), ref('Error')] },
-    'Validation failed, Invalid email, or (USERS_API_AUTH=jwt) User cannot change permission flags',
+    "Validation failed, Invalid email, or (USERS_API_AUTH=jwt) User cannot change permission flags, or Invalid current password (changing one's own password needs currentPassword)",
   ),
   '404': json(ref('Error'), 'User <userId> not found (checked before the body)'),
+  '429': json(ref('Errors'), 'The password-hashing queue is full for this address; see Retry-After'),
   ...usersAuthErrors,
   ...jsonFaults,
 });
@@ -59,6 +60,7 @@ export const usersOpenApi: OpenApiFragment = {
         responses: {
           '201': json({ type: 'object', required: ['id'], properties: { id: str }, additionalProperties: false }, 'Created'),
           '400': json({ oneOf: [ref('Errors'), ref('Error')] }, 'Validation failed, or User email already exists'),
+          '429': json(ref('Errors'), 'Too many accounts created from this address, or the password-hashing queue is full; see Retry-After'),
           ...jsonFaults,
         },
       },

@@ -2,8 +2,10 @@
 // permissionFlags fixed at 1 on creation, and passwords stored only as argon2id hashes.
 import { normalizeEmail } from '../common/email';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/errors';
-import { hashPassword } from '../common/passwords';
+import { hashPassword, type Requester } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
+import { changeSignal } from '../db/change-signals';
+import { SignalledCache } from '../common/signalled-cache';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
 import { providerIdField, type ProviderName } from './users.providers';
@@ -25,10 +27,11 @@ export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.perm
 
 const emailTaken = () => new BadRequestError('User email already exists');
 
-export async function create(dto: CreateUserDto): Promise<string> {
+/** `requester`: the client address that asked, which the password-hashing queue serves in turn. */
+export async function create(dto: CreateUserDto, requester?: Requester): Promise<string> {
   // Checked first so a duplicate costs no hashing; the unique index settles races.
   if (await usersDao.existsWithEmail(dto.email)) throw emailTaken();
-  const password = await hashPassword(dto.password);
+  const password = await hashPassword(dto.password, requester);
   const uid = await nextSequenceValue('users.uid');
   try {
     return await usersDao.insert({
@@ -43,6 +46,24 @@ export async function create(dto: CreateUserDto): Promise<string> {
     if (isDuplicateKeyError(err)) throw emailTaken();
     throw err;
   }
+}
+
+/** Raised when a password changes or an account goes, so every instance re-reads credentials stamps. */
+const credentialsChanged = changeSignal('user-credentials');
+// userId -> stamp; null for a deleted user. Seed 000 access tokens look here on every use.
+const stamps = new SignalledCache<number | null>(credentialsChanged, { maxEntries: 10_000, ttlMs: 60_000 });
+
+/** What an access token issued now records of the user's credentials: the last password change, in ms. */
+export const credentialsStampOf = (user: Pick<UserRecord, 'credentialsChangedAt'>): number => user.credentialsChangedAt?.getTime() ?? 0;
+
+/** The user's credentials stamp now, null for no such user; from memory until a change is signalled. */
+export async function credentialsStamp(userId: string): Promise<number | null> {
+  const { value, generation } = await stamps.get(userId);
+  if (value !== undefined) return value;
+  const user = await usersDao.findById(userId);
+  const stamp = user ? credentialsStampOf(user) : null;
+  stamps.set(userId, stamp, generation);
+  return stamp;
 }
 
 export async function getById(id: string): Promise<UserRecord> {
@@ -77,7 +98,13 @@ export function list(page: number, limit: number): Promise<UserRecord[]> {
  * user under USERS_API_AUTH=jwt (null in the open mode): only admins may change permission flags.
  * A new password ends every token, grant and session of the user.
  */
-export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRecord | null, endAccess: AccessEndedHook): Promise<void> {
+export async function update(
+  user: UserRecord,
+  dto: PatchUserDto,
+  caller: UserRecord | null,
+  endAccess: AccessEndedHook,
+  requester?: Requester,
+): Promise<void> {
   // The email identifies the account and cannot change: it may only repeat the stored one.
   if (dto.email !== undefined && dto.email !== user.email) throw new BadRequestError('Invalid email');
   if (caller && !isAdmin(caller) && dto.permissionFlags !== undefined && dto.permissionFlags !== user.permissionFlags) {
@@ -85,14 +112,21 @@ export async function update(user: UserRecord, dto: PatchUserDto, caller: UserRe
   }
   const { password, ...fields } = dto;
   const changes: UserChanges = { ...fields };
-  if (password !== undefined) changes.password = await hashPassword(password);
+  if (password !== undefined) {
+    changes.password = await hashPassword(password, requester);
+    changes.credentialsChangedAt = new Date();
+  }
   if (!(await usersDao.update(user._id, changes))) throw new NotFoundError(`User ${user._id} not found`);
-  if (password !== undefined) await endAccess(user._id);
+  if (password !== undefined) {
+    await credentialsChanged.raise();
+    await endAccess(user._id);
+  }
 }
 
 /** Deletes the user and ends everything issued to them. */
 export async function remove(id: string, endAccess: AccessEndedHook): Promise<void> {
   if (!(await usersDao.remove(id))) throw new NotFoundError(`User ${id} not found`);
+  await credentialsChanged.raise();
   await endAccess(id);
 }
 

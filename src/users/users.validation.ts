@@ -72,12 +72,20 @@ export const createUser: FieldRules = {
   lastName: name('lastName', 'optional'),
 };
 
+/** USERS_API_AUTH=jwt: what someone changing their own password sends besides the new one. */
+const currentPassword: ParamSchema = {
+  ...inBody('optional', ''),
+  isString: { errorMessage: 'currentPassword must be a string', bail: true },
+  isLength: { options: { max: MAX_PASSWORD_LENGTH }, errorMessage: `currentPassword must be at most ${MAX_PASSWORD_LENGTH} characters` },
+};
+
 export const putUser: FieldRules = {
   email: emailField('required'),
   password: password('required', SEED_PASSWORD_MESSAGE),
   firstName: name('firstName', 'required'),
   lastName: name('lastName', 'required'),
   permissionFlags: permissionFlags('required'),
+  currentPassword,
 };
 
 export const patchUser: FieldRules = {
@@ -86,6 +94,7 @@ export const patchUser: FieldRules = {
   firstName: name('firstName', 'optional'),
   lastName: name('lastName', 'optional'),
   permissionFlags: permissionFlags('optional'),
+  currentPassword,
 };
 
 export const listUsers: FieldRules = {

@@ -1,7 +1,9 @@
 import argon2 from 'argon2';
+import { TooManyRequestsError } from '../../src/common/rate-limit';
 import {
   configurePasswordHashing,
   HASHING_CONCURRENCY,
+  HASHING_QUEUE,
   hashPassword,
   needsRehash,
   OWASP_MINIMUM,
@@ -45,5 +47,21 @@ describe('password hashing', () => {
     const hashes = await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`pw-${i}`)));
     const results = await Promise.all(hashes.map((hash, i) => verifyPassword(hash, `pw-${i}`)));
     expect(results).toEqual([true, true, true, true, true, true]);
+  });
+
+  it('serves requesters in turn, and refuses at once a requester with too many waiting', async () => {
+    const hash = await hashPassword('pw');
+    await verifyPassword(undefined, 'pw'); // the throwaway hash for unknown accounts is made once, first
+    const finished: string[] = [];
+    const flooder = '198.51.100.1';
+    const flood = Array.from({ length: HASHING_CONCURRENCY + HASHING_QUEUE.perRequester }, () =>
+      verifyPassword(hash, 'guess', flooder).then(() => finished.push('flood')),
+    );
+    await expect(verifyPassword(hash, 'guess', flooder)).rejects.toBeInstanceOf(TooManyRequestsError);
+    const other = verifyPassword(hash, 'pw', '192.0.2.1').then((verified) => finished.push(verified ? 'other' : 'wrong'));
+    await Promise.all([...flood, other]);
+    // Behind the checks already running, the other person waits for one of the flood's turns at most.
+    expect(finished.indexOf('other')).toBeGreaterThanOrEqual(0);
+    expect(finished.indexOf('other')).toBeLessThanOrEqual(HASHING_CONCURRENCY + 1);
   });
 });

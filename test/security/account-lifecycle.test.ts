@@ -5,6 +5,8 @@ import request from 'supertest';
 import { SessionModel } from '../../src/session/session.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { grantAdmin } from '../../src/users/users.service';
 import { clientSecretPost, basicAuth, csrfFrom, passwordGrant } from '../helpers/oauth';
 
 useTestDatabase();
@@ -45,11 +47,19 @@ async function expectAllEnded({ client, user, tokens, seedPair, browser }: Await
     expect(introspection.body).toEqual({ active: false });
   }
   await request(app).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+  // The seed 000 access token itself no longer counts anywhere (403), so it cannot even ask.
   await request(app)
     .post('/auth/refresh-token')
     .set('Authorization', `Bearer ${seedPair.accessToken}`)
     .send({ refreshToken: seedPair.refreshToken })
-    .expect(400);
+    .expect(403);
+  await request(app).get('/oauth/grants').set('Authorization', `Bearer ${seedPair.accessToken}`).expect(403);
+  await request(app).get('/oauth/clients').set('Authorization', `Bearer ${seedPair.accessToken}`).expect(403);
+  const registration = await request(app)
+    .post('/oauth/register')
+    .set('Authorization', `Bearer ${seedPair.accessToken}`)
+    .send({ redirect_uris: ['https://stolen.example.com/cb'] });
+  expect(registration.status).toBe(401);
   await browser.get('/home').expect(302).expect('Location', '/login');
   expect(await SessionModel.countDocuments({ userId: user.id })).toBe(0);
 }
@@ -77,6 +87,53 @@ it('keeps tokens and sessions when an update leaves the password alone', async (
   await request(app).patch(`/users/${user.id}`).send({ firstName: 'Renamed' }).expect(204);
   await request(app).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
   await browser.get('/home').expect(200);
+});
+
+describe('USERS_API_AUTH=jwt: a stolen access token cannot take the account', () => {
+  const guarded = testApp({ USERS_API_AUTH: 'jwt' });
+  async function signedIn() {
+    const { user } = await passwordGrant(guarded);
+    const { accessToken } = (await request(guarded).post('/auth').send({ email: user.email, password: user.password }).expect(201)).body;
+    return { user, bearer: `Bearer ${accessToken as string}` };
+  }
+
+  it("asks for the current password to change one's own, and refuses a wrong or missing one, changing nothing", async () => {
+    const { user, bearer } = await signedIn();
+    const change = (body: Record<string, string>) => request(guarded).patch(`/users/${user.id}`).set('Authorization', bearer).send(body);
+    expect((await change({ password: 'attacker-password' }).expect(400)).body).toEqual({ error: 'Invalid current password' });
+    await change({ password: 'attacker-password', currentPassword: 'a-guess' }).expect(400);
+    await request(guarded).post('/auth').send({ email: user.email, password: 'attacker-password' }).expect(400);
+    await change({ password: 'owner-new-password', currentPassword: user.password }).expect(204);
+    await request(guarded).post('/auth').send({ email: user.email, password: 'owner-new-password' }).expect(201);
+    // The token the change was made with was issued under the old password: it has ended too.
+    await request(guarded).get(`/users/${user.id}`).set('Authorization', bearer).expect(403);
+  });
+
+  it("lets an admin reset another person's password without knowing it", async () => {
+    const { user } = await signedIn();
+    const admin = await createUser();
+    await grantAdmin(admin.email);
+    const { accessToken } = (await request(guarded).post('/auth').send({ email: admin.email, password: admin.password }).expect(201)).body;
+    await request(guarded)
+      .patch(`/users/${user.id}`)
+      .set('Authorization', `Bearer ${accessToken as string}`)
+      .send({ password: 'reset-by-admin' })
+      .expect(204);
+    await request(guarded).post('/auth').send({ email: user.email, password: 'reset-by-admin' }).expect(201);
+  });
+
+  it('ends a token on every route once the owner changes the password elsewhere', async () => {
+    const { user, bearer } = await signedIn();
+    await request(guarded).get(`/users/${user.id}`).set('Authorization', bearer).expect(200);
+    const other = (await request(guarded).post('/auth').send({ email: user.email, password: user.password }).expect(201)).body;
+    await request(guarded)
+      .patch(`/users/${user.id}`)
+      .set('Authorization', `Bearer ${other.accessToken as string}`)
+      .send({ password: 'owner-reacts', currentPassword: user.password })
+      .expect(204);
+    await request(guarded).get(`/users/${user.id}`).set('Authorization', bearer).expect(403);
+    await request(guarded).patch(`/users/${user.id}`).set('Authorization', bearer).send({ password: 'attacker-password' }).expect(403);
+  });
 });
 
 describe('look-alike emails', () => {

@@ -102,3 +102,45 @@ it('does not count successful checks', async () => {
       .expect(200);
   }
 });
+
+describe('a burst of attempts sent at once', () => {
+  // Each attempt is counted before its password is checked, so a burst gets no more checks than the
+  // budget (10 per account and address by default) however many arrive together.
+  const statusesOf = async (attempts: Promise<{ status: number }>[]) => (await Promise.all(attempts)).map((res) => res.status);
+  const checked = (statuses: number[], wrong: number) => statuses.filter((status) => status === wrong).length;
+
+  it('POST /auth: 60 wrong passwords at once get at most 10 checks, each counted', async () => {
+    const user = await createUser();
+    const statuses = await statusesOf(Array.from({ length: 60 }, () => wrongOnAuth(user.email, '203.0.113.31')));
+    expect(statuses.filter((status) => status !== 400 && status !== 429)).toEqual([]);
+    let checks = checked(statuses, 400);
+    expect(checks).toBeLessThanOrEqual(10);
+    // Racing attempts may refuse one another, so the burst can get fewer than 10; one at a time fills the rest.
+    for (let i = 0; i < 11 && (await wrongOnAuth(user.email, '203.0.113.31')).status === 400; i += 1) checks += 1;
+    expect(checks).toBe(10);
+    await request(app).post('/auth').set(from('203.0.113.31')).send({ email: user.email, password: user.password }).expect(429);
+  });
+
+  it('a burst from one address does not fill the per-account budget: the owner signs in elsewhere', async () => {
+    const strict = testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback', RATE_LIMIT_SIGN_IN_PER_ACCOUNT: '20' });
+    const user = await createUser();
+    const wrong = () => request(strict).post('/auth').set(from('203.0.113.32')).send({ email: user.email, password: 'wrong-password' });
+    const statuses = await statusesOf(Array.from({ length: 100 }, wrong));
+    expect(checked(statuses, 400)).toBeLessThanOrEqual(10);
+    await request(strict).post('/auth').set(from('192.0.2.32')).send({ email: user.email, password: user.password }).expect(201);
+  });
+
+  it('the password grant, the /login page and HTTP Basic hold the same budget under a burst', async () => {
+    const user = await createUser();
+    const client = await registerClient({ grants: ['password'] });
+    const grant = await statusesOf(Array.from({ length: 30 }, () => passwordGrant(client, user.email, 'wrong-password', '203.0.113.33')));
+    expect(checked(grant, 400)).toBeLessThanOrEqual(10);
+    const other = await createUser();
+    const login = await statusesOf(Array.from({ length: 30 }, () => wrongOnLoginPage(other.email, '203.0.113.34')));
+    expect(checked(login, 401)).toBeLessThanOrEqual(10);
+    const third = await createUser();
+    const basic = await statusesOf(Array.from({ length: 100 }, () => wrongOnBasic(third.email, '203.0.113.35')));
+    expect(checked(basic, 401)).toBeLessThanOrEqual(10);
+    expect(checked(basic, 401) + checked(basic, 429)).toBe(100);
+  });
+});

@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import request from 'supertest';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
@@ -12,6 +13,24 @@ async function storedUser(email: string) {
 }
 
 describe('POST /users', () => {
+  it('creates 80 users sent at once, each with a uid of its own', async () => {
+    // From 80 addresses: one address may only queue a few password hashes at a time.
+    const manyAddresses = testApp({ TRUST_PROXY: 'loopback' });
+    const inputs = Array.from({ length: 80 }, () => buildUserInput());
+    const responses = await Promise.all(
+      inputs.map((input, i) =>
+        request(manyAddresses)
+          .post('/users')
+          .set('X-Forwarded-For', `198.51.100.${i + 1}`)
+          .send(input),
+      ),
+    );
+    expect(responses.map((res) => res.status)).toEqual(inputs.map(() => 201));
+    const stored = await UserModel.find({ email: trusted({ $in: inputs.map((input) => input.email) }) }, { uid: 1 }).lean();
+    expect(stored).toHaveLength(80);
+    expect(new Set(stored.map((user) => user.uid)).size).toBe(80);
+  });
+
   it('returns 201 with the new id and stores a trimmed, lower-cased email and an argon2id hash', async () => {
     const input = buildUserInput();
     const res = await request(app)

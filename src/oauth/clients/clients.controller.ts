@@ -21,7 +21,7 @@ export function requireUser(accessTokens: AccessTokens): RequestHandler {
       await session(req, res, next);
       return;
     }
-    jwt(req, res, () => undefined); // throws 401/403 for a missing or bad token
+    await jwt(req, res, () => undefined); // throws 401/403 for a missing or bad token
     const person = await usersService.findById(jwtClaims(res).userId);
     if (!person) throw new ForbiddenError();
     res.locals.person = person;

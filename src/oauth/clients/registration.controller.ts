@@ -6,7 +6,6 @@ import { bearerToken } from '../../common/authorization';
 import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
-import * as usersService from '../../users/users.service';
 import type { ClientRemovedHook } from './clients.service';
 import * as registrationService from './registration.service';
 
@@ -29,8 +28,8 @@ export function createRegistrationController(config: Config, accessTokens: Acces
   return {
     async register(req: Request, res: Response): Promise<void> {
       const token = bearerToken(req.headers.authorization);
-      const claims = token ? accessTokens.verify(token) : null;
-      if (!claims || !(await usersService.findById(claims.userId))) {
+      const claims = token ? await accessTokens.verifyCurrent(token) : null;
+      if (!claims) {
         throw invalidToken('Send an access token from POST /auth as Authorization: Bearer <token>');
       }
       noStore(res)

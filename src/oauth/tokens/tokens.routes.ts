@@ -1,27 +1,16 @@
 // The token endpoints of both seed 001 variants, RFC 7009 revocation and RFC 7662 introspection, each
 // with its own body parsers, and the token endpoints' rate limits.
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { PasswordVerifier } from '../../auth/auth.service';
-import { basicClientCredentials } from '../../common/authorization';
 import { jsonBody } from '../../common/json-body';
-import { bodyField } from '../../common/request-body';
-import { clientAddress, limitsFor, type RouteLimit } from '../../common/rate-limit';
+import { limitRule, limitsFor, perAddress, type RouteLimit } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
 import { oauthBodyErrors, oauthOutage, tooManyTokenRequests } from '../oauth.errors';
+import { namedClientId } from '../oauth.parameters';
 import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
-
-const WINDOW_MS = 15 * 60_000;
-
-/** The OAuth client a token request names, by HTTP Basic or by parameter. */
-function byClientId(req: Request): string | undefined {
-  const fromParameters: unknown = bodyField(req, 'client_id') ?? req.query.client_id;
-  const clientId =
-    basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
-  return clientId ? clientId.slice(0, 256) : undefined;
-}
 
 export function createTokensRouter(
   config: Config,
@@ -31,8 +20,8 @@ export function createTokensRouter(
 ): Router {
   const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache);
   const tokenRules: RouteLimit[] = [
-    { rule: { name: 'token:address', limit: config.limits.tokenPerAddress, windowMs: WINDOW_MS }, key: clientAddress },
-    { rule: { name: 'token:client', limit: config.limits.tokenPerClient, windowMs: WINDOW_MS }, key: byClientId },
+    perAddress('token:address', config.limits.tokenPerAddress),
+    { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },
   ];
   const tokenLimits = limitsFor(config, tokenRules, tooManyTokenRequests);
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.

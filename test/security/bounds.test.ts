@@ -1,0 +1,114 @@
+// What an anonymous or free caller can create or start is bounded per client address, and refusals
+// (429 with Retry-After, in each route's own format) create nothing; a flood of password checks from
+// one address does not make another person wait behind it.
+import mongoose from 'mongoose';
+import request from 'supertest';
+import { DeviceAuthorizationModel } from '../../src/oauth/device/device.model';
+import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { basicAuth, clientSecretPost, csrfFrom, registerClient, signedInAgent } from '../helpers/oauth';
+
+useTestDatabase();
+const from = (address: string) => ({ 'X-Forwarded-For': address });
+const limited = (env: Record<string, string>) => testApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback', ...env });
+const statusCounts = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+const users = () => mongoose.connection.collection('users').countDocuments();
+
+describe('POST /users', () => {
+  it('creates at most RATE_LIMIT_SIGN_UP_PER_ADDRESS accounts per address, then 429 in the seed shape', async () => {
+    const app = limited({ RATE_LIMIT_SIGN_UP_PER_ADDRESS: '3' });
+    const signUp = (i: number, address = '203.0.113.40') =>
+      request(app)
+        .post('/users')
+        .set(from(address))
+        .send({ email: `signup${i}@example.com`, password: 'secret-enough' });
+    for (let i = 0; i < 3; i += 1) await signUp(i).expect(201);
+    const before = await users();
+    const refused = await signUp(3).expect(429);
+    expect(refused.body).toEqual({ errors: ['Too many requests, try again later'] });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await users()).toBe(before);
+    await signUp(4, '192.0.2.40').expect(201);
+  });
+
+  it('holds the limit when 40 sign-ups arrive at once', async () => {
+    const app = limited({ RATE_LIMIT_SIGN_UP_PER_ADDRESS: '10' });
+    const before = await users();
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        request(app)
+          .post('/users')
+          .set(from('203.0.113.41'))
+          .send({ email: `burst${i}@example.com`, password: 'secret-enough' }),
+      ),
+    ).then((responses) => responses.map((res) => res.status));
+    const counts = statusCounts(statuses);
+    expect((counts[201] ?? 0) + (counts[429] ?? 0)).toBe(40);
+    expect(counts[201] ?? 0).toBeLessThanOrEqual(10);
+    expect((await users()) - before).toBe(counts[201] ?? 0);
+  });
+});
+
+describe('POST /oauth/device_authorization', () => {
+  it('starts at most RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS per address, then too_many_requests', async () => {
+    const app = limited({ RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS: '3' });
+    const client = await registerClient({ grants: [DEVICE_CODE_GRANT] });
+    const start = () =>
+      request(app).post('/oauth/device_authorization').set(from('203.0.113.42')).type('form').send(clientSecretPost(client));
+    for (let i = 0; i < 3; i += 1) await start().expect(200);
+    const refused = await start().expect(429);
+    expect(refused.body.error).toBe('too_many_requests');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(await DeviceAuthorizationModel.countDocuments({ clientId: client.client_id })).toBe(3);
+  });
+
+  it('starts at most RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT for one client, whatever the address', async () => {
+    const app = limited({ RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT: '2' });
+    const client = await registerClient({ grants: [DEVICE_CODE_GRANT] });
+    const start = (address: string) =>
+      request(app).post('/oauth/device_authorization').set(from(address)).type('form').send(clientSecretPost(client));
+    await start('203.0.113.43').expect(200);
+    await start('203.0.113.44').expect(200);
+    await start('203.0.113.45').expect(429);
+  });
+});
+
+describe('POST /device/decision', () => {
+  it('counts typed codes against the same per-address budget as POST /device', async () => {
+    const app = limited({ RATE_LIMIT_USER_CODE_PER_ADDRESS: '2' });
+    const { agent } = await signedInAgent(app);
+    const form = await agent.get('/device').expect(200);
+    const decide = () =>
+      agent
+        .post('/device/decision')
+        .type('form')
+        .send({ _csrf: csrfFrom(form.text), user_code: 'ZZZZ-ZZZZ', decision: 'approve' });
+    expect((await decide()).status).toBe(400);
+    expect((await decide()).status).toBe(400);
+    const refused = await decide();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('password checks from a flood', () => {
+  it('answers 100 Basic checks from one address at once with 401 or 429, and another person signs in meanwhile', async () => {
+    const app = limited({});
+    const person = await createUser();
+    const flood = Array.from({ length: 100 }, (_, i) =>
+      request(app)
+        .get('/api/v1/products')
+        .set(from('203.0.113.46'))
+        .set('Authorization', basicAuth(`nobody${i}@example.com`, 'guess')),
+    );
+    const login = request(app).post('/auth').set(from('192.0.2.46')).send({ email: person.email, password: person.password });
+    const [signedIn, ...flooded] = await Promise.all([login, ...flood]);
+    expect(signedIn.status).toBe(201);
+    const counts = statusCounts(flooded.map((res) => res.status));
+    // Checked and refused, or refused at once by the sign-in budget or the hashing queue: nothing else.
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(100);
+  });
+});
