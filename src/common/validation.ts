@@ -93,3 +93,26 @@ export function emailField(presence: Presence): ParamSchema {
     isEmail: { errorMessage: 'Must be a valid email address' },
   };
 }
+
+/** The highest page number a list takes (`page` counts from 0). */
+export const MAX_PAGE = 1_000_000;
+
+function integerQuery(field: string, min: number, max: number): ParamSchema {
+  // Repeated parameters arrive as arrays and are refused like any other non-number.
+  return {
+    in: ['query'],
+    optional: true,
+    custom: customRule(
+      (value) => typeof value === 'string' && /^\d{1,7}$/.test(value) && Number(value) >= min && Number(value) <= max,
+      `${field} must be an integer from ${min} to ${max}`,
+      { type: 'integer', minimum: min, maximum: max },
+    ),
+    toInt: true,
+  };
+}
+
+/** `?limit=&page=` of a list: limit 1..maxPageSize (default maxPageSize), page from 0. */
+export const pageRules = (maxPageSize: number): Schema => ({
+  limit: integerQuery('limit', 1, maxPageSize),
+  page: integerQuery('page', 0, MAX_PAGE),
+});

@@ -13,6 +13,7 @@ import {
   page,
   pageFaults,
   pathParam,
+  queryOf,
   redirect,
   ref,
   type Responses,
@@ -34,7 +35,7 @@ import {
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
-import { registerClient } from './clients/clients.validation';
+import { listClients, registerClient } from './clients/clients.validation';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
@@ -294,10 +295,12 @@ export const oauthOpenApi: OpenApiFragment = {
       get: {
         tags: ['OAuth 2'],
         operationId: 'listClients',
-        summary: "The caller's registered clients, without secrets",
+        summary: "A page of the caller's registered clients, oldest first, without secrets",
         security: [{ jwt: [] }, { session: [] }],
+        parameters: queryOf(listClients),
         responses: {
-          '200': json({ type: 'array', items: ref('Client') }, 'Clients'),
+          '200': json({ type: 'array', items: ref('Client'), maxItems: LIMITS.clientsPageSize }, 'Clients'),
+          '400': json(ref('Errors'), 'Invalid limit or page'),
           '401': empty('No credentials'),
           '403': empty('Bad access token'),
           ...jsonFaults,
@@ -312,6 +315,8 @@ export const oauthOpenApi: OpenApiFragment = {
         responses: {
           '201': json(ref('ClientWithSecret'), 'Registered'),
           '400': json(ref('Errors'), 'Validation failed'),
+          '409': json(ref('Errors'), `The account already owns ${LIMITS.clientsPerOwner} clients`),
+          '429': json(ref('Errors'), 'Too many registrations from this address; see Retry-After'),
           '401': empty('No credentials'),
           '403': empty('Bad access token'),
           ...jsonFaults,
@@ -381,7 +386,9 @@ export const oauthOpenApi: OpenApiFragment = {
           ...oauthClientErrors,
           '201': json(ref('ClientMetadata'), 'Registered: client_secret (unless public) and registration_access_token are shown only here'),
           '400': json(ref('OAuthError'), 'invalid_redirect_uri, invalid_client_metadata, or invalid_request for a malformed body'),
-          '401': json(ref('OAuthError'), 'invalid_token: no or a bad access token'),
+          '401': json(ref('OAuthError'), 'invalid_token: no or a bad access token (one issued before a password change counts as bad)'),
+          '403': json(ref('OAuthError'), `access_denied: the account already owns ${LIMITS.clientsPerOwner} clients`),
+          '429': json(ref('OAuthError'), 'too_many_requests: too many registrations from this address; see Retry-After'),
         },
       },
     },

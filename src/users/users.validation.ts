@@ -8,13 +8,13 @@ import {
   inBody,
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
+  pageRules,
   type Presence,
 } from '../common/validation';
 import { MAX_PAGE_SIZE } from './users.service';
 
 export const MAX_NAME_LENGTH = 100;
 export const MAX_PERMISSION_FLAGS = 2 ** 31 - 1;
-export const MAX_PAGE = 1_000_000;
 
 const SEED_PASSWORD_MESSAGE = 'Must include password (5+ characters)';
 
@@ -51,20 +51,6 @@ function permissionFlags(presence: Presence): ParamSchema {
   };
 }
 
-function integerQuery(field: string, min: number, max: number): ParamSchema {
-  // Repeated parameters arrive as arrays and are refused like any other non-number.
-  return {
-    in: ['query'],
-    optional: true,
-    custom: customRule(
-      (value) => typeof value === 'string' && /^\d{1,7}$/.test(value) && Number(value) >= min && Number(value) <= max,
-      `${field} must be an integer from ${min} to ${max}`,
-      { type: 'integer', minimum: min, maximum: max },
-    ),
-    toInt: true,
-  };
-}
-
 export const createUser: FieldRules = {
   email: emailField('required'),
   password: password('required', SEED_PASSWORD_MESSAGE),
@@ -97,7 +83,4 @@ export const patchUser: FieldRules = {
   currentPassword,
 };
 
-export const listUsers: FieldRules = {
-  limit: integerQuery('limit', 1, MAX_PAGE_SIZE),
-  page: integerQuery('page', 0, MAX_PAGE),
-};
+export const listUsers: FieldRules = pageRules(MAX_PAGE_SIZE);

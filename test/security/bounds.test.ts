@@ -3,8 +3,9 @@
 // one address does not make another person wait behind it.
 import mongoose from 'mongoose';
 import request from 'supertest';
+import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { DeviceAuthorizationModel } from '../../src/oauth/device/device.model';
-import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
+import { DEVICE_CODE_GRANT, LIMITS } from '../../src/oauth/protocol';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -49,6 +50,84 @@ describe('POST /users', () => {
     expect((counts[201] ?? 0) + (counts[429] ?? 0)).toBe(40);
     expect(counts[201] ?? 0).toBeLessThanOrEqual(10);
     expect((await users()) - before).toBe(counts[201] ?? 0);
+  });
+});
+
+describe('clients an account registers', () => {
+  async function bearerOn(app: ReturnType<typeof testApp>) {
+    const user = await createUser();
+    const { accessToken } = (await request(app).post('/auth').send({ email: user.email, password: user.password }).expect(201)).body;
+    return `Bearer ${accessToken as string}`;
+  }
+  const registration = (i: number) => ({
+    name: `App ${i}`,
+    website: 'https://app.example.com',
+    redirect_uri: `https://app.example.com/cb${i}`,
+  });
+  const owned = () => ClientModel.countDocuments();
+
+  it(`caps an account at ${LIMITS.clientsPerOwner} clients, even when 80 registrations arrive at once`, async () => {
+    const app = testApp();
+    const bearer = await bearerOn(app);
+    const before = await owned();
+    const statuses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => request(app).post('/oauth/clients').set('Authorization', bearer).send(registration(i))),
+    ).then((responses) => responses.map((res) => res.status));
+    const counts = statusCounts(statuses);
+    expect((counts[201] ?? 0) + (counts[409] ?? 0)).toBe(80);
+    expect((await owned()) - before).toBe(counts[201] ?? 0);
+    expect(counts[201] ?? 0).toBeLessThanOrEqual(LIMITS.clientsPerOwner);
+    // Filled up one at a time to the cap; then both ways of registering refuse.
+    for (let i = 0; i < LIMITS.clientsPerOwner && (await owned()) - before < LIMITS.clientsPerOwner; i += 1) {
+      await request(app)
+        .post('/oauth/clients')
+        .set('Authorization', bearer)
+        .send(registration(100 + i))
+        .expect(201);
+    }
+    const refused = await request(app).post('/oauth/clients').set('Authorization', bearer).send(registration(999)).expect(409);
+    expect(refused.body.errors[0]).toContain(String(LIMITS.clientsPerOwner));
+    const dynamic = await request(app)
+      .post('/oauth/register')
+      .set('Authorization', bearer)
+      .send({ redirect_uris: ['https://app.example.com/dyn'] })
+      .expect(403);
+    expect(dynamic.body.error).toBe('access_denied');
+    expect((await owned()) - before).toBe(LIMITS.clientsPerOwner);
+  });
+
+  it('lists them a page at a time, with only what a listing shows', async () => {
+    const app = testApp();
+    const bearer = await bearerOn(app);
+    for (let i = 0; i < 3; i += 1) await request(app).post('/oauth/clients').set('Authorization', bearer).send(registration(i)).expect(201);
+    const first = await request(app).get('/oauth/clients').query({ limit: 2 }).set('Authorization', bearer).expect(200);
+    const second = await request(app).get('/oauth/clients').query({ limit: 2, page: 1 }).set('Authorization', bearer).expect(200);
+    expect(first.body.map((client: { name: string }) => client.name)).toEqual(['App 0', 'App 1']);
+    expect(second.body.map((client: { name: string }) => client.name)).toEqual(['App 2']);
+    expect(Object.keys(first.body[0]).sort()).toEqual(['client_id', 'grants', 'name', 'redirect_uri', 'website']);
+    await request(app).get('/oauth/clients').query({ limit: 0 }).set('Authorization', bearer).expect(400);
+  });
+
+  it('counts registrations from one address, both ways together, against RATE_LIMIT_REGISTRATION_PER_ADDRESS', async () => {
+    const app = limited({ RATE_LIMIT_REGISTRATION_PER_ADDRESS: '2' });
+    const bearer = await bearerOn(app);
+    await request(app).post('/oauth/clients').set(from('203.0.113.50')).set('Authorization', bearer).send(registration(1)).expect(201);
+    await request(app)
+      .post('/oauth/register')
+      .set(from('203.0.113.50'))
+      .set('Authorization', bearer)
+      .send({ redirect_uris: ['https://app.example.com/dyn'] })
+      .expect(201);
+    const refused = await request(app).post('/oauth/clients').set(from('203.0.113.50')).set('Authorization', bearer).send(registration(2));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ errors: ['Too many requests, try again later'] });
+    const dynamic = await request(app)
+      .post('/oauth/register')
+      .set(from('203.0.113.50'))
+      .set('Authorization', bearer)
+      .send({ redirect_uris: ['https://app.example.com/dyn2'] });
+    expect(dynamic.status).toBe(429);
+    expect(dynamic.body.error).toBe('too_many_requests');
   });
 });
 

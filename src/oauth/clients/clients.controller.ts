@@ -3,7 +3,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../../common/access-tokens';
-import { ForbiddenError } from '../../common/errors';
+import { AppError, ForbiddenError } from '../../common/errors';
+import { LIMITS } from '../protocol';
 import { noStore } from '../../common/no-store';
 import { jwtClaims, requireJwt } from '../../common/guards';
 import { requireSession, signedInPerson } from '../../session/session.middleware';
@@ -31,13 +32,19 @@ export function requireUser(accessTokens: AccessTokens): RequestHandler {
 
 export async function register(req: Request, res: Response): Promise<void> {
   const registration = matchedData<clientsService.ClientRegistration>(req, { locations: ['body'] });
-  noStore(res)
-    .status(201)
-    .json(await clientsService.register(owner(res), registration));
+  let registered: Awaited<ReturnType<typeof clientsService.register>>;
+  try {
+    registered = await clientsService.register(owner(res), registration);
+  } catch (err) {
+    if (!(err instanceof clientsService.TooManyClientsError)) throw err;
+    throw new AppError(409, { errors: [err.message] });
+  }
+  noStore(res).status(201).json(registered);
 }
 
-export async function list(_req: Request, res: Response): Promise<void> {
-  res.json(await clientsService.listOwnedBy(owner(res)));
+export async function list(req: Request, res: Response): Promise<void> {
+  const { page = 0, limit = LIMITS.clientsPageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
+  res.json(await clientsService.listOwnedBy(owner(res), page, limit));
 }
 
 export function remove(ended: clientsService.ClientRemovedHook) {

@@ -18,6 +18,20 @@ export function listClientsOf(ownerId: string): Promise<ClientDocument[]> {
   return ClientModel.find({ ownerId }).sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
 }
 
+/** One page of an owner's clients, oldest first, with only the fields a listing shows. */
+export function pageOfClientsOf(ownerId: string, page: number, limit: number): Promise<ClientDocument[]> {
+  return ClientModel.find({ ownerId }, { _id: 1, name: 1, website: 1, redirectUri: 1, grants: 1 })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(page * limit)
+    .limit(limit)
+    .lean<ClientDocument[]>()
+    .exec();
+}
+
+export function countClientsOf(ownerId: string): Promise<number> {
+  return ClientModel.countDocuments({ ownerId }).exec();
+}
+
 export function listAllClients(): Promise<ClientDocument[]> {
   return ClientModel.find().sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
 }

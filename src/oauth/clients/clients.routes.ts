@@ -3,12 +3,13 @@
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { jsonBody } from '../../common/json-body';
+import { limitsFor, perAddress, tooManyRequestsInSeedShape } from '../../common/rate-limit';
 import { validate } from '../../common/validation';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
 import type { ClientRemovedHook } from './clients.service';
 import * as clientsValidation from './clients.validation';
-import { oauthBodyErrors } from '../oauth.errors';
+import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
 
 export function createClientsRouter(
@@ -19,13 +20,28 @@ export function createClientsRouter(
 ): Router {
   const user = clientsController.requireUser(accessTokens);
   const registration = createRegistrationController(config, accessTokens, clientRemoved);
+  const registrationLimit = [perAddress('registration:address', config.limits.registrationPerAddress)];
   const router = Router();
   // A body the parser refuses is answered in the RFC's error format too.
-  router.post('/oauth/register', jsonBody, oauthBodyErrors, registration.register);
+  router.post(
+    '/oauth/register',
+    jsonBody,
+    oauthBodyErrors,
+    ...limitsFor(config, registrationLimit, tooManyTokenRequests),
+    registration.register,
+  );
   router.get('/oauth/register/:clientId', registration.read);
   router.delete('/oauth/register/:clientId', registration.remove);
-  router.post('/oauth/clients', sessions, user, jsonBody, validate(clientsValidation.registerClient), clientsController.register);
-  router.get('/oauth/clients', sessions, user, clientsController.list);
+  router.post(
+    '/oauth/clients',
+    sessions,
+    user,
+    jsonBody,
+    validate(clientsValidation.registerClient),
+    ...limitsFor(config, registrationLimit, tooManyRequestsInSeedShape),
+    clientsController.register,
+  );
+  router.get('/oauth/clients', sessions, user, validate(clientsValidation.listClients), clientsController.list);
   router.delete('/oauth/clients/:clientId', sessions, user, clientsController.remove(clientRemoved));
   return router;
 }

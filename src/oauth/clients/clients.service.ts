@@ -121,7 +121,7 @@ export async function register(
 ): Promise<ClientView & { client_secret: string }> {
   const clientSecret = randomToken();
   const client = newClient(randomToken(16), clientSecret, registration, ownerId);
-  await clientsDao.insertClient(client);
+  await insertWithinCap(client);
   const { client_id, ...rest } = toView(client);
   return { client_id, client_secret: clientSecret, ...rest };
 }
@@ -131,8 +131,27 @@ export async function put(clientId: string, clientSecret: string, registration: 
   await clientsDao.putClient(newClient(clientId, clientSecret, registration));
 }
 
-export async function listOwnedBy(ownerId: string): Promise<ClientView[]> {
-  return (await clientsDao.listClientsOf(ownerId)).map(toView);
+/** One page of the owner's clients (`page` from 0), oldest first. */
+export async function listOwnedBy(ownerId: string, page = 0, limit: number = LIMITS.clientsPageSize): Promise<ClientView[]> {
+  return (await clientsDao.pageOfClientsOf(ownerId, page, limit)).map(toView);
+}
+
+/** The account already owns LIMITS.clientsPerOwner clients. */
+export class TooManyClientsError extends Error {
+  constructor() {
+    super(`An account may own at most ${LIMITS.clientsPerOwner} clients; delete one first`);
+  }
+}
+
+/**
+ * Stores a new client, within its owner's cap: written first and counted after, so registrations
+ * racing on any number of instances never leave more than the cap (one over it is deleted again).
+ */
+export async function insertWithinCap(client: ClientDocument): Promise<void> {
+  await clientsDao.insertClient(client);
+  if (client.ownerId === undefined || (await clientsDao.countClientsOf(client.ownerId)) <= LIMITS.clientsPerOwner) return;
+  await clientsDao.deleteClient(client._id);
+  throw new TooManyClientsError();
 }
 
 /**

@@ -1,6 +1,6 @@
 // The field rules of client registration (POST /oauth/clients and `npm run oauth:client`); the same
 // schema is the operation's request body in oauth.openapi.ts.
-import { customRule, type FieldRules } from '../../common/validation';
+import { customRule, type FieldRules, pageRules } from '../../common/validation';
 import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
 import { GRANT_TYPES, LIMITS } from '../protocol';
 
@@ -59,3 +59,6 @@ export const registerClient: FieldRules = {
     }),
   },
 };
+
+/** GET /oauth/clients: `?limit=&page=`. */
+export const listClients: FieldRules = pageRules(LIMITS.clientsPageSize);

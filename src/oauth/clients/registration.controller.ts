@@ -3,10 +3,11 @@
 import type { Request, Response } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { bearerToken } from '../../common/authorization';
+import { bearerChallenge } from '../../common/bearer-challenge';
 import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
-import type { ClientRemovedHook } from './clients.service';
+import * as clientsService from './clients.service';
 import * as registrationService from './registration.service';
 
 /** RFC 6750 §3.1: the bearer token (initial or registration access token) is missing or wrong. */
@@ -14,11 +15,11 @@ function invalidToken(description: string): AppError {
   return new AppError(
     401,
     { error: 'invalid_token', error_description: description },
-    { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    { 'WWW-Authenticate': bearerChallenge({ error: 'invalid_token' }) },
   );
 }
 
-export function createRegistrationController(config: Config, accessTokens: AccessTokens, clientRemoved: ClientRemovedHook) {
+export function createRegistrationController(config: Config, accessTokens: AccessTokens, clientRemoved: clientsService.ClientRemovedHook) {
   const registrationToken = (req: Request): string => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw invalidToken('Send the registration access token as Authorization: Bearer <token>');
@@ -32,9 +33,14 @@ export function createRegistrationController(config: Config, accessTokens: Acces
       if (!claims) {
         throw invalidToken('Send an access token from POST /auth as Authorization: Bearer <token>');
       }
-      noStore(res)
-        .status(201)
-        .json(await registrationService.register(claims.userId, req.body, config.publicUrl));
+      let registered: Awaited<ReturnType<typeof registrationService.register>>;
+      try {
+        registered = await registrationService.register(claims.userId, req.body, config.publicUrl);
+      } catch (err) {
+        if (!(err instanceof clientsService.TooManyClientsError)) throw err;
+        throw new AppError(403, { error: 'access_denied', error_description: err.message });
+      }
+      noStore(res).status(201).json(registered);
     },
 
     async read(req: Request<{ clientId: string }>, res: Response): Promise<void> {

@@ -19,7 +19,14 @@ import {
 } from '../protocol';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
-import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE, removeClient, type ClientRemovedHook } from './clients.service';
+import {
+  insertWithinCap,
+  isRegistrableRedirectUri,
+  normalizeRedirectUri,
+  REDIRECT_URI_RULE,
+  removeClient,
+  type ClientRemovedHook,
+} from './clients.service';
 
 const MAX_URIS = LIMITS.urisPerClient;
 const MAX_NAME_LENGTH = LIMITS.clientNameLength;
@@ -130,7 +137,7 @@ export async function register(ownerId: string, body: unknown, issuer: string): 
     ownerId,
     createdAt: new Date(),
   };
-  await clientsDao.insertClient(client);
+  await insertWithinCap(client);
   return {
     ...toMetadata(client, issuer),
     ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: 0 } : {}),
