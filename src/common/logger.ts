@@ -61,14 +61,22 @@ const SECRET_QUERY_PARAMETERS = new Set([
   'login_hint',
 ]);
 
-/** Returns the URL with the values of credential-bearing query parameters masked. */
-export function redactUrl(url: string): string {
+/** How deep a URL inside a parameter (`return_to=/device?user_code=...`) is looked into. */
+const MAX_NESTING = 3;
+
+/**
+ * Returns the URL with the values of credential-bearing query parameters masked, also inside a
+ * parameter whose value is itself a URL with a query (the sign-in page's return_to, say).
+ */
+export function redactUrl(url: string, depth = 0): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));
-  const masked = [...params].map(
-    ([name, value]) =>
-      `${encodeURIComponent(name)}=${SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? '[redacted]' : encodeURIComponent(value)}`,
-  );
+  const masked = [...params].map(([name, value]) => {
+    const shown = SECRET_QUERY_PARAMETERS.has(name.toLowerCase())
+      ? '[redacted]'
+      : encodeURIComponent(depth < MAX_NESTING ? redactUrl(value, depth + 1) : value);
+    return `${encodeURIComponent(name)}=${shown}`;
+  });
   return `${url.slice(0, queryStart)}?${masked.join('&')}`;
 }

@@ -5,6 +5,24 @@ import { SCOPE_DEFINITIONS, type Scope } from './protocol';
 
 const describe = (scope: string): string => (scope in SCOPE_DEFINITIONS ? SCOPE_DEFINITIONS[scope as Scope].consent : scope);
 
+const hostOf = (address: string): string => {
+  try {
+    return new URL(address).host;
+  } catch {
+    return '';
+  }
+};
+
+function destinationNote(destination: { redirectUri: string } | 'device', website: string) {
+  if (destination === 'device') {
+    return html`<p>You are connecting a <strong>device</strong>, such as a TV or a command-line program, that showed you this code. Approve only if you started this on a device of your own just now.</p>`;
+  }
+  // A native app's private-use scheme has no host: the app itself receives the answer.
+  const host = hostOf(destination.redirectUri) || destination.redirectUri.split(':')[0];
+  const elsewhere = website !== '' && hostOf(website) !== host;
+  return html`<p>Your answer goes to <strong>${host}</strong>${elsewhere ? html`, which is <strong>not</strong> the website above` : ''}.</p>`;
+}
+
 export function consentPage(options: {
   action: string;
   csrfToken: string;
@@ -15,12 +33,18 @@ export function consentPage(options: {
   clientWebsite: string;
   scopes: string[];
   fields: Record<string, string>;
+  /**
+   * Where the decision goes: the redirect address the application registered (its host is shown, and
+   * flagged when it is not the website's, RFC 7591 §5), or a device that showed the person a code (RFC 8628 §5.4).
+   */
+  destination: { redirectUri: string } | 'device';
 }): string {
   return layout(
     `Authorize ${options.clientName}`,
     html`<h1>Authorize ${options.clientName}?</h1>
 <p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
 <ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}</ul>
+${destinationNote(options.destination, options.clientWebsite)}
 <p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>
 <form method="post" action="${options.action}">
 ${csrfField(options.csrfToken)}

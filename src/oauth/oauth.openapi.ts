@@ -32,6 +32,7 @@ import {
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
+  SELF_REGISTRABLE_GRANTS,
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
@@ -648,7 +649,13 @@ export const oauthOpenApi: OpenApiFragment = {
         post_logout_redirect_uris: uriList,
         client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
-        grant_types: { type: 'array', items: ref('Grant'), minItems: 1, maxItems: GRANT_TYPES.length },
+        grant_types: {
+          type: 'array',
+          items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
+          minItems: 1,
+          maxItems: SELF_REGISTRABLE_GRANTS.length,
+          description: 'Any grant but password, which only an operator gives',
+        },
         response_types: { type: 'array', items: responseTypeEnum, maxItems: RESPONSE_TYPES.length },
         token_endpoint_auth_method: { type: 'string', enum: [...CLIENT_AUTH_METHODS] },
       },

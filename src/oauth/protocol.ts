@@ -27,6 +27,12 @@ export const V1_TOKEN_GRANT_TYPES = ['authorization_code', 'refresh_token'] as c
 export const DEFAULT_CLIENT_GRANTS: readonly GrantType[] = ['authorization_code', 'implicit', 'refresh_token'];
 /** What RFC 7591 registration gives a client that names no grant_types. */
 export const DEFAULT_REGISTRATION_GRANTS: readonly GrantType[] = ['authorization_code'];
+/**
+ * Grants dynamic registration gives: every one but the password grant, which is only for
+ * applications the person trusts (seed 001 rule 4) and which RFC 9700 §2.4 says must not be used;
+ * an operator gives it (`npm run oauth:client`).
+ */
+export const SELF_REGISTRABLE_GRANTS: readonly GrantType[] = GRANT_TYPES.filter((grant) => grant !== 'password');
 /** Grants a public client (no secret) may use: each needs no client secret to be safe (PKCE, a person's approval). */
 export const PUBLIC_CLIENT_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
+import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
@@ -79,15 +80,17 @@ export function createSessionController(csrf: Csrf, verifyPassword: PasswordVeri
         firstGranted: new Date(app.first_granted_at),
         lastUsed: new Date(app.last_used_at),
       }));
-      res.type(HTML).send(
-        homePage({
-          name: displayName(user),
-          email: user.email,
-          avatarUrl: user.avatarUrl,
-          csrfToken: csrf.token(req, res),
-          applications,
-        }),
-      );
+      noStore(res)
+        .type(HTML)
+        .send(
+          homePage({
+            name: displayName(user),
+            email: user.email,
+            avatarUrl: user.avatarUrl,
+            csrfToken: csrf.token(req, res),
+            applications,
+          }),
+        );
     },
   };
 }

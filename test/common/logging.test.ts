@@ -111,4 +111,14 @@ describe('redactUrl', () => {
       '/oauth/authorize?login_hint=[redacted]&client_id=c1',
     );
   });
+
+  it("masks them inside a parameter that is itself a URL, such as the sign-in page's return_to", () => {
+    const returnTo = `/oauth/authorize?${new URLSearchParams({ client_id: 'c1', state: 'secret-state', login_hint: 'ann@example.com' }).toString()}`;
+    const logged = redactUrl(`/login?${new URLSearchParams({ return_to: returnTo }).toString()}`);
+    expect(logged).not.toContain('secret-state');
+    expect(logged).not.toContain('ann');
+    expect(decodeURIComponent(logged)).toBe('/login?return_to=/oauth/authorize?client_id=c1&state=[redacted]&login_hint=[redacted]');
+    const device = redactUrl(`/login?return_to=${encodeURIComponent('/device?user_code=BCDF-GHJK')}`);
+    expect(device).not.toContain('BCDF');
+  });
 });

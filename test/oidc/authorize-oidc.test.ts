@@ -80,8 +80,10 @@ describe('prompt', () => {
 
   it('refuses an unknown value or none with another', async () => {
     const client = await registerClient();
+    // Signed in: a self-registered client gets error redirects only for someone signed in (RFC 9700 §4.11.2).
+    const { agent } = await signedInAgent(app);
     for (const prompt of ['sometimes', 'none login']) {
-      const res = await request(app).get('/oauth/authorize').query(codeRequest(client.client_id, { prompt })).expect(302);
+      const res = await agent.get('/oauth/authorize').query(codeRequest(client.client_id, { prompt })).expect(302);
       expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
     }
   });
@@ -131,7 +133,8 @@ describe('max_age, login_hint, ui_locales', () => {
 
   it('refuses a max_age that is not a number of seconds', async () => {
     const client = await registerClient();
-    const res = await request(app)
+    const { agent } = await signedInAgent(app);
+    const res = await agent
       .get('/oauth/authorize')
       .query(codeRequest(client.client_id, { max_age: '-5' }))
       .expect(302);
@@ -212,8 +215,9 @@ describe('the implicit flow of OpenID Connect', () => {
 
   it('needs a nonce and the openid scope', async () => {
     const client = await registerClient({ grants: ['implicit'] });
+    const { agent } = await signedInAgent(app);
     for (const extra of [{}, { nonce: 'n', scope: 'read' }] as Record<string, string>[]) {
-      const res = await request(app)
+      const res = await agent
         .get('/oauth/authorize')
         .query({ ...codeRequest(client.client_id, extra), response_type: 'id_token' })
         .expect(302);

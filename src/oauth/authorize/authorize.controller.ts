@@ -34,10 +34,15 @@ async function signedIn(session: Partial<SessionData> | undefined): Promise<(Sig
   return { userId: user._id, name: displayName(user), authTime: session?.authTime ? new Date(session.authTime) : undefined };
 }
 
-/** Back to this request after signing in, without the parameters that sent the person to sign in. */
+/**
+ * Back to this request after signing in, without what sent the person to sign in (`prompt=login` or
+ * `select_account`, `max_age`): a `prompt=consent` stays, so the consent page is still shown after.
+ */
 function signInLocation(req: Request, loginHint?: string): string {
   const url = new URL(req.originalUrl, 'http://internal');
+  const remaining = (url.searchParams.get('prompt') ?? '').split(' ').filter((value) => value === 'consent');
   url.searchParams.delete('prompt');
+  if (remaining.length > 0) url.searchParams.set('prompt', remaining.join(' '));
   url.searchParams.delete('max_age');
   const login = new URLSearchParams({ return_to: url.pathname + url.search });
   if (loginHint) login.set('login_hint', loginHint);
@@ -49,10 +54,10 @@ function signInLocation(req: Request, loginHint?: string): string {
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
   return {
     async show(req: Request, res: Response): Promise<void> {
-      const reviewed = await authorize.review(readParameters(req, 'query'));
+      const person = await signedIn(req.session);
+      const reviewed = await authorize.review(readParameters(req, 'query'), person !== null);
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
       const { request } = reviewed;
-      const person = await signedIn(req.session);
       const next = await authorize.beforeConsent(request, person);
       if (typeof next === 'object') return answer(res, next);
       // 'consent' comes only with a signed-in person.
@@ -69,6 +74,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             clientWebsite: request.client.website,
             scopes: request.scope,
             fields: authorize.consentFields(request),
+            destination: { redirectUri: request.redirectUri },
           }),
         );
     },

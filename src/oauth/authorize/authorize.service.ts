@@ -80,8 +80,13 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     return { kind: 'redirect', location: url.toString() };
   }
 
-  /** Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. */
-  async function review(parameters: OAuthParameters): Promise<Consent | Redirect | Refusal> {
+  /**
+   * Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. `signedIn` says whether
+   * a person is signed in to this browser: a client registered by anyone (it has an owner) is not
+   * trusted to receive an anonymous visitor's error redirect, so such a visitor gets the error on a page
+   * of ours instead (RFC 9700 §4.11.2: otherwise the endpoint is an open redirector).
+   */
+  async function review(parameters: OAuthParameters, signedIn: boolean): Promise<Consent | Redirect | Refusal> {
     const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
     if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
     const registered = clientsService.redirectUrisOf(client);
@@ -105,8 +110,11 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     const responseType: ResponseType = known ?? 'code';
     // Tokens never travel in the query, not even beside an error.
     const responseMode: ResponseMode = responseType !== 'code' || parameters.response_mode === 'fragment' ? 'fragment' : 'query';
-    const fail = (error: string, description: string) =>
-      redirectBack(redirectUri, responseMode, { error, error_description: description, state });
+    const trusted = signedIn || client.ownerId === undefined;
+    const fail = (error: string, description: string): Redirect | Refusal =>
+      trusted
+        ? redirectBack(redirectUri, responseMode, { error, error_description: description, state })
+        : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
     if (parameters.state !== undefined && state === undefined)
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
@@ -253,7 +261,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
 
     /** Carries out the person's decision on a request that passed review again. */
     async decide(parameters: OAuthParameters, person: SignedIn): Promise<Redirect | Refusal> {
-      const reviewed = await review(parameters);
+      const reviewed = await review(parameters, true);
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
       if (parameters.decision === 'deny') {

@@ -8,7 +8,7 @@ import {
   CLIENT_AUTH_METHODS,
   DEFAULT_CLIENT_AUTH_METHOD,
   DEFAULT_REGISTRATION_GRANTS,
-  GRANT_TYPES,
+  SELF_REGISTRABLE_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
   RESPONSE_TYPE_GRANT,
@@ -76,9 +76,9 @@ function readMetadata(body: unknown) {
   if (!CLIENT_AUTH_METHODS.includes(method as ClientAuthMethod))
     throw invalid(`token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
   const authMethod = method as ClientAuthMethod;
-  const grants = (stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant)) ?? [
-    ...DEFAULT_REGISTRATION_GRANTS,
-  ]) as GrantType[];
+  const grants = (stringList(input.grant_types, 'grant_types', (grant) =>
+    (SELF_REGISTRABLE_GRANTS as readonly string[]).includes(grant),
+  ) ?? [...DEFAULT_REGISTRATION_GRANTS]) as GrantType[];
   if (grants.length === 0) throw invalid('grant_types must name at least one grant type');
   if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
     throw invalid(`A public client (token_endpoint_auth_method none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);

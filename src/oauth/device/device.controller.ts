@@ -73,6 +73,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
             clientWebsite: client.website,
             scopes: authorization.scope,
             fields: { user_code: typed },
+            destination: 'device',
           }),
         );
     },

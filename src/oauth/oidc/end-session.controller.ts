@@ -1,6 +1,7 @@
 // RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0) at end_session_endpoint. A valid
 // id_token_hint for the signed-in person signs out at once; otherwise the person confirms with a form.
-// A post_logout_redirect_uri is followed only when the client registered it, with `state` echoed.
+// A post_logout_redirect_uri is followed only with an id_token_hint whose client registered it, with
+// `state` echoed.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { signOut } from '../../session/session.middleware';
@@ -32,8 +33,10 @@ export function createEndSessionController(idTokens: IdTokens, csrf: Csrf) {
       throw refused('client_id is not the audience of id_token_hint.');
     const requested = parameters.post_logout_redirect_uri;
     if (!requested) return null;
-    const clientId = hintClient ?? parameters.client_id;
-    const client = clientId ? await clientsService.find(clientId) : null;
+    // RP-Initiated Logout §2: without an id_token_hint nothing confirms that the address is the
+    // client's wish (anyone can name a client_id), so there is no redirect: the signed-out page it is.
+    if (!hintClient) return null;
+    const client = await clientsService.find(hintClient);
     const registered = client && clientsService.registeredPostLogoutRedirectUri(client, requested);
     if (!registered) throw refused('The application asked to send you to an address it has not registered, so you were not sent there.');
     const url = new URL(registered);

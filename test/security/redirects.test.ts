@@ -1,0 +1,94 @@
+// The server never becomes an open redirector: a client anyone registered gets no error redirect for
+// an anonymous visitor (RFC 9700 §4.11.2), sign-out follows post_logout_redirect_uri only with an
+// id_token_hint (RP-Initiated Logout §2), and what a client asked for (prompt=consent) survives the
+// round trip through the sign-in page.
+import request from 'supertest';
+import * as clientsService from '../../src/oauth/clients/clients.service';
+import * as registrationService from '../../src/oauth/clients/registration.service';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { approve, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp();
+const query = (clientId: string, extra: Record<string, string>) => ({
+  response_type: 'code',
+  client_id: clientId,
+  redirect_uri: REDIRECT_URI,
+  scope: 'read',
+  state: 's',
+  ...extra,
+});
+
+describe('GET /oauth/authorize with an invalid request', () => {
+  it.each<Record<string, string>>([{ scope: 'bogus' }, { response_type: 'bogus' }])(
+    'shows an anonymous visitor a page, not the redirect, for a self-registered client (%o)',
+    async (extra) => {
+      const client = await registerClient();
+      const res = await request(app).get('/oauth/authorize').query(query(client.client_id, extra)).expect(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain('Invalid authorization request');
+    },
+  );
+
+  it('redirects the error for someone signed in, and for a client the operator registered', async () => {
+    const owned = await registerClient();
+    const { agent } = await signedInAgent(app);
+    const signedIn = await agent
+      .get('/oauth/authorize')
+      .query(query(owned.client_id, { scope: 'bogus' }))
+      .expect(302);
+    expect(new URL(signedIn.headers.location).searchParams.get('error')).toBe('invalid_scope');
+    const operators = await clientsService.register(undefined, {
+      name: 'Operator App',
+      website: 'https://client.example.com',
+      redirect_uri: REDIRECT_URI,
+    });
+    const anonymous = await request(app)
+      .get('/oauth/authorize')
+      .query(query(operators.client_id, { scope: 'bogus' }))
+      .expect(302);
+    expect(new URL(anonymous.headers.location).searchParams.get('error')).toBe('invalid_scope');
+  });
+});
+
+describe('GET /oauth/end-session', () => {
+  it('does not follow post_logout_redirect_uri on client_id alone: the signed-out page instead', async () => {
+    const owner = await createUser();
+    const client = await registrationService.register(
+      owner.id,
+      { redirect_uris: [REDIRECT_URI], post_logout_redirect_uris: ['https://client.example.com/bye'] },
+      'http://127.0.0.1',
+    );
+    const res = await request(app)
+      .get('/oauth/end-session')
+      .query({ client_id: client.client_id, post_logout_redirect_uri: 'https://client.example.com/bye' })
+      .expect(200);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).toContain('Signed out');
+  });
+});
+
+describe('prompt=consent across sign-in', () => {
+  it('shows the consent page after signing in, though the person approved the client before', async () => {
+    const client = await registerClient();
+    const { agent, user } = await signedInAgent(app);
+    await approve(agent, query(client.client_id, {}));
+    const signedOut = request.agent(app);
+    const toLogin = await signedOut
+      .get('/oauth/authorize')
+      .query(query(client.client_id, { prompt: 'consent' }))
+      .expect(302);
+    const returnTo = new URL(toLogin.headers.location, 'http://x').searchParams.get('return_to')!;
+    expect(new URLSearchParams(returnTo.split('?')[1]).get('prompt')).toBe('consent');
+    const page = await signedOut.get(toLogin.headers.location).expect(200);
+    const back = await signedOut
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, return_to: returnTo })
+      .expect(303);
+    const consent = await signedOut.get(back.headers.location).expect(200);
+    expect(consent.text).toContain('Approve');
+  });
+});
