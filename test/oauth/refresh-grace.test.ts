@@ -27,6 +27,22 @@ describe('graceful refresh rotation', () => {
     }
   });
 
+  it('allows one replay within the grace period; the next is a replay like any other and revokes the family', async () => {
+    const { client, tokens } = await passwordGrant(app);
+    const renewed = await refresh(client, tokens.refresh_token).expect(200);
+    const retried = await refresh(client, tokens.refresh_token).expect(200);
+    const again = await refresh(client, tokens.refresh_token).expect(400);
+    expect(again.body.error).toBe('invalid_grant');
+    for (const pair of [renewed.body, retried.body] as { access_token: string }[]) await me(pair.access_token).expect(401);
+  });
+
+  it('gives at most two pairs for one token when 20 refreshes arrive at once', async () => {
+    const { client, tokens } = await passwordGrant(app);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(client, tokens.refresh_token)));
+    expect(answers.filter((res) => res.status === 200).length).toBeLessThanOrEqual(2);
+    expect(answers.every((res) => res.status === 200 || res.body.error === 'invalid_grant')).toBe(true);
+  });
+
   it('revokes the family when the token comes back after the grace period', async () => {
     const { client, tokens } = await passwordGrant(app);
     const renewed = await refresh(client, tokens.refresh_token).expect(200);

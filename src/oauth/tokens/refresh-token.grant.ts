@@ -1,15 +1,16 @@
 // grant_type=refresh_token (RFC 6749 §6) with rotation (RFC 9700 §4.14.2): each use gives a new
 // refresh token and spends the old one; a spent one presented again revokes its whole family. With
-// OAUTH_REFRESH_GRACE_SECONDS a just-rotated token may be presented again by its client within the
-// window (two tabs, a lost response) and continues the family instead. The requested scope is
-// checked before anything is spent, so a refused refresh changes nothing.
+// OAUTH_REFRESH_GRACE_SECONDS a just-rotated token may be presented again by its client once within
+// the window (two tabs, a lost response) and continues the family instead; a second replay is a
+// replay like any other. The requested scope is checked before anything is spent, so a refused
+// refresh changes nothing.
 import { sha256 } from '../../common/crypto';
 import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
 import { issue, withIdToken } from './issuing.service';
 import { personOf, required, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
-import type { TokenDocument } from './tokens.model';
+import type { SpentDocument, TokenDocument } from './tokens.model';
 
 // Another client's token is answered like an unknown one, so the answer confirms nothing.
 const INVALID_REFRESH_TOKEN = 'The refresh token is invalid, expired or was revoked';
@@ -20,13 +21,20 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
   const graceMs = graceSeconds * 1000;
   const inGrace = (spent: { graceUntil?: Date } | null): boolean => spent?.graceUntil !== undefined && spent.graceUntil > new Date();
 
+  /**
+   * The one replay the grace window allows for a spent token, taken by writing a marker of its own
+   * (a unique id, so of replays racing on any number of instances exactly one gets it).
+   */
+  const takeGraceReplay = (spent: SpentDocument): Promise<boolean> =>
+    tokensDao.markSpent(`grace:${spent._id}`, spent.familyId, spent.expiresAt);
+
   /** The live token a refresh token stands for: its own, or within the grace period its family's newest. */
   async function presented(hash: string): Promise<{ token: TokenDocument; rotated: boolean } | null> {
     const token = await tokensDao.findTokenByRefreshHash(hash);
     if (token) return { token, rotated: false };
     const spent = await tokensDao.findSpent(hash);
     if (!spent) return null;
-    const newest = inGrace(spent) ? await tokensDao.newestRefreshable(spent.familyId) : null;
+    const newest = inGrace(spent) && (await takeGraceReplay(spent)) ? await tokensDao.newestRefreshable(spent.familyId) : null;
     if (newest) return { token: newest, rotated: true };
     await tokensDao.deleteFamily(spent.familyId);
     return null;
@@ -41,8 +49,9 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
       await tokensDao.dropRefreshToken(token._id);
       return true;
     }
-    // Used at the same moment by another request: within the grace period the family lives on.
-    if (inGrace(await tokensDao.findSpent(hash))) return true;
+    // Used at the same moment by another request: within the grace period the family lives on, once.
+    const spent = await tokensDao.findSpent(hash);
+    if (spent && inGrace(spent) && (await takeGraceReplay(spent))) return true;
     await tokensDao.deleteFamily(token.familyId);
     return false;
   }
