@@ -16,8 +16,6 @@ declare module 'express-session' {
     /** When the person signed in (ms since the epoch): OpenID Connect's auth_time. */
     authTime?: number;
     csrfToken?: string;
-    /** The state sent to an identity provider, checked once on its callback. */
-    providerState?: string;
   }
 }
 

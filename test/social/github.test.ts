@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { SessionModel } from '../../src/session/session.model';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -89,6 +90,29 @@ describe('GET /auth/github without a code', () => {
     });
     const second = await start();
     expect(second.state).not.toBe(first.state);
+  });
+});
+
+describe('starting a sign-in stores nothing on the server', () => {
+  it('keeps the state in a signed, HttpOnly cookie for /auth/, and writes no session', async () => {
+    const before = await SessionModel.countDocuments();
+    const res = await request(app()).get('/auth/github').expect(302);
+    const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    expect(cookies.some((cookie) => cookie.startsWith('sid='))).toBe(false);
+    const state = cookies.find((cookie) => cookie.startsWith('github_state='))!;
+    expect(state).toMatch(/HttpOnly/);
+    expect(state).toMatch(/Path=\/auth\//);
+    expect(await SessionModel.countDocuments()).toBe(before);
+  });
+
+  it('refuses a state cookie that was not signed here', async () => {
+    const { state } = await start();
+    const res = await request(app())
+      .get('/auth/github')
+      .set('Cookie', `github_state=${state}.forged-signature`)
+      .query({ code: 'good-code', state })
+      .expect(400);
+    expect(res.text).toContain('invalid_state');
   });
 });
 

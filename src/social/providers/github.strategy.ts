@@ -7,6 +7,7 @@ import type { Profile } from 'passport';
 import type { Config } from '../../config';
 import type { ProviderAccount } from '../../users/users.types';
 import type { SocialProvider } from '../social.types';
+import { signedCookieStateStore } from '../provider-state';
 
 interface GitHubUser {
   id?: unknown;
@@ -107,11 +108,11 @@ export const githubProvider: SocialProvider = {
       authorizationURL: github.authorizationUrl,
       tokenURL: github.tokenUrl,
       scope: ['read:user', 'user:email'],
-      // passport-oauth2 keeps a random state in the session and accepts it on one callback only.
-      state: true,
+      // A random state in a signed cookie, accepted on one callback only (provider-state.ts).
+      store: signedCookieStateStore({ provider: 'github', secret: config.sessionSecret, secure: config.isProduction }),
     };
     return new GitHubAccountStrategy(
-      // @types/passport-github2 types `state` as a string; passport-oauth2 takes `true` for its session store.
+      // @types/passport-github2 does not know passport-oauth2's `store` option.
       options as unknown as StrategyOptions,
       (_accessToken: string, _refreshToken: string, profile: AccountProfile, done: (err: unknown, user?: string | false) => void) =>
         verify(profile.account, done),

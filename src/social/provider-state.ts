@@ -1,0 +1,50 @@
+// The `state` of a sign-in through an identity provider, kept in a cookie signed with SESSION_SECRET
+// rather than in a session: starting a sign-in (anyone may, any number of times) stores nothing on
+// the server, as the sign-in form's CSRF token does not (web/csrf.ts). The cookie is scoped to
+// /auth/, lives ten minutes and is cleared by the callback, so a state is accepted once per browser.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { randomToken } from '../common/crypto';
+
+const LIFETIME_MS = 10 * 60_000;
+const PATH = '/auth/';
+
+type Stored = (err: Error | null, state?: string) => void;
+type Verified = (err: Error | null, ok: boolean, info?: { message: string }) => void;
+
+function cookieValue(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** A passport-oauth2 state store (its `store` option) for one provider. */
+export function signedCookieStateStore(options: { provider: string; secret: string; secure: boolean }) {
+  const cookie = `${options.provider}_state`;
+  const sign = (state: string) =>
+    createHmac('sha256', options.secret).update(`provider-state:${options.provider}:${state}`).digest('base64url');
+  const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  return {
+    // passport-oauth2 picks the call by arity: (req, meta, callback).
+    store(req: Request, _meta: unknown, done: Stored): void {
+      const state = randomToken();
+      req.res!.cookie(cookie, `${state}.${sign(state)}`, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: options.secure,
+        path: PATH,
+        maxAge: LIFETIME_MS,
+      });
+      done(null, state);
+    },
+    // (req, state, callback)
+    verify(req: Request, presented: unknown, done: Verified): void {
+      const [state = '', signature = ''] = (cookieValue(req, cookie) ?? '').split('.');
+      req.res!.clearCookie(cookie, { path: PATH });
+      const ok = state !== '' && typeof presented === 'string' && sameText(presented, state) && sameText(signature, sign(state));
+      done(null, ok, ok ? undefined : { message: 'Invalid authorization request state.' });
+    },
+  };
+}
