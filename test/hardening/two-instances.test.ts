@@ -13,7 +13,8 @@ let b: ServerProcess;
 beforeAll(async () => {
   const uri = testDatabaseUriWithName();
   // A short grace period for refresh rotation, to see it work across instances and then end.
-  const env = { MONGODB_URI: uri, OAUTH_REFRESH_GRACE_SECONDS: '2' };
+  // Rate limits on, as in production: the budgets must hold across the two.
+  const env = { MONGODB_URI: uri, OAUTH_REFRESH_GRACE_SECONDS: '2', RATE_LIMITS: 'on' };
   [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
 }, 90_000);
 
@@ -216,3 +217,49 @@ it('a revoked access token fails on the other instance within a second for /api/
   expect(refusedOnB).toBeLessThanOrEqual(1000);
   expect(await accepted(b)).toEqual({ introspection: false, statuses: [401, 401] });
 }, 60_000);
+
+describe('the same request many times at once, split across both instances', () => {
+  it('exchanges one authorization code once of 50 tries, and refreshes one seed 000 pair once of 50', async () => {
+    const { bearer, cookie } = await twinPerson('twin-burst@example.com');
+    const client = await twinClient(a, bearer, ['authorization_code', 'refresh_token']);
+    const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb' });
+    const consent = await call(b, `/oauth/authorize?${query.toString()}`, { cookie });
+    const decided = await call(a, '/oauth/authorize', {
+      ...formBody({
+        _csrf: csrfFrom(await consent.text()),
+        decision: 'approve',
+        client_id: client.client_id,
+        redirect_uri: 'https://twin.example.com/cb',
+        response_type: 'code',
+        scope: 'read',
+      }),
+      cookie,
+    });
+    const code = new URL(decided.headers.get('location')!).searchParams.get('code')!;
+    const exchange = formBody({
+      grant_type: 'authorization_code',
+      ...clientSecretPost(client),
+      code,
+      redirect_uri: 'https://twin.example.com/cb',
+    });
+    const exchanged = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 ? a : b, '/oauth/token', { ...exchange })));
+    expect(exchanged.filter((res) => res.status === 200)).toHaveLength(1);
+
+    const pair = await read(await call(a, '/auth', jsonBody({ email: 'twin-burst@example.com', password: 'twin-password' })));
+    const refresh = {
+      ...jsonBody({ refreshToken: pair.refreshToken }),
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pair.accessToken}` },
+    };
+    const refreshed = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 ? a : b, '/auth/refresh-token', refresh)));
+    expect(refreshed.filter((res) => res.status === 201)).toHaveLength(1);
+  }, 60_000);
+
+  it('gives 40 wrong passwords at once no more than the budget of 10 checks', async () => {
+    await call(a, '/users', jsonBody({ email: 'twin-budget@example.com', password: 'twin-password' }));
+    const wrong = jsonBody({ email: 'twin-budget@example.com', password: 'wrong-password' });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? a : b, '/auth', { ...wrong })));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(10);
+  }, 60_000);
+});
