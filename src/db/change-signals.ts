@@ -2,7 +2,7 @@
 // raise a named signal (a counter in MongoDB) after the change, and readers look at the counter at
 // most once per interval. FerretDB has no change streams, so polling one small document it is.
 import { Schema, model } from 'mongoose';
-import { isDuplicateKeyError } from './duplicate-key';
+import { upsertRacing } from './duplicate-key';
 
 interface SignalDocument {
   _id: string;
@@ -53,13 +53,7 @@ export class ChangeSignal {
   /** Call after the change is written. */
   async raise(): Promise<void> {
     this.generation++;
-    try {
-      await SignalModel.updateOne({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true }).exec();
-    } catch (err) {
-      // Two first raises at once both try to insert; the loser finds the document there and moves it.
-      if (!isDuplicateKeyError(err)) throw err;
-      await SignalModel.updateOne({ _id: this.name }, { $inc: { version: 1 } }).exec();
-    }
+    await upsertRacing(() => SignalModel.updateOne({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true }).exec());
   }
 
   private async read(): Promise<void> {

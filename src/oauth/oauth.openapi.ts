@@ -37,6 +37,7 @@ import {
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
 import { listClients, registerClient } from './clients/clients.validation';
+import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {
   ...jsonFaults,
@@ -300,7 +301,7 @@ export const oauthOpenApi: OpenApiFragment = {
         security: [{ jwt: [] }, { session: [] }],
         parameters: queryOf(listClients),
         responses: {
-          '200': json({ type: 'array', items: ref('Client'), maxItems: LIMITS.clientsPageSize }, 'Clients'),
+          '200': json({ type: 'array', items: ref('Client'), maxItems: LIMITS.pageSize }, 'Clients'),
           '400': json(ref('Errors'), 'Invalid limit or page'),
           '401': empty('No credentials'),
           '403': empty('Bad access token'),
@@ -436,10 +437,12 @@ export const oauthOpenApi: OpenApiFragment = {
       get: {
         tags: ['Connected applications'],
         operationId: 'listConnectedApplications',
-        summary: 'The applications the caller authorized, with scopes and dates',
+        summary: 'A page of the applications the caller authorized, oldest first, with scopes and dates',
         security: jwtAuth,
+        parameters: queryOf(listGrants),
         responses: {
-          '200': json({ type: 'array', items: ref('ConnectedApplication') }, 'Connected applications'),
+          '200': json({ type: 'array', items: ref('ConnectedApplication'), maxItems: LIMITS.pageSize }, 'Connected applications'),
+          '400': json(ref('Errors'), 'Invalid limit or page'),
           '401': empty('Authorization header absent or not Bearer'),
           '403': empty('Bad access token'),
           ...jsonFaults,

@@ -102,8 +102,8 @@ export const LIMITS = {
   clientNameLength: 100,
   /** Clients one account may own (POST /oauth/clients and dynamic registration together). */
   clientsPerOwner: 50,
-  /** The most clients one page of GET /oauth/clients holds. */
-  clientsPageSize: 100,
+  /** The most entries one page of GET /oauth/clients or GET /oauth/grants holds. */
+  pageSize: 100,
   authorizationCodeLifetimeSeconds: 600,
   deviceCodeLifetimeSeconds: 600,
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */

@@ -3,6 +3,7 @@
 // copy of the MongoDB driver and relies on a TTL index.
 import { Store, type SessionData } from 'express-session';
 import { trusted } from 'mongoose';
+import { upsertRacing } from '../db/duplicate-key';
 import { throttled } from '../db/sweeper';
 import { SessionModel } from './session.model';
 
@@ -33,8 +34,7 @@ export class MongoSessionStore extends Store {
     const update = userId
       ? { $set: { data: JSON.stringify(session), userId, expiresAt: expiryOf(session) } }
       : { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) }, $unset: { userId: 1 } };
-    SessionModel.updateOne({ _id: sid }, update, { upsert: true })
-      .exec()
+    upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec())
       .then(() => sweepExpired())
       .then(
         () => callback?.(),

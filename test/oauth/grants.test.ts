@@ -134,6 +134,18 @@ describe('connected applications as JSON', () => {
     await request(app).delete(`/oauth/grants/${client.client_id}`).set('Authorization', `Bearer ${jwt}`).expect(404);
   });
 
+  it('lists a page at a time with limit and page', async () => {
+    const { person } = await connected('read');
+    const { agent } = await signedInAgent(app, person);
+    const second = await registerClient({ name: 'Second App' });
+    await approve(agent, authorizeQuery(second.client_id));
+    const jwt = await jwtOf(person);
+    const page = (query: Record<string, number>) => request(app).get('/oauth/grants').query(query).set('Authorization', `Bearer ${jwt}`);
+    expect((await page({ limit: 1 }).expect(200)).body.map((app: { name: string }) => app.name)).toEqual(['Photo Printer']);
+    expect((await page({ limit: 1, page: 1 }).expect(200)).body.map((app: { name: string }) => app.name)).toEqual(['Second App']);
+    await page({ limit: 101 }).expect(400);
+  });
+
   it("never reaches another person's grant", async () => {
     const { client, accessToken } = await connected();
     const stranger = await createUser();

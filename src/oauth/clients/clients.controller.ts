@@ -43,7 +43,7 @@ export async function register(req: Request, res: Response): Promise<void> {
 }
 
 export async function list(req: Request, res: Response): Promise<void> {
-  const { page = 0, limit = LIMITS.clientsPageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
+  const { page = 0, limit = LIMITS.pageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
   res.json(await clientsService.listOwnedBy(owner(res), page, limit));
 }
 

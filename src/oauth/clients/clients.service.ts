@@ -132,7 +132,7 @@ export async function put(clientId: string, clientSecret: string, registration: 
 }
 
 /** One page of the owner's clients (`page` from 0), oldest first. */
-export async function listOwnedBy(ownerId: string, page = 0, limit: number = LIMITS.clientsPageSize): Promise<ClientView[]> {
+export async function listOwnedBy(ownerId: string, page = 0, limit: number = LIMITS.pageSize): Promise<ClientView[]> {
   return (await clientsDao.pageOfClientsOf(ownerId, page, limit)).map(toView);
 }
 

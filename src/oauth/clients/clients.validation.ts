@@ -61,4 +61,4 @@ export const registerClient: FieldRules = {
 };
 
 /** GET /oauth/clients: `?limit=&page=`. */
-export const listClients: FieldRules = pageRules(LIMITS.clientsPageSize);
+export const listClients: FieldRules = pageRules(LIMITS.pageSize);

@@ -1,6 +1,7 @@
 // The only importer of the device authorization model; returns plain objects.
 import { trusted } from 'mongoose';
 import { DeviceAuthorizationModel, type DeviceAuthorizationDocument } from './device.model';
+import { withRecordLock } from '../../db/record-lock';
 
 export async function insert(doc: DeviceAuthorizationDocument): Promise<void> {
   await DeviceAuthorizationModel.create(doc);
@@ -22,8 +23,12 @@ export async function decide(
   hash: string,
   decision: Pick<DeviceAuthorizationDocument, 'status' | 'userId' | 'authTime'>,
 ): Promise<boolean> {
-  const { modifiedCount } = await DeviceAuthorizationModel.updateOne({ _id: hash, status: 'pending' }, { $set: decision }).exec();
-  return modifiedCount === 1;
+  // Under the record's lock: FerretDB does not make "update where still pending" atomic, and two
+  // decisions sent at once must not both count.
+  return withRecordLock(`device-authorization:${hash}`, async () => {
+    const { modifiedCount } = await DeviceAuthorizationModel.updateOne({ _id: hash, status: 'pending' }, { $set: decision }).exec();
+    return modifiedCount === 1;
+  });
 }
 
 export async function recordPoll(hash: string, now: Date, interval: number): Promise<void> {

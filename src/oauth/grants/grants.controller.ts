@@ -3,7 +3,9 @@
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../../common/errors';
 import { jwtClaims } from '../../common/guards';
+import { matchedData } from 'express-validator';
 import { noStore } from '../../common/no-store';
+import { LIMITS } from '../protocol';
 import { signedInPerson } from '../../session/session.middleware';
 import * as grantsService from './grants.service';
 
@@ -19,8 +21,9 @@ export async function revokeFromHome(req: Request<{ clientId: string }>, res: Re
   res.redirect(303, '/home');
 }
 
-export async function list(_req: Request, res: Response): Promise<void> {
-  noStore(res).json(await grantsService.listConnected(jwtUser(res)));
+export async function list(req: Request, res: Response): Promise<void> {
+  const { page = 0, limit = LIMITS.pageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
+  noStore(res).json(await grantsService.listConnected(jwtUser(res), page, limit));
 }
 
 export async function revoke(req: Request<{ clientId: string }>, res: Response): Promise<void> {

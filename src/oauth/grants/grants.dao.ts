@@ -1,23 +1,32 @@
 // The only importer of the grant model; returns plain objects.
 import { GrantModel, type GrantDocument } from './grants.model';
+import { upsertRacing } from '../../db/duplicate-key';
 
 const grantId = (userId: string, clientId: string) => `${userId}:${clientId}`;
 
 /** Adds scopes to the person's grant for the client, creating it the first time. */
 export async function addScopes(userId: string, clientId: string, scope: readonly string[], now: Date): Promise<void> {
-  await GrantModel.updateOne(
-    { _id: grantId(userId, clientId) },
-    { $addToSet: { scope: { $each: [...scope] } }, $set: { lastUsedAt: now }, $setOnInsert: { userId, clientId, firstGrantedAt: now } },
-    { upsert: true },
-  ).exec();
+  await upsertRacing(() =>
+    GrantModel.updateOne(
+      { _id: grantId(userId, clientId) },
+      { $addToSet: { scope: { $each: [...scope] } }, $set: { lastUsedAt: now }, $setOnInsert: { userId, clientId, firstGrantedAt: now } },
+      { upsert: true },
+    ).exec(),
+  );
 }
 
 export function find(userId: string, clientId: string): Promise<GrantDocument | null> {
   return GrantModel.findById(grantId(userId, clientId)).lean<GrantDocument>().exec();
 }
 
-export function listForUser(userId: string): Promise<GrantDocument[]> {
-  return GrantModel.find({ userId }).sort({ firstGrantedAt: 1 }).lean<GrantDocument[]>().exec();
+/** One page of the person's grants, oldest first. */
+export function listForUser(userId: string, page: number, limit: number): Promise<GrantDocument[]> {
+  return GrantModel.find({ userId })
+    .sort({ firstGrantedAt: 1, _id: 1 })
+    .skip(page * limit)
+    .limit(limit)
+    .lean<GrantDocument[]>()
+    .exec();
 }
 
 export async function touch(userId: string, clientId: string, now: Date): Promise<void> {

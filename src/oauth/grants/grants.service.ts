@@ -5,6 +5,7 @@ import { NotFoundError } from '../../common/errors';
 import * as clientsService from '../clients/clients.service';
 import * as tokensService from '../tokens/tokens.service';
 import * as grantsDao from './grants.dao';
+import { LIMITS } from '../protocol';
 
 export interface ConnectedApplication {
   client_id: string;
@@ -30,8 +31,9 @@ export function touch(userId: string, clientId: string): Promise<void> {
   return grantsDao.touch(userId, clientId, new Date());
 }
 
-export async function listConnected(userId: string): Promise<ConnectedApplication[]> {
-  const grants = await grantsDao.listForUser(userId);
+/** One page (`page` from 0) of the applications the person connected, oldest first. */
+export async function listConnected(userId: string, page = 0, limit: number = LIMITS.pageSize): Promise<ConnectedApplication[]> {
+  const grants = await grantsDao.listForUser(userId, page, limit);
   const clients = await Promise.all(grants.map((grant) => clientsService.find(grant.clientId)));
   return grants.flatMap((grant, index) => {
     const client = clients[index];
