@@ -49,7 +49,7 @@ export async function start(
 ): Promise<RunningServer> {
   for (const warning of startupWarnings(config)) logger.warn(warning);
   configurePasswordHashing(config.passwordHashing);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, 'server');
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');
   }

@@ -2,7 +2,7 @@
 // set, otherwise the embedded server. The returned close() disconnects and stops what was started.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { startEmbeddedDatabase } from './embedded';
+import { shareEmbeddedDatabase, type EmbeddedRole } from './shared-embedded';
 import { connectDatabase, disconnectDatabase, isDatabaseUnavailable } from './mongoose';
 
 const EMBEDDED_DB_NAME = 'rest_api';
@@ -21,7 +21,8 @@ export function hostsOf(uri: string): string {
     .split(/[/?]/)[0];
 }
 
-export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
+/** `role`: the server keeps an embedded engine it starts for others to use; a command's ends with it. */
+export async function openDatabase(config: Config, logger: Logger, role: EmbeddedRole = 'command'): Promise<OpenDatabase> {
   if (config.mongodbUri) {
     await connectDatabase(config.mongodbUri).catch((err: unknown) => {
       if (!isDatabaseUnavailable(err)) throw err;
@@ -32,15 +33,18 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
     logger.info('connected to the database at MONGODB_URI');
     return { embedded: false, close: disconnectDatabase };
   }
-  const server = await startEmbeddedDatabase({
+  const server = await shareEmbeddedDatabase({
     engine: config.embeddedEngine,
     dataDir: config.dataDir,
     cacheDir: config.toolCacheDir,
     log: (message) => logger.info(message),
+    role,
   });
   logger.info(
-    { engine: server.engine, dataDir: server.dataDir, port: server.port },
-    `embedded ${server.engine} database on 127.0.0.1:${server.port}, data in ${server.dataDir}`,
+    { engine: server.engine, dataDir: server.dataDir, port: server.port, borrowed: server.borrowed },
+    server.borrowed
+      ? `connected to the embedded ${server.engine} database another process runs on 127.0.0.1:${server.port}`
+      : `embedded ${server.engine} database on 127.0.0.1:${server.port}, data in ${server.dataDir}`,
   );
   try {
     await connectDatabase(server.uri, EMBEDDED_DB_NAME);
