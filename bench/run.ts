@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { loadCatalogue } from '../src/catalogue/catalogue.service';
+import { exitWithHelpIfAsked } from '../src/cli/help';
 import { loadConfig } from '../src/config';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
@@ -153,7 +154,15 @@ async function clientCredentialsLoad(port: number, accessToken: string) {
   return { client, tokenRequest };
 }
 
+const USAGE = `usage: npm run bench
+
+Builds the server, starts a database of its own and loads each scenario with autocannon from another
+process on 127.0.0.1; every figure is printed as a ratio against a baseline measured in the same run.
+  BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
+  BENCH_ONLY=<substring>   only the groups whose name contains it`;
+
 async function main(): Promise<void> {
+  exitWithHelpIfAsked(USAGE);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rest-api-bench-'));
   const database = await startEmbeddedDatabase({
     engine: 'auto',

@@ -8,7 +8,7 @@ import { errorHandler, notFoundHandler } from './common/error-handler';
 import { jsonBody } from './common/json-body';
 import { collectProcessMetrics } from './common/metrics';
 import type { Logger } from './common/logger';
-import { requestLogging } from './common/request-logging';
+import { requestIds, requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
 import { createHealthRouter } from './health/health.routes';
 import { createMetricsRouter } from './health/metrics.routes';
@@ -37,6 +37,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
+  app.use(requestIds);
   if (options.probes) app.use(createHealthRouter());
   if (options.probes && config.metricsToken) app.use(createMetricsRouter(config.metricsToken));
   app.use(requestLogging(logger));

@@ -1,6 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked once, and bad values stop
 // start-up with one message that names every wrong variable, so a deployment is fixed in one pass.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -324,8 +325,43 @@ export function startupWarnings(config: Config): string[] {
   return warnings;
 }
 
+const DEVELOPMENT_SECRETS = ['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET'] as const;
+
+/**
+ * Outside production, the secrets the environment leaves out are made once and kept in
+ * DATA_DIR/dev-secrets.json (owner-only), so a restart, `npm run dev`'s reloads and the commands all
+ * use the same ones: nobody is signed out and `npm run keys` works. Production never gets here: it
+ * refuses to start without them. Returns the environment with them filled in.
+ */
+export function withDevelopmentSecrets(values: Record<string, string | undefined>): Record<string, string | undefined> {
+  if ((values.NODE_ENV ?? 'development') === 'production') return values;
+  const missing = DEVELOPMENT_SECRETS.filter((name) => !values[name]);
+  if (missing.length === 0) return values;
+  const file = path.join(values.DATA_DIR || '.data', 'dev-secrets.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const fresh = JSON.stringify(Object.fromEntries(DEVELOPMENT_SECRETS.map((name) => [name, randomBytes(32).toString('base64url')])));
+  try {
+    // Exclusive: of two processes starting for the first time at once, one writes and both read it.
+    writeFileSync(file, fresh, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  let stored: Record<string, string> | undefined;
+  for (let attempt = 0; attempt < 20 && !stored; attempt += 1) {
+    try {
+      stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    } catch {
+      // Being written by the process that created it: a moment later it is whole.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+  const kept = stored;
+  if (!kept) throw new Error(`${file} is not readable JSON: delete it to make new development secrets`);
+  return { ...values, ...Object.fromEntries(missing.map((name) => [name, kept[name]])) };
+}
+
 /** Reads `.env` (without overriding the real environment) and then the process environment. */
 export function loadConfigFromProcess(): Config {
   dotenv.config({ quiet: true });
-  return loadConfig(process.env);
+  return loadConfig(withDevelopmentSecrets(process.env));
 }

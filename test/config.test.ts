@@ -1,4 +1,9 @@
-import { ConfigError, loadConfig } from '../src/config';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig, withDevelopmentSecrets } from '../src/config';
+import { runCommand } from './helpers/commands';
+import { testDatabaseUriWithName } from './helpers/db';
 
 const SECRET = 'x'.repeat(32);
 
@@ -130,5 +135,43 @@ describe('loadConfig', () => {
 
   it('derives PUBLIC_URL from PORT', () => {
     expect(loadConfig({ PORT: '4321' }).publicUrl).toBe('http://localhost:4321');
+  });
+});
+
+describe('development secrets', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'dev-secrets-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('are made once, kept owner-only in DATA_DIR, and the same on every later start', async () => {
+    const first = withDevelopmentSecrets({ DATA_DIR: dataDir });
+    const second = withDevelopmentSecrets({ DATA_DIR: dataDir });
+    for (const name of ['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET']) {
+      expect(first[name]).toMatch(/^[\w-]{43}$/);
+      expect(second[name]).toBe(first[name]);
+    }
+    expect((await stat(path.join(dataDir, 'dev-secrets.json'))).mode & 0o777).toBe(0o600);
+    expect(loadConfig(second).generatedSecrets).toEqual([]);
+  });
+
+  it('leave a secret the environment sets alone, and never touch production', async () => {
+    const mine = 'a-secret-of-my-own-that-is-long-enough-for-jwt';
+    expect(withDevelopmentSecrets({ DATA_DIR: dataDir, JWT_SECRET: mine }).JWT_SECRET).toBe(mine);
+    const production = { DATA_DIR: path.join(dataDir, 'prod'), NODE_ENV: 'production' };
+    expect(withDevelopmentSecrets(production)).toBe(production);
+    await expect(stat(path.join(dataDir, 'prod', 'dev-secrets.json'))).rejects.toThrow();
+  });
+
+  it('let `npm run keys` work in development without SIGNING_KEYS_SECRET', async () => {
+    const { stdout } = await runCommand('keys', ['list'], {
+      MONGODB_URI: testDatabaseUriWithName(),
+      DATA_DIR: dataDir,
+      SIGNING_KEYS_SECRET: '',
+    });
+    expect(stdout).toBe('');
   });
 });

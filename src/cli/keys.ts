@@ -2,13 +2,18 @@
 // new key current; running servers sign with it within OIDC_KEYS_REFRESH_SECONDS and keep publishing
 // the old one until the ID tokens it signed have expired.
 import { createLogger } from '../common/logger';
+import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
 import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
 
-const USAGE = 'usage: npm run keys -- rotate | list';
+const USAGE = `usage: npm run keys -- rotate | list
+
+  rotate   make a new signing key current; servers sign with it within OIDC_KEYS_REFRESH_SECONDS
+  list     the published keys, current and retired`;
 
 async function main(): Promise<void> {
+  exitWithHelpIfAsked(USAGE);
   const command = process.argv[2];
   if (process.argv.length !== 3 || (command !== 'rotate' && command !== 'list')) throw new Error(USAGE);
   const config = loadConfigFromProcess();

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue/catalogue.service';
 import { createLogger } from '../common/logger';
+import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, DEMO_USER, seedDemo } from '../oauth/demo/demo.service';
@@ -28,7 +29,13 @@ Or the device flow from a shell, then type the code at ${publicUrl}/device:
 `;
 }
 
+const USAGE = `usage: npm run seed [-- --demo]
+
+  loads the sample catalogue (data/catalogue.json) into the configured database; safe to repeat
+  --demo   also a demo user and client for trying the OAuth flows (never with NODE_ENV=production)`;
+
 async function main(): Promise<void> {
+  exitWithHelpIfAsked(USAGE);
   const { values } = parseArgs({ options: { demo: { type: 'boolean' } } });
   const config = loadConfigFromProcess();
   if (values.demo && config.isProduction) throw new Error('--demo adds a user and a client with published passwords: never in production');

@@ -29,16 +29,25 @@ function routeOf(req: Request): string {
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
 }
 
+/**
+ * The request's id, on every response (the probes' too, which are not logged): the caller's
+ * X-Request-Id when it is a usable one, else a new UUID; sent back as X-Request-Id.
+ */
+export const requestIds: RequestHandler = (req, res, next) => {
+  const offered = req.headers['x-request-id'];
+  req.id = typeof offered === 'string' && ACCEPTED_REQUEST_ID.test(offered) ? offered : randomUUID();
+  res.setHeader('X-Request-Id', req.id);
+  next();
+};
+
+/** The access log and the request metrics; after requestIds. */
 export function requestLogging(logger: Logger): RequestHandler {
   // Access lines hold only the fields built below (the URL already masked), so they skip the
   // redaction pass that every other log line gets.
   const accessLog = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    const offered = req.headers['x-request-id'];
     req.log = logger;
-    req.id = typeof offered === 'string' && ACCEPTED_REQUEST_ID.test(offered) ? offered : randomUUID();
-    res.setHeader('X-Request-Id', req.id);
     // 'close' follows 'finish' on every response, and alone on an aborted one.
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : 499;

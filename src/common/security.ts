@@ -5,7 +5,30 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config';
 
+/**
+ * Every response gets nosniff; an HTML page also gets the pages' headers (CSP, HSTS over https,
+ * frame and cross-origin policies), added as its head goes out. A JSON or text answer does not: a
+ * program reading it has no use for them, and they would triple the size of its headers.
+ */
 export function securityHeaders(styleHash: string, publicUrl: string): RequestHandler {
+  const pageHeaders = pageSecurityHeaders(styleHash, publicUrl);
+  return (req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, ...args: unknown[]) {
+      if (String(res.getHeader('Content-Type') ?? '').startsWith('text/html')) {
+        // A page that set its own policy (the API reference) keeps it.
+        const own = res.getHeader('Content-Security-Policy');
+        pageHeaders(req, res, () => undefined);
+        if (own !== undefined) res.setHeader('Content-Security-Policy', own);
+      }
+      return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
+    } as typeof res.writeHead;
+    next();
+  };
+}
+
+function pageSecurityHeaders(styleHash: string, publicUrl: string) {
   // Served over plain http (a LAN address, a container name, dev.test), upgrade-insecure-requests
   // would send the login form to an https port nothing listens on, and HSTS would pin the host to it.
   const https = publicUrl.startsWith('https:');

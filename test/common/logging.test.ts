@@ -38,6 +38,16 @@ describe('request ids', () => {
     }
   });
 
+  it('returns one on the probes too, which are not logged: a load balancer keeps its trace', async () => {
+    const { app, lines } = capturingApp();
+    for (const probe of ['/healthz', '/readyz']) {
+      const kept = await request(app).get(probe).set('X-Request-Id', 'lb-probe-1').expect(200);
+      expect(kept.headers['x-request-id']).toBe('lb-probe-1');
+      expect((await request(app).get(probe).expect(200)).headers['x-request-id']).toMatch(UUID);
+    }
+    expect(entries(lines).filter((entry) => entry.msg === 'request completed')).toEqual([]);
+  });
+
   it("puts the request's id on every line logged while handling it, an error line included", async () => {
     const { app, lines } = capturingApp({ OPENWEATHERMAP_API_KEY: '', WUNDERGROUND_API_KEY: '' });
     await request(app).get('/weather/Oslo').set('X-Request-Id', 'weather-req-1').expect(500);

@@ -6,15 +6,33 @@ import { useTestDatabase } from '../helpers/db';
 useTestDatabase();
 
 describe('security headers', () => {
-  it('are set on API responses, without x-powered-by', async () => {
+  it('are set on pages, without x-powered-by', async () => {
     const res = await request(testApp({ PUBLIC_URL: 'https://api.example.com' }))
-      .get('/users')
+      .get('/login')
       .expect(200);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
     expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('are only nosniff on JSON API answers: under 400 bytes of headers in all', async () => {
+    const res = await request(testApp({ PUBLIC_URL: 'https://api.example.com' }))
+      .get('/users')
+      .expect(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    for (const pageOnly of ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'cross-origin-opener-policy']) {
+      expect(res.headers[pageOnly]).toBeUndefined();
+    }
+    const bytes = Object.entries(res.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
+    expect(bytes).toBeLessThan(400);
+  });
+
+  it('keep the API reference page its own policy', async () => {
+    const res = await request(testApp()).get('/docs').expect(200);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it("are only nosniff on the weather routes' text and JSON, which no browser renders as a page", async () => {
