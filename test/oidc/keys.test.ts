@@ -63,12 +63,15 @@ describe('signing keys', () => {
     }
   });
 
-  it("refuse to rotate without the servers' SIGNING_KEYS_SECRET", async () => {
+  it("refuse to rotate under a SIGNING_KEYS_SECRET other than the servers', writing nothing", async () => {
+    await idToken(); // the server has a current key
+    const before = await mongoose.connection.collection('oidc_signing_keys').countDocuments();
     const run = runCommand('keys', ['rotate'], {
       MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
-      SIGNING_KEYS_SECRET: '',
+      SIGNING_KEYS_SECRET: 'a-secret-that-is-not-the-servers-one-at-all',
       LOG_LEVEL: 'warn',
     });
-    await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Set SIGNING_KEYS_SECRET') });
+    await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining("set it to the servers' value") });
+    expect(await mongoose.connection.collection('oidc_signing_keys').countDocuments()).toBe(before);
   }, 30_000);
 });

@@ -67,8 +67,20 @@ function publishWindowMs(options: KeyRingOptions): number {
   return (options.idTokenLifetime + 2 * 60) * 1000;
 }
 
-/** Makes a new key the current one; the others retire. Returns the new key id. */
+/** SIGNING_KEYS_SECRET is not the one the published keys were stored with. */
+export class ForeignSecretError extends Error {
+  constructor() {
+    super("SIGNING_KEYS_SECRET is not the one the current signing key was stored with: set it to the servers' value.");
+  }
+}
+
+/**
+ * Makes a new key the current one; the others retire. Returns the new key id. Refuses (writing
+ * nothing) under a secret the current key does not open: servers could not read the new key.
+ */
 export async function rotate(options: KeyRingOptions): Promise<string> {
+  const current = (await signingKeysDao.listPublished(new Date())).find((key) => !key.retiredAt);
+  if (current && !decrypt(current.privateKey, options.secret)) throw new ForeignSecretError();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomToken(12);
   const now = new Date();
