@@ -40,6 +40,18 @@ export async function insertHits(hits: { key: string; expiresAt: Date }[], now: 
   return inserted.map((hit) => hit._id);
 }
 
+/** Deletes every hit of these keys, and of every key that starts with one of the prefixes; how many went. */
+export async function deleteKeys(keys: string[], prefixes: string[]): Promise<number> {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const filters = [
+    ...(keys.length > 0 ? [{ key: trusted({ $in: keys }) }] : []),
+    ...prefixes.map((prefix) => ({ key: trusted({ $regex: `^${escape(prefix)}` }) })),
+  ];
+  if (filters.length === 0) return 0;
+  const { deletedCount } = await HitModel.deleteMany({ $or: filters }).exec();
+  return deletedCount;
+}
+
 export async function deleteHits(ids: unknown[]): Promise<void> {
   if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
 }

@@ -62,6 +62,14 @@ export async function ensureAllowed(hits: Hit[], now = new Date()): Promise<void
   if (full.length > 0) throw await refusal(full, now);
 }
 
+/** Deletes a rule's hits for these keys, and for every key that starts with one of the prefixes. */
+export function forgetHits(rule: LimitRule, keys: string[], keyPrefixes: string[] = []): Promise<number> {
+  return rateLimitStore.deleteKeys(
+    keys.map((key) => storeKey({ rule, key })),
+    keyPrefixes.map((key) => storeKey({ rule, key })),
+  );
+}
+
 /** Hits written before they are counted; `release` takes them back (an attempt that turned out not to count). */
 export interface Reservation {
   release(): Promise<void>;

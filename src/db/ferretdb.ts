@@ -2,7 +2,7 @@
 // The binary is built once from tools/ferretdb with Go and cached per user, outside the clone.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitForPort } from './ports';
@@ -11,6 +11,7 @@ const execFileAsync = promisify(execFile);
 const FERRETDB_VERSION = 'v1.24.2';
 const TOOL_DIR = path.resolve(__dirname, '../../tools/ferretdb');
 const BUILD_TIMEOUT_MS = 10 * 60_000;
+const PROGRESS_EVERY_MS = 10_000;
 
 function cachedBinaryPath(cacheDir: string): string {
   return path.join(cacheDir, `ferretdb-${FERRETDB_VERSION}`, 'ferretdb');
@@ -29,20 +30,35 @@ export async function isGoAvailable(): Promise<boolean> {
 export async function ensureFerretDbBinary(cacheDir: string, log: (message: string) => void): Promise<string> {
   const binary = cachedBinaryPath(cacheDir);
   if (existsSync(binary)) return binary;
-  log(`building FerretDB ${FERRETDB_VERSION} with Go into ${binary} (once; this takes about a minute)`);
+  log(
+    `building FerretDB ${FERRETDB_VERSION} with Go into ${binary}, once: one to several minutes ` +
+      '(set MONGODB_URI to use a MongoDB of your own instead)',
+  );
   await mkdir(path.dirname(binary), { recursive: true });
   // Build beside the target and rename, so a concurrent start never runs a half-written file.
   const partial = `${binary}.${process.pid}.partial`;
+  const buildLog = `${binary}.build.log`;
+  const started = Date.now();
+  const progress = setInterval(() => {
+    log(`still building FerretDB (${Math.round((Date.now() - started) / 1000)} s)`);
+  }, PROGRESS_EVERY_MS);
   try {
-    await execFileAsync('go', ['build', '-trimpath', '-o', partial, '.'], {
+    const { stderr } = await execFileAsync('go', ['build', '-trimpath', '-o', partial, '.'], {
       cwd: TOOL_DIR,
       timeout: BUILD_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
     });
+    await writeFile(buildLog, stderr);
   } catch (err) {
     const output = (err as { stderr?: string }).stderr ?? String(err);
-    throw new Error(`building FerretDB failed:\n${output.split('\n').slice(-30).join('\n')}`, { cause: err });
+    await writeFile(buildLog, output).catch(() => undefined);
+    throw new Error(`building FerretDB failed (the whole output is in ${buildLog}):\n${output.split('\n').slice(-30).join('\n')}`, {
+      cause: err,
+    });
+  } finally {
+    clearInterval(progress);
   }
+  log(`built FerretDB in ${Math.round((Date.now() - started) / 1000)} s`);
   await rename(partial, binary);
   return binary;
 }

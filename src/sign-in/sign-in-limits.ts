@@ -2,7 +2,8 @@
 // the /login page, the catalogue's HTTP Basic and the OAuth password grant. The strict limit is per
 // account and client address together, so a stranger's failures cannot lock the owner out elsewhere;
 // a much higher per-account limit still bounds guessing spread over many addresses.
-import { ensureAllowed, limitRule, reserve, type Hit, type LimitRule, type Reservation } from '../common/rate-limit';
+import { normalizeEmail } from '../common/email';
+import { ensureAllowed, forgetHits, limitRule, reserve, type Hit, type LimitRule, type Reservation } from '../common/rate-limit';
 import { SignalledCache } from '../common/signalled-cache';
 import type { Config } from '../config';
 import { changeSignal } from '../db/change-signals';
@@ -58,6 +59,18 @@ export async function ensureAttemptAllowed(limits: SignInLimits | null, attempt:
   if (allowed) return;
   await ensureAllowed(hitsOf(limits, attempt));
   limits.allowed.set(key, true, generation);
+}
+
+/**
+ * Lifts the lock failed passwords put on an account (from every address), for `npm run unlock`.
+ * The address-wide count stays: it is about the address, not the account. Returns the failures forgotten.
+ */
+export async function forgetFailuresOf(config: Config, email: string): Promise<number> {
+  const limits = signInLimits({ ...config, rateLimits: true })!;
+  const account = normalizeEmail(email);
+  // The keys hitsOf gives: `email|address` for the pair, `email` alone for the account (one hit per failure).
+  await forgetHits(limits.perAccountAndAddress, [], [`${account}|`]);
+  return forgetHits(limits.perAccount, [account]);
 }
 
 /** What becomes of an attempt's reserved failure once the password has been checked. */

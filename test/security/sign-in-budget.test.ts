@@ -4,7 +4,8 @@
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { testApp } from '../helpers/app';
-import { useTestDatabase } from '../helpers/db';
+import { runCommand } from '../helpers/commands';
+import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { clientSecretPost, basicAuth, csrfFrom, registerClient } from '../helpers/oauth';
 
@@ -144,3 +145,15 @@ describe('a burst of attempts sent at once', () => {
     expect(checked(basic, 401) + checked(basic, 429)).toBe(100);
   });
 });
+
+it('lifts a locked account with npm run unlock, from every address, and says so', async () => {
+  const user = await createUser();
+  for (let i = 0; i < 10; i += 1) await wrongOnAuth(user.email, '203.0.113.60').expect(400);
+  await request(app).post('/auth').set(from('203.0.113.60')).send({ email: user.email, password: user.password }).expect(429);
+  const { stdout } = await runCommand('unlock', [user.email.toUpperCase()], {
+    MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name),
+    LOG_LEVEL: 'silent',
+  });
+  expect(stdout).toContain('is unlocked (10 failed sign-ins forgotten)');
+  await request(app).post('/auth').set(from('203.0.113.60')).send({ email: user.email, password: user.password }).expect(201);
+}, 30_000);

@@ -45,5 +45,5 @@ export async function deleteClient(clientId: string, ownerId?: string): Promise<
 
 /** Sets the given fields; the updated client, or null when there is none. */
 export function updateClient(clientId: string, fields: Partial<Omit<ClientDocument, '_id'>>): Promise<ClientDocument | null> {
-  return ClientModel.findOneAndUpdate({ _id: clientId }, { $set: fields }, { new: true }).lean<ClientDocument>().exec();
+  return ClientModel.findOneAndUpdate({ _id: clientId }, { $set: fields }, { returnDocument: 'after' }).lean<ClientDocument>().exec();
 }
