@@ -7,6 +7,7 @@ import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, startupWarnings, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
 import { openDatabase } from './db/open';
+import { CALLBACK_DEBUG_PATH, followServer } from './oauth/demo/demo.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -52,6 +53,10 @@ export async function start(
   const database = await openDatabase(config, logger, 'server');
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');
+  }
+  // The demo is development only; wherever this server listens, its client can come back here.
+  if (!config.isProduction && (await followServer(config.publicUrl))) {
+    logger.info(`the demo client now also accepts ${config.publicUrl}${CALLBACK_DEBUG_PATH}`);
   }
   const servers = [createServer(createApp({ config, logger }))];
   const port = await listen(servers[0], config.port);

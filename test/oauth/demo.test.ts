@@ -5,6 +5,7 @@ import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, DEMO_USER, seedDemo } from '../../src/oauth/demo/demo.service';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
+import { spawnServer } from '../helpers/server-process';
 import { runCommand } from '../helpers/commands';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { approve, csrfFrom, signedInAgent } from '../helpers/oauth';
@@ -117,4 +118,24 @@ describe('GET and POST /oauth/callback-debug', () => {
     await request(production).get(CALLBACK_DEBUG_PATH).expect(404);
     await request(production).post(CALLBACK_DEBUG_PATH).type('form').send({}).expect(404);
   });
+});
+
+describe('the demo client follows the server', () => {
+  it('accepts the callback page of a server started on another port than the seed assumed', async () => {
+    await seedDemo('http://localhost:3000');
+    // PUBLIC_URL left to its default: http://localhost and the port the server listens on.
+    const server = await spawnServer({ MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name) });
+    try {
+      const port = new URL(server.url).port;
+      const redirectUri = `http://localhost:${port}${CALLBACK_DEBUG_PATH}`;
+      const query = new URLSearchParams({ response_type: 'code', client_id: DEMO_CLIENT.id, redirect_uri: redirectUri, scope: 'openid' });
+      const res = await fetch(`${server.url}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get('location')!, server.url).pathname).toBe('/login');
+      const stored = await ClientModel.findById(DEMO_CLIENT.id).lean();
+      expect(stored?.redirectUris).toEqual([redirectUri, 'http://localhost:3000/oauth/callback-debug']);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

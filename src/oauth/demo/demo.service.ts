@@ -4,7 +4,7 @@ import axios from 'axios';
 import jwt from 'jsonwebtoken';
 import * as usersService from '../../users/users.service';
 import * as clientsService from '../clients/clients.service';
-import { GRANT_TYPES } from '../protocol';
+import { GRANT_TYPES, LIMITS } from '../protocol';
 
 export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password' } as const;
 // Published on purpose: the demo client exists only in development databases.
@@ -23,6 +23,20 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
     grants: [...GRANT_TYPES],
   });
   return { userCreated };
+}
+
+/**
+ * At a development server's start: when the demo client exists, its callback page on this server's
+ * address (PUBLIC_URL, or localhost and PORT) is one of its redirect URIs, whatever port the seed ran
+ * with. The newest address goes first; the oldest drop off past LIMITS.urisPerClient. True when it changed.
+ */
+export async function followServer(publicUrl: string): Promise<boolean> {
+  const client = await clientsService.find(DEMO_CLIENT.id);
+  const callback = `${publicUrl}${CALLBACK_DEBUG_PATH}`;
+  if (!client || clientsService.registeredRedirectUri(client, callback)) return false;
+  const redirectUris = [callback, ...clientsService.redirectUrisOf(client)].slice(0, LIMITS.urisPerClient);
+  await clientsService.update(DEMO_CLIENT.id, { redirect_uris: redirectUris });
+  return true;
 }
 
 export interface CodeExchangeForm {
