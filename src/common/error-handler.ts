@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, ServiceUnavailableError } from './errors';
 import { MAX_JSON_DEPTH } from './json-body';
 import { isDatabaseUnavailable } from '../db/mongoose';
+import { errorPage } from '../web/layout';
 
 /** body-parser's error types for a body the client got wrong, with the status and message to answer. */
 const BODY_ERRORS: Record<string, [number, string]> = {
@@ -29,6 +30,16 @@ export function bodyError(err: unknown): [number, string] | undefined {
   return BODY_ERRORS[String(err.type)];
 }
 
+/**
+ * An OAuth error answer ({ error, error_description }) is logged at info with its code and reason,
+ * so a developer sees why a request was refused; the description is ours and carries no secret.
+ */
+function logOAuthRefusal(req: Parameters<ErrorRequestHandler>[1], error: AppError): void {
+  if (error.status >= 500 || typeof error.body !== 'object' || error.body === null) return;
+  const { error: code, error_description: description } = error.body as Record<string, unknown>;
+  if (typeof code === 'string' && typeof description === 'string') req.log?.info({ error: code, description, status: error.status }, 'OAuth request refused');
+}
+
 function send(res: Parameters<ErrorRequestHandler>[2], error: AppError): void {
   res.set(error.headers).status(error.status);
   if (error.body === undefined) res.end();
@@ -36,7 +47,15 @@ function send(res: Parameters<ErrorRequestHandler>[2], error: AppError): void {
   else res.json(error.body);
 }
 
-export const notFoundHandler: RequestHandler = (_req, res) => {
+/** 404: JSON for programs, a page for a browser (one that asks for HTML before JSON). */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  if (req.accepts(['json', 'html']) === 'html') {
+    res
+      .status(404)
+      .type('text/html; charset=utf-8')
+      .send(errorPage('Not found', 'Nothing is at this address. The start page, /, links to everything there is.'));
+    return;
+  }
   res.status(404).json({ error: 'Not found' });
 };
 
@@ -53,6 +72,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return;
   }
   if (err instanceof AppError) {
+    logOAuthRefusal(req, err);
     // A 5xx of our own making (a weather provider without a key, say) says all in its message; a
     // stack trace is logged only when it wraps an error from elsewhere.
     if (err.status >= 500) req.log.error(err.cause === undefined ? { error: err.message } : { err }, 'request failed');

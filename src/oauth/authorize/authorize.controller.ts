@@ -23,7 +23,10 @@ function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters
 }
 
 function answer(res: Response, outcome: Redirect | Refusal): void {
-  if (outcome.kind === 'refusal') throw pageError(400, outcome.title, outcome.message);
+  if (outcome.kind === 'refusal') {
+    res.req.log.info({ refusal: outcome.title, reason: outcome.message }, 'authorization request refused');
+    throw pageError(400, outcome.title, outcome.message);
+  }
   res.redirect(302, outcome.location);
 }
 

@@ -88,7 +88,19 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
    */
   async function review(parameters: OAuthParameters, signedIn: boolean): Promise<Consent | Redirect | Refusal> {
     const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
-    if (!client) return refusal('Unknown application', 'The application that sent you here is not registered with this server.');
+    // Outside production the page also says what a developer needs to fix the request.
+    const detail = (text: string) => (config.isProduction ? '' : ` ${text}`);
+    if (!client) {
+      return refusal(
+        'Unknown application',
+        'The application that sent you here is not registered with this server.' +
+          detail(
+            parameters.client_id
+              ? `(client_id "${parameters.client_id.slice(0, 200)}" is not a registered client.)`
+              : '(The request has no client_id.)',
+          ),
+      );
+    }
     const registered = clientsService.redirectUrisOf(client);
     const redirectUri =
       parameters.redirect_uri === undefined
@@ -99,7 +111,11 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     if (!redirectUri) {
       return refusal(
         'Invalid redirect address',
-        'The application asked to send you to an address it has not registered, so you were not sent there.',
+        'The application asked to send you to an address it has not registered, so you were not sent there.' +
+          detail(
+            `(${parameters.redirect_uri === undefined ? 'No redirect_uri was sent, and the client has several' : `Sent: ${parameters.redirect_uri.slice(0, 300)}`}. ` +
+              `Registered for ${client._id}: ${registered.join(', ')}. The redirect_uri must be one of them exactly.)`,
+          ),
       );
     }
     const state = parameters.state !== undefined && STATE_VALUE.test(parameters.state) ? parameters.state : undefined;
