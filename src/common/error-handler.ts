@@ -37,7 +37,8 @@ export function bodyError(err: unknown): [number, string] | undefined {
 function logOAuthRefusal(req: Parameters<ErrorRequestHandler>[1], error: AppError): void {
   if (error.status >= 500 || typeof error.body !== 'object' || error.body === null) return;
   const { error: code, error_description: description } = error.body as Record<string, unknown>;
-  if (typeof code === 'string' && typeof description === 'string') req.log?.info({ error: code, description, status: error.status }, 'OAuth request refused');
+  if (typeof code === 'string' && typeof description === 'string')
+    req.log?.info({ error: code, description, status: error.status }, 'OAuth request refused');
 }
 
 function send(res: Parameters<ErrorRequestHandler>[2], error: AppError): void {
