@@ -12,7 +12,11 @@ const LINKS: [string, string, string][] = [
 ];
 
 /** Outside production: the page that plays a client, for trying the flows (npm run seed -- --demo). */
-const DEMO_LINK: [string, string, string] = ['/oauth/callback-debug', 'Try the OAuth flows', 'in the browser, with the demo client'];
+const DEMO_LINK: [string, string, string] = [
+  '/oauth/callback-debug',
+  'Try the OAuth flows',
+  'in the browser, with the demo client (make it first with npm run seed -- --demo)',
+];
 
 function landingPage(links: [string, string, string][]): string {
   return layout(

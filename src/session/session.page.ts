@@ -78,6 +78,12 @@ ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>
 </form>
 <h2>Connected applications</h2>
-${connectedApplications(options.applications, options.csrfToken)}`,
+${connectedApplications(options.applications, options.csrfToken)}
+<h2>Elsewhere</h2>
+<ul>
+<li><a href="/device">Connect a device</a> that shows you a code</li>
+<li><a href="/docs">API reference</a>, for building an application</li>
+<li><a href="/">Start page</a></li>
+</ul>`,
   );
 }

@@ -20,6 +20,12 @@ ${csrfField(options.csrfToken)}
 
 export function deviceOutcomePage(approved: boolean): string {
   return approved
-    ? layout('Device connected', html`<h1>Device connected</h1><p>You can go back to your device now.</p>`)
-    : layout('Access denied', html`<h1>Access denied</h1><p>The device did not get access to your account.</p>`);
+    ? layout(
+        'Device connected',
+        html`<h1>Device connected</h1><p>You can go back to your device now: it finishes signing in by itself within a few seconds.</p><p><a href="/home">Your connected applications</a>, where you can take its access away again.</p>`,
+      )
+    : layout(
+        'Access denied',
+        html`<h1>Access denied</h1><p>The device did not get access to your account.</p><p><a href="/home">Back to your account</a></p>`,
+      );
 }

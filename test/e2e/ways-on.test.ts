@@ -1,0 +1,89 @@
+// Every page leads somewhere: /home to a device, the API reference and the start page; the device
+// flow's last page back to the account; the start page says how to make the demo client. Each page is
+// screenshot at 1280 and 390 px (into the temp folder, to be looked at) and checked by axe-core.
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import type { Browser, Page } from 'playwright-core';
+import { findFreePort } from '../../src/db/ports';
+import * as clientsService from '../../src/oauth/clients/clients.service';
+import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
+import { start, type RunningServer } from '../../src/server';
+import { testConfig } from '../helpers/app';
+import { accessibilityViolations, describeWithBrowser, launchChromium } from '../helpers/browser';
+import { testDatabaseUriWithName } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+
+describeWithBrowser('ways-on')('pages that lead on', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await findFreePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    await server?.stop();
+  });
+
+  /** Screenshots at both widths, and no axe-core violation at either. */
+  async function lookAt(page: Page, name: string) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await page.screenshot({ path: path.join(tmpdir(), `${name}-${width}.png`), fullPage: true });
+      expect(await accessibilityViolations(page)).toEqual([]);
+    }
+  }
+
+  it('the start page says how to make the demo client', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/`);
+    expect(await page.textContent('body')).toContain('npm run seed -- --demo');
+    await lookAt(page, 'landing');
+  });
+
+  it('/home links on, and a connected device page leads back to it', async () => {
+    const person = await createUser({ firstName: 'Ada', lastName: 'Lovelace' });
+    const client = await clientsService.register(undefined, {
+      name: 'Living Room TV',
+      website: 'https://tv.example.com',
+      redirect_uri: 'https://tv.example.com/cb',
+      grants: [DEVICE_CODE_GRANT],
+    });
+    const started = (await (
+      await fetch(`${base}/oauth/device_authorization`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: client.client_id, client_secret: client.client_secret }),
+      })
+    ).json()) as { user_code: string };
+
+    const page = await browser.newPage();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/home`);
+    for (const name of ['Connect a device', 'API reference', 'Start page']) {
+      await page.getByRole('link', { name }).waitFor();
+    }
+    await lookAt(page, 'home');
+
+    await page.getByRole('link', { name: 'Connect a device' }).click();
+    await page.getByLabel('Code').fill(started.user_code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await lookAt(page, 'device-consent');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Device connected' }).waitFor();
+    await lookAt(page, 'device-connected');
+    await page.getByRole('link', { name: 'Your connected applications' }).click();
+    await page.waitForURL(`${base}/home`);
+    expect(await page.textContent('body')).toContain('Living Room TV');
+  }, 60_000);
+});
