@@ -4,41 +4,31 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import mongoose from 'mongoose';
 import * as oidc from 'openid-client';
-import { findFreePort } from '../../src/db/ports';
 import * as clientsService from '../../src/oauth/clients/clients.service';
-import { start, type RunningServer } from '../../src/server';
-import { testConfig } from '../helpers/app';
-import { accessibilityViolations, describeWithBrowser, launchChromium } from '../helpers/browser';
-import { testDatabaseUriWithName } from '../helpers/db';
+import { accessibilityViolations, describeWithBrowser } from '../helpers/browser';
+import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { clientSecretPost } from '../helpers/oauth';
 import { authorizationUrl, insecure } from '../helpers/oidc';
 
 describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => {
-  let server: RunningServer;
+  const live = useServerInBrowser();
   let clientApp: FakeUpstream;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    const port = await findFreePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    ({ base, browser } = live());
     clientApp = await startFakeUpstream((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<!doctype html><title>Client</title><p>Signed in with the API</p>');
     });
-    browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
     await clientApp?.close();
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    await server?.stop();
   });
 
   it('signs in, approves, receives the code, exchanges it and reads /api/user', async () => {

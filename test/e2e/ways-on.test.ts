@@ -3,33 +3,19 @@
 // screenshot at 1280 and 390 px (into the temp folder, to be looked at) and checked by axe-core.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import mongoose from 'mongoose';
 import type { Browser, Page } from 'playwright-core';
-import { findFreePort } from '../../src/db/ports';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
-import { start, type RunningServer } from '../../src/server';
-import { testConfig } from '../helpers/app';
-import { accessibilityViolations, describeWithBrowser, launchChromium } from '../helpers/browser';
-import { testDatabaseUriWithName } from '../helpers/db';
+import { accessibilityViolations, describeWithBrowser } from '../helpers/browser';
+import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 
 describeWithBrowser('ways-on')('pages that lead on', () => {
-  let server: RunningServer;
+  const live = useServerInBrowser();
   let browser: Browser;
   let base: string;
-
-  beforeAll(async () => {
-    const port = await findFreePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    await server?.stop();
+  beforeAll(() => {
+    ({ base, browser } = live());
   });
 
   /** Screenshots at both widths, and no axe-core violation at either. */

@@ -1,0 +1,27 @@
+// The server started in this process on a free port, and Chromium, for one describe block: the
+// harness of the browser tests. Its database is dropped and both are stopped after the block.
+import mongoose from 'mongoose';
+import type { Browser } from 'playwright-core';
+import { findFreePort } from '../../src/db/ports';
+import { start, type RunningServer } from '../../src/server';
+import { testConfig } from './app';
+import { launchChromium } from './browser';
+import { testDatabaseUriWithName } from './db';
+
+export function useServerInBrowser(): () => { base: string; browser: Browser } {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let base = '';
+  beforeAll(async () => {
+    const port = await findFreePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    await server?.stop();
+  });
+  return () => ({ base, browser: browser! });
+}
