@@ -2,6 +2,7 @@
 // /openapi.json, and for a browser without JavaScript the operations as a plain list.
 import { html } from '../web/html';
 import { openApiDocument } from './openapi.document';
+import { DOCS_OAUTH2_REDIRECT_PATH } from './openapi.kit';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
@@ -18,7 +19,30 @@ export const DOCS_INIT_SCRIPT = `window.ui = SwaggerUIBundle({
   persistAuthorization: false,
   // The document would otherwise be sent to an online validator.
   validatorUrl: null,
+  // Where the Authorize dialog's authorization code flow comes back (registered on the demo client).
+  oauth2RedirectUrl: window.location.origin + '${DOCS_OAUTH2_REDIRECT_PATH}',
 });
+window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true, scopes: 'openid profile email read' });
+`;
+
+/**
+ * Over Swagger UI's stylesheet: text on its coloured badges and buttons dark or light enough for
+ * WCAG AA contrast, and on a phone no operation id squeezed into a column one letter wide.
+ */
+export const DOCS_STYLESHEET = `.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1c5f9e; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17724a; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #8a4b00; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b01c1c; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0b6b57; }
+.swagger-ui .info .title small pre { background: #4a505b; }
+.swagger-ui .info .title small.version-stamp pre { background: #3f6500; }
+.swagger-ui .info .url, .swagger-ui .info a { color: #1c5f9e; }
+.swagger-ui .btn.authorize { color: #17724a; border-color: #17724a; }
+.swagger-ui .btn.authorize svg { fill: #17724a; }
+@media (max-width: 600px) {
+  .swagger-ui .opblock .opblock-summary .opblock-summary-operation-id { display: none; }
+  .swagger-ui .opblock-tag small { display: none; }
+}
 `;
 
 function operationList() {
@@ -39,6 +63,7 @@ export function docsPage(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · ${title}</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/assets/docs.css">
 </head>
 <body>
 <div id="swagger-ui"></div>

@@ -10,7 +10,7 @@ import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
-import { json, page, ref, str, type OpenApiFragment, type Schema } from './openapi.kit';
+import { json, page, ref, str, SWAGGER_UI_FILES, type OpenApiFragment, type Schema } from './openapi.kit';
 
 const OAUTH_SCOPES = Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DEFINITIONS[scope].consent]));
 
@@ -63,17 +63,27 @@ const operationsPaths = {
       responses: { '200': { description: 'Script', content: { 'text/javascript': { schema: str } } } },
     },
   },
+  '/docs/assets/docs.css': {
+    get: {
+      tags: ['Operations'],
+      operationId: 'apiReferenceStyle',
+      security: [],
+      summary: "The API reference's own styles over Swagger UI's: contrast and narrow screens",
+      responses: { '200': { description: 'Stylesheet', content: { 'text/css': { schema: str } } } },
+    },
+  },
   '/docs/assets/{file}': {
     get: {
       tags: ['Operations'],
       operationId: 'apiReferenceAsset',
       security: [],
-      summary: "Swagger UI's script and stylesheet",
-      parameters: [
-        { name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['swagger-ui.css', 'swagger-ui-bundle.js'] } },
-      ],
+      summary: "Swagger UI's script and stylesheet, and the Authorize dialog's landing page and its script",
+      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', enum: [...SWAGGER_UI_FILES] } }],
       responses: {
-        '200': { description: 'The file', content: { 'text/javascript': { schema: str }, 'text/css': { schema: str } } },
+        '200': {
+          description: 'The file',
+          content: { 'text/javascript': { schema: str }, 'text/css': { schema: str }, 'text/html': { schema: str } },
+        },
         '404': json(ref('Error'), 'No such file'),
       },
     },
@@ -188,6 +198,9 @@ export const openApiDocument = {
       },
       oauth: {
         type: 'oauth2',
+        description:
+          "In this page's Authorize dialog, the authorization code flow (with PKCE) and client credentials work with a client " +
+          'that registered /docs/assets/oauth2-redirect.html as a redirect URI; the demo client (npm run seed -- --demo) has.',
         flows: {
           authorizationCode: {
             authorizationUrl: '/oauth/authorize',

@@ -3,6 +3,11 @@
 
 import type { FieldRules } from '../common/validation';
 
+/** Swagger UI's page (under /docs) that receives the Authorize dialog's authorization response. */
+export const DOCS_OAUTH2_REDIRECT_PATH = '/docs/assets/oauth2-redirect.html';
+/** What /docs/assets serves of swagger-ui-dist: its script and stylesheet, and the Authorize dialog's landing page and its script. */
+export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'oauth2-redirect.html', 'oauth2-redirect.js'] as const;
+
 export type Schema = Record<string, unknown>;
 export type Responses = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 // GET /openapi.json (the document) and GET /docs (Swagger UI over it, with its files).
 import path from 'node:path';
 import { Router, type Response } from 'express';
-import { docsPage, DOCS_INIT_SCRIPT } from './docs.page';
+import { docsPage, DOCS_INIT_SCRIPT, DOCS_STYLESHEET } from './docs.page';
 import { openApiDocument } from './openapi.document';
+import { SWAGGER_UI_FILES } from './openapi.kit';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'];
 const ASSET_MAX_AGE_MS = 24 * 3600_000;
 
 /**
@@ -29,11 +29,16 @@ export function createOpenApiRouter(): Router {
   router.get('/docs', (_req, res) => {
     docsPolicy(res).type('text/html; charset=utf-8').send(page);
   });
+  router.get('/docs/assets/docs.css', (_req, res) => {
+    res.type('text/css; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_STYLESHEET);
+  });
   router.get('/docs/assets/init.js', (_req, res) => {
     res.type('text/javascript; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_INIT_SCRIPT);
   });
   router.get('/docs/assets/:file', (req, res, next) => {
-    if (!SWAGGER_UI_FILES.includes(req.params.file)) return next();
+    if (!(SWAGGER_UI_FILES as readonly string[]).includes(req.params.file)) return next();
+    // The Authorize dialog's landing page runs its script from here, as the reference page does.
+    if (req.params.file.endsWith('.html')) docsPolicy(res);
     res.sendFile(req.params.file, { root: SWAGGER_UI_DIR, maxAge: ASSET_MAX_AGE_MS });
   });
   return router;

@@ -35,7 +35,8 @@ describe('npm run seed -- --demo', () => {
     expect(await UserModel.countDocuments({ email: DEMO_USER.email })).toBe(1);
     expect(await ClientModel.find({ _id: DEMO_CLIENT.id } as never).lean()).toEqual([
       expect.objectContaining({
-        redirectUri: 'http://dev.test:3000/oauth/callback-debug',
+        // The callback page first, and the API reference's Authorize dialog.
+        redirectUris: ['http://dev.test:3000/oauth/callback-debug', 'http://dev.test:3000/docs/assets/oauth2-redirect.html'],
         grants: expect.arrayContaining(['authorization_code', 'refresh_token']),
       }),
     ]);
@@ -133,7 +134,12 @@ describe('the demo client follows the server', () => {
       expect(res.status).toBe(302);
       expect(new URL(res.headers.get('location')!, server.url).pathname).toBe('/login');
       const stored = await ClientModel.findById(DEMO_CLIENT.id).lean();
-      expect(stored?.redirectUris).toEqual([redirectUri, 'http://localhost:3000/oauth/callback-debug']);
+      expect(stored?.redirectUris).toEqual([
+        redirectUri,
+        `http://localhost:${port}/docs/assets/oauth2-redirect.html`,
+        'http://localhost:3000/oauth/callback-debug',
+        'http://localhost:3000/docs/assets/oauth2-redirect.html',
+      ]);
     } finally {
       await server.stop();
     }

@@ -83,6 +83,23 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("serves the Authorize dialog's landing page, which the settings name and whose script the policy allows", async () => {
+    const app = testApp();
+    const page = await request(app)
+      .get('/docs/assets/oauth2-redirect.html')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(page.text).toContain('<script src="oauth2-redirect.js"></script>');
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    await request(app)
+      .get('/docs/assets/oauth2-redirect.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
+    const settings = await request(app).get('/docs/assets/init.js').expect(200);
+    expect(settings.text).toContain("oauth2RedirectUrl: window.location.origin + '/docs/assets/oauth2-redirect.html'");
+    expect(settings.text).toContain('usePkceWithAuthorizationCodeGrant: true');
+  });
+
   it('gives the reference page a policy that allows scripts and styles from this origin only, nothing inline', async () => {
     const res = await request(testApp()).get('/docs').expect(200);
     const policy = String(res.headers['content-security-policy']);

@@ -4,6 +4,7 @@ import axios from 'axios';
 import jwt from 'jsonwebtoken';
 import * as usersService from '../../users/users.service';
 import * as clientsService from '../clients/clients.service';
+import { DOCS_OAUTH2_REDIRECT_PATH } from '../../openapi/openapi.kit';
 import { GRANT_TYPES, LIMITS } from '../protocol';
 
 export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password' } as const;
@@ -22,6 +23,7 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
     redirect_uri: `${publicUrl}${CALLBACK_DEBUG_PATH}`,
     grants: [...GRANT_TYPES],
   });
+  await followServer(publicUrl);
   return { userCreated };
 }
 
@@ -32,9 +34,12 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
  */
 export async function followServer(publicUrl: string): Promise<boolean> {
   const client = await clientsService.find(DEMO_CLIENT.id);
-  const callback = `${publicUrl}${CALLBACK_DEBUG_PATH}`;
-  if (!client || clientsService.registeredRedirectUri(client, callback)) return false;
-  const redirectUris = [callback, ...clientsService.redirectUrisOf(client)].slice(0, LIMITS.urisPerClient);
+  // The callback page, and the API reference's Authorize dialog.
+  const wanted = [`${publicUrl}${CALLBACK_DEBUG_PATH}`, `${publicUrl}${DOCS_OAUTH2_REDIRECT_PATH}`];
+  const missing = client ? wanted.filter((uri) => !clientsService.registeredRedirectUri(client, uri)) : [];
+  if (!client || missing.length === 0) return false;
+  const others = clientsService.redirectUrisOf(client).filter((uri) => !wanted.includes(uri));
+  const redirectUris = [...wanted, ...others].slice(0, LIMITS.urisPerClient);
   await clientsService.update(DEMO_CLIENT.id, { redirect_uris: redirectUris });
   return true;
 }
