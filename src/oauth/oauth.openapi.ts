@@ -802,8 +802,8 @@ export const oauthOpenApi: OpenApiFragment = {
     DeviceAuthorization: {
       device_code: 'GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS',
       user_code: 'WDJB-MJHT',
-      verification_uri: 'http://localhost:3000/device',
-      verification_uri_complete: 'http://localhost:3000/device?user_code=WDJB-MJHT',
+      verification_uri: 'https://id.example.com/device',
+      verification_uri_complete: 'https://id.example.com/device?user_code=WDJB-MJHT',
       expires_in: 600,
       interval: 5,
     },
