@@ -34,6 +34,17 @@ describeWithBrowser('ways-on')('pages that lead on', () => {
     await lookAt(page, 'landing');
   });
 
+  it('a page that is not there, and a refused authorization request, are pages that say why', async () => {
+    const page = await browser.newPage();
+    const missing = await page.goto(`${base}/nowhere`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.textContent('body')).toContain('links to everything there is');
+    await lookAt(page, 'not-found');
+    await page.goto(`${base}/oauth/authorize?response_type=code&client_id=no-such-app`);
+    expect(await page.textContent('body')).toContain('client_id "no-such-app" is not a registered client');
+    await lookAt(page, 'authorize-refused');
+  });
+
   it('/home links on, and a connected device page leads back to it', async () => {
     const person = await createUser({ firstName: 'Ada', lastName: 'Lovelace' });
     const client = await clientsService.register(undefined, {
