@@ -1,4 +1,4 @@
-// USERS_API_AUTH=jwt (CONTRACT.md, last section): POST /users stays open; the rest of /users needs the
+// USERS_API_AUTH=jwt (docs/decisions.md, Users): POST /users stays open; the rest of /users needs the
 // access token from POST /auth; own record only, admins (permissionFlags & 8) for everyone's.
 import mongoose from 'mongoose';
 import request from 'supertest';
