@@ -8,6 +8,7 @@ import { runCommand } from '../helpers/commands';
 import { useLiveApp } from '../helpers/oidc';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { passwordGrant } from '../helpers/oauth';
+import { testApp } from '../helpers/app';
 
 useTestDatabase();
 
@@ -52,6 +53,22 @@ describe('signing keys', () => {
     expect(listed.stdout).toContain(`${newKid}  RS256`);
     expect(listed.stdout).toMatch(new RegExp(`${oldKid}  RS256 .* retired, published until`));
   }, 60_000);
+
+  it('publish a key from a fresh database on, before any ID token is signed, and sign the first with it', async () => {
+    await SigningKeyModel.deleteMany({});
+    const fresh = testApp({ SIGNING_KEYS_SECRET: SECRET });
+    const published = await request(fresh).get('/oauth/jwks').expect(200);
+    expect(published.body.keys).toHaveLength(1);
+    const { tokens } = await passwordGrant(fresh, { scope: 'openid' });
+    expect(decodeProtectedHeader((tokens as { id_token?: string }).id_token!).kid).toBe(published.body.keys[0].kid);
+  });
+
+  it('let a server whose SIGNING_KEYS_SECRET changed make a key it can use, and sign', async () => {
+    await request(liveApp().app).get('/oauth/jwks').expect(200);
+    const changed = testApp({ SIGNING_KEYS_SECRET: 'a-new-signing-keys-secret-of-32-chars-or-more' });
+    const { tokens } = await passwordGrant(changed, { scope: 'openid' });
+    expect((tokens as { id_token?: string }).id_token).toEqual(expect.any(String));
+  });
 
   it('keep private keys only encrypted in the database', async () => {
     await idToken();

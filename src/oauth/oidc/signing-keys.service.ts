@@ -75,12 +75,13 @@ export class ForeignSecretError extends Error {
 }
 
 /**
- * Makes a new key the current one; the others retire. Returns the new key id. Refuses (writing
- * nothing) under a secret the current key does not open: servers could not read the new key.
+ * Makes a new key the current one; the others retire. Returns the new key id. `npm run keys` refuses
+ * (writing nothing) under a secret the current key does not open, since servers could not read the
+ * new key; a server whose secret changed (`replaceForeign`) makes a key it can use.
  */
-export async function rotate(options: KeyRingOptions): Promise<string> {
+export async function rotate(options: KeyRingOptions, replaceForeign = false): Promise<string> {
   const current = (await signingKeysDao.listPublished(new Date())).find((key) => !key.retiredAt);
-  if (current && !decrypt(current.privateKey, options.secret)) throw new ForeignSecretError();
+  if (!replaceForeign && current && !decrypt(current.privateKey, options.secret)) throw new ForeignSecretError();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomToken(12);
   const now = new Date();
@@ -126,20 +127,26 @@ export function createKeyRing(options: KeyRingOptions) {
     return loaded;
   }
 
-  return {
-    /** The key to sign with; the first call ever (or after a secret change) creates one. */
-    async signingKey(): Promise<SigningKey> {
-      const { signing } = await fresh();
-      if (signing) return signing;
-      await rotate(options);
-      loaded = null;
-      const created = (await fresh()).signing;
-      if (!created) throw new Error('no usable signing key after creating one');
-      return created;
-    },
+  /** The key to sign with; the first call ever (or after a secret change) creates one. */
+  async function signingKey(): Promise<SigningKey> {
+    const { signing } = await fresh();
+    if (signing) return signing;
+    await rotate(options, true);
+    loaded = null;
+    const created = (await fresh()).signing;
+    if (!created) throw new Error('no usable signing key after creating one');
+    return created;
+  }
 
-    /** The JWK Set to publish. */
+  return {
+    signingKey,
+
+    /**
+     * The JWK Set to publish; never empty: on a fresh database the current key is made here, so a
+     * client that reads the keys before the first ID token can verify it (OIDC Discovery §3).
+     */
     async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
+      if (!(await fresh()).signing) await signingKey();
       return { keys: (await fresh()).keys.map((key) => key.publicJwk) };
     },
 
