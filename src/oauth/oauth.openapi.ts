@@ -207,26 +207,38 @@ const authorizeOperations = (prefix: string) => ({
   post: {
     tags: ['OAuth 2'],
     operationId: `${prefix}AuthorizeDecision`,
-    summary: 'The consent decision (form posted by the consent page)',
+    summary:
+      'An authorization request sent as a form (OIDC Core 3.1.2.1), answered as the GET is; or, with `decision`, ' +
+      'the consent decision the consent page posts',
     security: sessionAuth,
-    requestBody: formRequest(
-      oauthForm(
-        {
-          _csrf: param,
-          decision: { type: 'string', enum: ['approve', 'deny'] },
-          client_id: param,
-          redirect_uri: param,
-          response_type: responseTypeEnum,
-          scope: scopeList,
-          state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
-          response_mode: responseModeEnum,
-          nonce: param,
-        },
-        ['_csrf', 'decision', 'client_id', 'response_type'],
-      ),
-    ),
+    requestBody: formRequest({
+      anyOf: [
+        oauthForm(Object.fromEntries(authorizeQuery.map((parameter) => [parameter.name, parameter.schema])), [
+          'client_id',
+          'response_type',
+        ]),
+        oauthForm(
+          {
+            _csrf: param,
+            decision: { type: 'string', enum: ['approve', 'deny'] },
+            client_id: param,
+            redirect_uri: param,
+            response_type: responseTypeEnum,
+            scope: scopeList,
+            state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
+            response_mode: responseModeEnum,
+            nonce: param,
+          },
+          ['_csrf', 'decision', 'client_id', 'response_type'],
+        ),
+      ],
+    }),
     responses: {
-      '302': redirect('To redirect_uri with code (query) or access_token and token (fragment), or error=access_denied'),
+      '200': page('For an authorization request: the consent page'),
+      '302': redirect(
+        'To redirect_uri with code (query) or access_token and token (fragment), or an error (access_denied); ' +
+          'for an authorization request, to /login when not signed in',
+      ),
       '303': redirect('To /login when not signed in'),
       '400': page('Unknown client, redirect_uri mismatch, or no decision'),
       '403': page('Missing or wrong CSRF token'),

@@ -41,8 +41,9 @@ async function signedIn(session: Partial<SessionData> | undefined): Promise<(Sig
  * Back to this request after signing in, without what sent the person to sign in (`prompt=login` or
  * `select_account`, `max_age`): a `prompt=consent` stays, so the consent page is still shown after.
  */
-function signInLocation(req: Request, loginHint?: string): string {
-  const url = new URL(req.originalUrl, 'http://internal');
+function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: string): string {
+  // Back by GET, whichever way the request came: the parameters go in the query.
+  const url = new URL(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`, 'http://internal');
   const remaining = (url.searchParams.get('prompt') ?? '').split(' ').filter((value) => value === 'consent');
   url.searchParams.delete('prompt');
   if (remaining.length > 0) url.searchParams.set('prompt', remaining.join(' '));
@@ -58,13 +59,14 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
   return {
     async show(req: Request, res: Response): Promise<void> {
       const person = await signedIn(req.session);
-      const reviewed = await authorize.review(readParameters(req, 'query'), person !== null);
+      const parameters = readParameters(req, req.method === 'POST' ? 'body' : 'query');
+      const reviewed = await authorize.review(parameters, person !== null);
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
       const { request } = reviewed;
       const next = await authorize.beforeConsent(request, person);
       if (typeof next === 'object') return answer(res, next);
       // 'consent' comes only with a signed-in person.
-      if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, request.loginHint));
+      if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, parameters, request.loginHint));
       noStore(res)
         .type('text/html; charset=utf-8')
         .send(
@@ -72,7 +74,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             action: req.baseUrl + req.path,
             csrfToken: csrf.token(req, res),
             personName: person.name,
-            switchAccount: signInLocation(req),
+            switchAccount: signInLocation(req, parameters),
             clientName: request.client.name,
             clientWebsite: request.client.website,
             scopes: request.scope,

@@ -3,6 +3,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
+import { bodyField } from '../../common/request-body';
 import { formBody } from '../../web/form-body';
 import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
@@ -15,6 +16,10 @@ export function createAuthorizeRouter(idTokens: IdTokenSigner, config: Config, s
   const authorize = createAuthorizeController(createAuthorizeService(config, idTokens), csrf);
   const router = Router();
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
-  router.post(AUTHORIZE_PATHS, sessions, formBody, csrf.require, authorize.decide);
+  // OIDC Core 3.1.2.1: an authorization request may come as a form too. The consent page's own form
+  // is the one that carries a decision, and only it needs the CSRF token.
+  const requestOrDecision: RequestHandler = (req, res, next) =>
+    bodyField(req, 'decision') === undefined ? authorize.show(req, res) : next();
+  router.post(AUTHORIZE_PATHS, sessions, formBody, requestOrDecision, csrf.require, authorize.decide);
   return router;
 }
