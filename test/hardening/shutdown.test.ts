@@ -39,8 +39,11 @@ function get(url: string): Promise<number> {
 
 it('finishes every in-flight request on SIGTERM, refuses new ones and exits 0', async () => {
   const inFlight = Array.from({ length: 20 }, (_, i) => get(`${server.url}/weather/city${i}`));
-  // The providers answer after 600 ms: by now every request is being handled.
-  await delay(300);
+  // Every request is being handled once both providers have been asked for it (they answer after
+  // 600 ms); a fixed wait would not be enough on a busy machine, where a connection whose request
+  // has not been read yet counts as idle and is closed by the shutdown.
+  for (let waited = 0; provider.requests.length < 40 && waited < 10_000; waited += 20) await delay(20);
+  expect(provider.requests.length).toBe(40);
   server.child.kill('SIGTERM');
   await delay(100);
   await expect(get(`${server.url}/hello`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
