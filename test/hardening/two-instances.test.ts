@@ -46,6 +46,19 @@ const cookieFrom = (res: Response, name: string) =>
     .find((c) => c.startsWith(`${name}=`))!
     .split(';')[0];
 
+/** The consent page from one instance, the person's approval posted to the other: the code it gives. */
+async function approvedCode(pageFrom: ServerProcess, decideOn: ServerProcess, clientId: string, cookie: string, state?: string) {
+  const request = { response_type: 'code', client_id: clientId, redirect_uri: 'https://twin.example.com/cb', ...(state && { state }) };
+  const consent = await call(pageFrom, `/oauth/authorize?${new URLSearchParams(request).toString()}`, { cookie });
+  expect(consent.status).toBe(200);
+  const decided = await call(decideOn, '/oauth/authorize', {
+    ...formBody({ ...request, _csrf: csrfFrom(await consent.text()), decision: 'approve', scope: 'read' }),
+    cookie,
+  });
+  expect(decided.status).toBe(302);
+  return new URL(decided.headers.get('location')!).searchParams.get('code')!;
+}
+
 it('refreshes a JWT on the other instance, and refuses the replay on the first', async () => {
   const created = await call(a, '/users', jsonBody({ email: 'twin-jwt@example.com', password: 'twin-password' }));
   expect(created.status).toBe(201);
@@ -84,28 +97,7 @@ it('runs the OAuth code flow with every step on alternating instances', async ()
   const client = await twinClient(b, bearer, ['authorization_code', 'refresh_token']);
 
   // Consent page from A, decision to B.
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: 'https://twin.example.com/cb',
-    state: 'twin',
-  });
-  const consent = await call(a, `/oauth/authorize?${query.toString()}`, { cookie });
-  expect(consent.status).toBe(200);
-  const decided = await call(b, '/oauth/authorize', {
-    ...formBody({
-      _csrf: csrfFrom(await consent.text()),
-      decision: 'approve',
-      client_id: client.client_id,
-      redirect_uri: 'https://twin.example.com/cb',
-      response_type: 'code',
-      scope: 'read',
-      state: 'twin',
-    }),
-    cookie,
-  });
-  expect(decided.status).toBe(302);
-  const code = new URL(decided.headers.get('location')!).searchParams.get('code')!;
+  const code = await approvedCode(a, b, client.client_id, cookie, 'twin');
 
   // Exchange on A, use on B, rotate on A, replay on B.
   const exchange = {
@@ -222,20 +214,7 @@ describe('the same request many times at once, split across both instances', () 
   it('exchanges one authorization code once of 50 tries, and refreshes one seed 000 pair once of 50', async () => {
     const { bearer, cookie } = await twinPerson('twin-burst@example.com');
     const client = await twinClient(a, bearer, ['authorization_code', 'refresh_token']);
-    const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb' });
-    const consent = await call(b, `/oauth/authorize?${query.toString()}`, { cookie });
-    const decided = await call(a, '/oauth/authorize', {
-      ...formBody({
-        _csrf: csrfFrom(await consent.text()),
-        decision: 'approve',
-        client_id: client.client_id,
-        redirect_uri: 'https://twin.example.com/cb',
-        response_type: 'code',
-        scope: 'read',
-      }),
-      cookie,
-    });
-    const code = new URL(decided.headers.get('location')!).searchParams.get('code')!;
+    const code = await approvedCode(b, a, client.client_id, cookie);
     const exchange = formBody({
       grant_type: 'authorization_code',
       ...clientSecretPost(client),
