@@ -64,6 +64,20 @@ export function customRule(check: CustomValidator, errorMessage: string | undefi
   return { options: check, ...(errorMessage !== undefined && { errorMessage }), ...(bail && { bail: true }), openapi };
 }
 
+/** A check written as "what is wrong with it, or null": the problem is the 400's message; stops the field's chain. */
+export function problemRule(problemOf: (value: unknown) => string | null, openapi: DocumentedAs): CustomRule {
+  return customRule(
+    (value: unknown) => {
+      const problem = problemOf(value);
+      if (problem) throw new Error(problem);
+      return true;
+    },
+    undefined,
+    openapi,
+    true,
+  );
+}
+
 export type Presence = 'required' | 'optional';
 
 /** Where a body field is read, and whether it must be there. */
@@ -79,16 +93,7 @@ export function emailField(presence: Presence): ParamSchema {
     ...inBody(presence, 'Must include email'),
     isString: { errorMessage: 'Email must be a string', bail: true },
     customSanitizer: { options: normalizeEmail },
-    custom: customRule(
-      (value: string) => {
-        const problem = emailProblem(value);
-        if (problem) throw new Error(problem);
-        return true;
-      },
-      undefined,
-      {},
-      true,
-    ),
+    custom: problemRule((value) => emailProblem(value as string), {}),
     isLength: { options: { max: MAX_EMAIL_LENGTH }, errorMessage: `Email must be at most ${MAX_EMAIL_LENGTH} characters`, bail: true },
     isEmail: { errorMessage: 'Must be a valid email address' },
   };

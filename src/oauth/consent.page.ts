@@ -32,6 +32,8 @@ export function consentPage(options: {
   clientName: string;
   clientWebsite: string;
   scopes: string[];
+  /** Single claims asked for beyond what the scopes release (the `claims` parameter). */
+  claims?: string[];
   fields: Record<string, string>;
   /**
    * Where the decision goes: the redirect address the application registered (its host is shown, and
@@ -43,7 +45,9 @@ export function consentPage(options: {
     `Authorize ${options.clientName}`,
     html`<h1>Authorize ${options.clientName}?</h1>
 <p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
-<ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}</ul>
+<ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}${
+      options.claims?.length ? html`<li><strong>also</strong>: ${options.claims.join(', ').replaceAll('_', ' ')}</li>` : ''
+    }</ul>
 ${destinationNote(options.destination, options.clientWebsite)}
 <p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>
 <form method="post" action="${options.action}">

@@ -25,6 +25,7 @@ import {
   CLIENT_AUTH_METHODS,
   GRANT_TYPES,
   LIMITS,
+  PERSON_CLAIMS,
   PKCE_METHODS,
   PKCE_VALUE,
   PROMPTS,
@@ -36,6 +37,7 @@ import {
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
+import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
 import { listGrants } from './grants/grants.validation';
 
@@ -100,13 +102,21 @@ const tokenLookupRequest = formRequest(
   }),
 );
 
+/** A claim about a person as userinfo gives it (OIDC Core 5.1). */
+function claimSchema(claim: string): Schema {
+  if (claim === 'updated_at') return { type: 'integer' };
+  if (claim.endsWith('_verified')) return { type: 'boolean' };
+  if (claim === 'address') return CLAIMS_SCHEMA.properties.address;
+  return str;
+}
+
 const userinfoOperation = (operationId: string) => ({
   tags: ['OpenID Connect'],
   operationId,
   summary: 'Claims about the person an access token with the openid scope acts for',
   security: [{ oauth: ['openid'] }],
   responses: {
-    '200': json(ref('UserInfo'), 'sub, with profile and email claims as the scopes allow'),
+    '200': json(ref('UserInfo'), 'sub, with the claims the scopes and the claims parameter release'),
     '401': json({ oneOf: [ref('OAuthError'), ref('BearerChallenge')] }, 'No bearer token, or invalid_token'),
     '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks openid'),
     ...jsonFaults,
@@ -743,16 +753,7 @@ export const oauthOpenApi: OpenApiFragment = {
     UserInfo: {
       type: 'object',
       required: ['sub'],
-      properties: {
-        sub: str,
-        name: str,
-        given_name: str,
-        family_name: str,
-        picture: str,
-        updated_at: { type: 'integer' },
-        email: str,
-        email_verified: { type: 'boolean' },
-      },
+      properties: Object.fromEntries(PERSON_CLAIMS.map((claim) => [claim, claimSchema(claim)])),
       additionalProperties: false,
     },
     Metadata: {

@@ -63,14 +63,34 @@ export const PROMPTS = ['none', 'login', 'consent', 'select_account'] as const;
 
 /**
  * Scopes: seed 001's `read` (the default) and `write`, and OpenID Connect's. Each carries what the
- * consent page says of it and the claims it releases (OIDC Core §5.4).
+ * consent page says of it and the claims it releases (OIDC Core §5.4, the claims of §5.1).
  */
 export const SCOPE_DEFINITIONS = {
   read: { consent: 'Read your account details', claims: [] },
   write: { consent: 'Change data on your behalf', claims: [] },
   openid: { consent: 'Know who you are (sign you in)', claims: ['sub'] },
-  profile: { consent: 'See your name and picture', claims: ['name', 'given_name', 'family_name', 'picture', 'updated_at'] },
+  profile: {
+    consent: 'See your name, picture and profile details',
+    claims: [
+      'name',
+      'given_name',
+      'family_name',
+      'middle_name',
+      'nickname',
+      'preferred_username',
+      'profile',
+      'picture',
+      'website',
+      'gender',
+      'birthdate',
+      'zoneinfo',
+      'locale',
+      'updated_at',
+    ],
+  },
   email: { consent: 'See your email address', claims: ['email', 'email_verified'] },
+  address: { consent: 'See your postal address', claims: ['address'] },
+  phone: { consent: 'See your phone number', claims: ['phone_number', 'phone_number_verified'] },
   offline_access: { consent: 'Keep access while you are away', claims: [] },
 } as const satisfies Record<string, { consent: string; claims: readonly string[] }>;
 export type Scope = keyof typeof SCOPE_DEFINITIONS;
@@ -79,9 +99,22 @@ export const DEFAULT_SCOPE: readonly Scope[] = ['read'];
 /** The protected resource (GET /api/user) needs this scope. */
 export const RESOURCE_SCOPE: Scope = 'read';
 
-/** Claims of the ID token itself, besides those scopes release. */
-export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash'] as const;
-export const CLAIMS_SUPPORTED = [...new Set([...SCOPES.flatMap((scope) => SCOPE_DEFINITIONS[scope].claims), ...ID_TOKEN_CLAIMS])];
+/** The claims about a person that some scope releases (`sub` included). */
+export const PERSON_CLAIMS: readonly string[] = [...new Set(SCOPES.flatMap((scope) => SCOPE_DEFINITIONS[scope].claims))];
+
+/** The scopes that release a claim: what a request for it by the `claims` parameter asks the person for. */
+export const scopesReleasing = (claim: string): Scope[] =>
+  SCOPES.filter((scope) => (SCOPE_DEFINITIONS[scope].claims as readonly string[]).includes(claim));
+
+/**
+ * Authentication context classes (docs/oauth.md, Claims): `1` is a single factor, the only one this
+ * server asserts until second factors exist.
+ */
+export const ACR_VALUES = ['1'] as const;
+
+/** Claims of the ID token itself, besides those about the person. */
+export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr'] as const;
+export const CLAIMS_SUPPORTED = [...new Set([...PERSON_CLAIMS, ...ID_TOKEN_CLAIMS])];
 
 export const ID_TOKEN_SIGNING_ALGORITHM = 'RS256';
 

@@ -5,7 +5,7 @@ import type { ProviderIdField } from './users.providers';
 import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
-const READ_FIELDS = '_id uid email firstName lastName permissionFlags avatarUrl credentialsChangedAt __v';
+const READ_FIELDS = '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt __v';
 
 export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
   const created = await UserModel.create(user);

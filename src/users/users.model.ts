@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
 import shortid from 'shortid';
+import type { StoredClaims } from './users.claims';
 import { PROVIDER_NAMES, providerIdField, type ProviderIdField } from './users.providers';
 
 /** Account ids at identity providers (github_id, ...): stable, unique, absent for other users. */
@@ -18,6 +19,8 @@ export interface UserDocument extends ProviderIds {
   permissionFlags: number;
   /** Picture from the identity provider, refreshed at each sign-in. */
   avatarUrl?: string;
+  /** The OpenID Connect claims the person shares beyond the fields above (users.claims.ts). */
+  claims?: StoredClaims;
   /** Last change of the profile (OpenID Connect's updated_at); absent on records older than it. */
   updatedAt?: Date;
   /** When the password last changed: seed 000 access tokens issued before it no longer count. */
@@ -35,6 +38,7 @@ const userSchema = new Schema<UserDocument>(
     lastName: { type: String },
     permissionFlags: { type: Number, required: true, default: 1 },
     avatarUrl: { type: String },
+    claims: { type: Schema.Types.Mixed },
     updatedAt: { type: Date, default: () => new Date() },
     credentialsChangedAt: { type: Date },
   },

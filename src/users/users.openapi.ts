@@ -14,6 +14,7 @@ import {
   type Responses,
   str,
 } from '../openapi/openapi.kit';
+import { CLAIMS_SCHEMA } from './users.claims';
 import * as usersValidation from './users.validation';
 
 /** USERS_API_AUTH=jwt: the access token from POST /auth; the open mode (the default) needs none. */
@@ -115,7 +116,7 @@ export const usersOpenApi: OpenApiFragment = {
     User: {
       type: 'object',
       required: ['_id', 'permissionFlags', '__v'],
-      properties: { _id: str, email: str, firstName: str, lastName: str, permissionFlags: int, __v: int },
+      properties: { _id: str, email: str, firstName: str, lastName: str, claims: CLAIMS_SCHEMA, permissionFlags: int, __v: int },
       additionalProperties: false,
     },
     UserCreate: bodyOf(usersValidation.createUser),

@@ -40,6 +40,7 @@ export async function create(dto: CreateUserDto, requester?: Requester): Promise
       password,
       firstName: dto.firstName,
       lastName: dto.lastName,
+      claims: dto.claims,
       permissionFlags: DEFAULT_PERMISSION_FLAGS,
     });
   } catch (err) {

@@ -1,3 +1,6 @@
+import type { StoredClaims } from './users.claims';
+
+export { CLAIMS_SCHEMA } from './users.claims';
 import type { UserDocument } from './users.model';
 
 /** A user as stored, without the password hash. */
@@ -12,6 +15,8 @@ export interface UserRead {
   __v: number;
   firstName?: string;
   lastName?: string;
+  /** Present once the person shares any (users.claims.ts). */
+  claims?: StoredClaims;
 }
 
 export interface CreateUserDto {
@@ -19,6 +24,7 @@ export interface CreateUserDto {
   password: string;
   firstName?: string;
   lastName?: string;
+  claims?: StoredClaims;
 }
 
 export interface PutUserDto {
@@ -27,6 +33,7 @@ export interface PutUserDto {
   firstName: string;
   lastName: string;
   permissionFlags: number;
+  claims?: StoredClaims;
 }
 
 export type PatchUserDto = Partial<PutUserDto>;
@@ -48,6 +55,7 @@ export function toUserRead(user: UserRecord): UserRead {
   if (user.email === undefined) delete read.email;
   if (user.firstName !== undefined) read.firstName = user.firstName;
   if (user.lastName !== undefined) read.lastName = user.lastName;
+  if (user.claims !== undefined && Object.keys(user.claims).length > 0) read.claims = user.claims;
   return read;
 }
 

@@ -9,8 +9,10 @@ import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
   pageRules,
+  problemRule,
   type Presence,
 } from '../common/validation';
+import { CLAIMS_SCHEMA, claimsProblem, storedClaims } from './users.claims';
 import { MAX_PAGE_SIZE } from './users.service';
 
 export const MAX_NAME_LENGTH = 100;
@@ -51,11 +53,21 @@ function permissionFlags(presence: Presence): ParamSchema {
   };
 }
 
+/** The OpenID Connect claims the person shares (users.claims.ts): optional everywhere, replaced as a whole. */
+const claims: ParamSchema = {
+  ...inBody('optional', ''),
+  custom: problemRule(claimsProblem, CLAIMS_SCHEMA),
+  customSanitizer: {
+    options: (value: unknown) => (claimsProblem(value) === null ? storedClaims(value as Record<string, unknown>) : value),
+  },
+};
+
 export const createUser: FieldRules = {
   email: emailField('required'),
   password: password('required', SEED_PASSWORD_MESSAGE),
   firstName: name('firstName', 'optional'),
   lastName: name('lastName', 'optional'),
+  claims,
 };
 
 /** USERS_API_AUTH=jwt: what someone changing their own password sends besides the new one. */
@@ -71,6 +83,7 @@ export const putUser: FieldRules = {
   firstName: name('firstName', 'required'),
   lastName: name('lastName', 'required'),
   permissionFlags: permissionFlags('required'),
+  claims,
   currentPassword,
 };
 
@@ -80,6 +93,7 @@ export const patchUser: FieldRules = {
   firstName: name('firstName', 'optional'),
   lastName: name('lastName', 'optional'),
   permissionFlags: permissionFlags('optional'),
+  claims,
   currentPassword,
 };
 

@@ -131,8 +131,12 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
       expectedState: 'oidc',
       idTokenExpected: true,
     });
-    expect(tokens.claims()).toMatchObject({ iss: base, sub: person.id, name: 'Grace Hopper', email: person.email });
-    expect(await oidc.fetchUserInfo(config, tokens.access_token, person.id)).toMatchObject({ given_name: 'Grace' });
+    expect(tokens.claims()).toMatchObject({ iss: base, sub: person.id, acr: '1' });
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, person.id)).toMatchObject({
+      given_name: 'Grace',
+      name: 'Grace Hopper',
+      email: person.email,
+    });
   }, 60_000);
 
   it('remembers consent, lists connected applications on /home, and revokes one', async () => {

@@ -46,6 +46,10 @@ export function pkcePair(method: 'S256' | 'plain' = 'S256') {
   return { verifier, challenge, method };
 }
 
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+/** An attribute value as the browser reads it (web/html.ts escapes these five). */
+export const unescapeHtml = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]);
+
 /** Walks the consent page and approves; returns the redirect Location. */
 export async function approve(
   agent: ReturnType<typeof request.agent>,
@@ -55,7 +59,7 @@ export async function approve(
 ): Promise<URL> {
   const consent = await agent.get(path).query(query).expect(200);
   const fields = Object.fromEntries(
-    [...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
+    [...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]),
   );
   const res = await agent
     .post(path)

@@ -10,6 +10,7 @@ import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
+import { claimsBeyondScope } from '../oidc/claims.service';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 
 function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {
@@ -78,6 +79,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             clientName: request.client.name,
             clientWebsite: request.client.website,
             scopes: request.scope,
+            claims: claimsBeyondScope(request.scope, request.claims),
             fields: authorize.consentFields(request),
             destination: { redirectUri: request.redirectUri },
           }),

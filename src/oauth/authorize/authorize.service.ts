@@ -7,6 +7,8 @@ import * as usersService from '../../users/users.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as clientsService from '../clients/clients.service';
 import * as grantsService from '../grants/grants.service';
+import * as claimsService from '../oidc/claims.service';
+import type { RequestedClaims } from '../oidc/claims.service';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
   grantedScope,
@@ -39,6 +41,8 @@ export interface AuthorizationRequest {
   /** Seconds since the person signed in after which they must sign in again. */
   maxAge?: number;
   loginHint?: string;
+  /** What the `claims` parameter asked for (OIDC Core §5.5). */
+  claims?: RequestedClaims;
 }
 
 /** A request that may go on to the consent page. */
@@ -150,6 +154,8 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     if (!prompt.every((value) => (PROMPTS as readonly string[]).includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
       return fail('invalid_request', 'prompt must be none, or any of login, consent and select_account');
     }
+    const claims = parameters.claims === undefined ? undefined : claimsService.parseClaimsParameter(parameters.claims);
+    if (typeof claims === 'string') return fail('invalid_request', claims);
     const maxAge = parameters.max_age === undefined ? undefined : Number(parameters.max_age);
     if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0))
       return fail('invalid_request', 'max_age must be a number of seconds');
@@ -165,6 +171,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
       prompt,
       maxAge,
       loginHint: parameters.login_hint,
+      claims,
     };
     if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
@@ -196,6 +203,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
       nonce: request.nonce,
       code_challenge: request.codeChallenge,
       code_challenge_method: request.codeChallengeMethod,
+      claims: request.claims && claimsService.claimsParameterOf(request.claims),
     };
     return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
@@ -209,7 +217,12 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     const age = person?.authTime ? (Date.now() - person.authTime.getTime()) / 1000 : Infinity;
     const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
     const remembered =
-      !mustSignIn && !request.prompt.includes('consent') && (await grantsService.covers(person.userId, request.client._id, request.scope));
+      !mustSignIn &&
+      !request.prompt.includes('consent') &&
+      (await grantsService.covers(person.userId, request.client._id, [
+        ...request.scope,
+        ...claimsService.scopesForClaims(request.scope, request.claims),
+      ]));
     if (remembered) return issueFor(request, person);
     if (request.prompt.includes('none')) {
       const error = mustSignIn ? 'login_required' : 'consent_required';
@@ -234,6 +247,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
         codeChallengeMethod: request.codeChallengeMethod,
         nonce: request.nonce,
         authTime: signedIn.authTime,
+        claims: request.claims,
       });
       return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     }
@@ -251,14 +265,20 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
               grantType: 'implicit',
               refreshToken: false,
               authTime: signedIn.authTime,
+              claims: request.claims,
             },
             { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
           );
+    // Without an access token there is no userinfo to ask: the scopes' claims go in the ID token (OIDC Core §5.4).
+    const idTokenClaims = [
+      ...(request.responseType === 'id_token' ? claimsService.scopeClaims(request.scope) : []),
+      ...(request.claims?.id_token ?? []),
+    ];
     const idToken = request.responseType.startsWith('id_token')
       ? await idTokens.sign({
           user: person,
           clientId: request.client._id,
-          scope: request.scope,
+          claims: idTokenClaims,
           authTime: signedIn.authTime,
           nonce: request.nonce,
           accessToken: issued?.accessToken,

@@ -1,29 +1,12 @@
-// ID tokens (OpenID Connect Core §2) and the claims about a person that scopes release (§5.4).
+// ID tokens (OpenID Connect Core §2): the person's subject, the claims the caller chose
+// (claims.service.ts says which), how they signed in, and the hashes that bind the token to its response.
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
-import { ID_TOKEN_SIGNING_ALGORITHM as ID_TOKEN_ALGORITHM } from '../protocol';
+import { ACR_VALUES, ID_TOKEN_SIGNING_ALGORITHM as ID_TOKEN_ALGORITHM } from '../protocol';
+import { personClaims } from './claims.service';
 import type { KeyRing } from './signing-keys.service';
-
-/** What `profile` and `email` release, with `sub` always. */
-export function userClaims(user: UserRecord, scope: readonly string[]): Record<string, unknown> {
-  const claims: Record<string, unknown> = { sub: user._id };
-  if (scope.includes('profile')) {
-    const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
-    if (name) claims.name = name;
-    if (user.firstName) claims.given_name = user.firstName;
-    if (user.lastName) claims.family_name = user.lastName;
-    if (user.avatarUrl) claims.picture = user.avatarUrl;
-    if (user.updatedAt) claims.updated_at = Math.floor(user.updatedAt.getTime() / 1000);
-  }
-  if (scope.includes('email') && user.email) {
-    claims.email = user.email;
-    // Nothing here proves that a person owns the address they typed.
-    claims.email_verified = false;
-  }
-  return claims;
-}
 
 /** at_hash and c_hash: the left half of the SHA-256 of the value, base64url (§3.1.3.6, §3.3.2.11). */
 export function halfHash(value: string): string {
@@ -34,7 +17,8 @@ export function halfHash(value: string): string {
 export interface IdTokenRequest {
   user: UserRecord;
   clientId: string;
-  scope: readonly string[];
+  /** The claims about the person it carries besides `sub`. */
+  claims: readonly string[];
   authTime?: Date;
   nonce?: string;
   accessToken?: string;
@@ -46,7 +30,8 @@ export function createIdTokens(keys: KeyRing, config: Config) {
     /** A signed ID token for the person. */
     async sign(request: IdTokenRequest): Promise<string> {
       const { kid, privateKey } = await keys.signingKey();
-      const claims: Record<string, unknown> = { ...userClaims(request.user, request.scope), azp: request.clientId };
+      // A password is the one factor this server checks so far: acr 1 (docs/oauth.md, Claims).
+      const claims: Record<string, unknown> = { ...personClaims(request.user, request.claims), azp: request.clientId, acr: ACR_VALUES[0] };
       if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
       if (request.nonce) claims.nonce = request.nonce;
       if (request.accessToken) claims.at_hash = halfHash(request.accessToken);

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import {
+  ACR_VALUES,
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
   GRANT_TYPES,
@@ -14,7 +15,7 @@ import {
   SCOPES,
 } from '../protocol';
 import { oauthPrincipal } from '../tokens/bearer.middleware';
-import { userClaims } from './id-tokens.service';
+import { userinfoClaims } from './claims.service';
 import type { KeyRing } from './signing-keys.service';
 
 /** Everything the server really supports, for both discovery documents; each list from the protocol's vocabulary. */
@@ -42,7 +43,8 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     code_challenge_methods_supported: PKCE_METHODS,
     prompt_values_supported: PROMPTS,
     claims_supported: CLAIMS_SUPPORTED,
-    claims_parameter_supported: false,
+    claims_parameter_supported: true,
+    acr_values_supported: ACR_VALUES,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     authorization_response_iss_parameter_supported: true,
@@ -62,7 +64,7 @@ export function createOidcController(config: Config, keys: KeyRing) {
 
     userinfo(_req: Request, res: Response): void {
       const { token, person } = oauthPrincipal(res);
-      noStore(res).json(userClaims(person, token.scope));
+      noStore(res).json(userinfoClaims(person, token.scope, token.claims));
     },
   };
 }

@@ -34,8 +34,17 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
   }
   const person = await personOf(code.userId);
   const issued = await issue(
-    { client, person, scope: code.scope, grantType: 'authorization_code', refreshToken: true, familyId: hash, authTime: code.authTime },
+    {
+      client,
+      person,
+      scope: code.scope,
+      grantType: 'authorization_code',
+      refreshToken: true,
+      familyId: hash,
+      authTime: code.authTime,
+      claims: code.claims,
+    },
     lifetimes,
   );
-  return withIdToken(idTokens, issued, client._id, { authTime: code.authTime, nonce: code.nonce });
+  return withIdToken(idTokens, issued, client._id, { authTime: code.authTime, nonce: code.nonce, claims: code.claims });
 };

@@ -7,6 +7,7 @@ import { throttled } from '../../db/sweeper';
 import type { UserRecord } from '../../users/users.types';
 import { displayName } from '../../users/users.types';
 import * as grantsService from '../grants/grants.service';
+import type { RequestedClaims } from '../oidc/claims.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as tokensDao from './tokens.dao';
@@ -24,6 +25,8 @@ export interface GrantDecision {
   familyId?: string;
   /** When the person signed in for the authorization (OpenID Connect's auth_time). */
   authTime?: Date;
+  /** What the authorization's `claims` parameter asked for: kept with the tokens for userinfo and renewals. */
+  claims?: RequestedClaims;
 }
 
 /** A token pair as issued: the plain values exist only here and in the response. */
@@ -65,6 +68,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
       familyId: decision.familyId ?? randomToken(16),
       issuedAt: now,
       authTime: decision.authTime,
+      claims: decision.claims,
     }),
     userId ? grantsService.touch(userId, decision.client._id) : undefined,
   ]);
@@ -123,14 +127,25 @@ export function implicitResponse(issued: IssuedToken | null, idToken: string | u
 /** Signs ID tokens; absent on an endpoint that gives none (POST /v1/oauth/token). */
 export type IdTokenSigner = Pick<IdTokens, 'sign'>;
 
-/** OpenID Connect: a person's token with the openid scope carries an ID token (a refresh gets a fresh one). */
+/**
+ * OpenID Connect: a person's token with the openid scope carries an ID token (a refresh gets a fresh
+ * one). An access token comes with it, so the scopes' claims are for userinfo; the ID token holds
+ * only those the `claims` parameter asked to find there (OIDC Core §5.4, §5.5).
+ */
 export async function withIdToken(
   signer: IdTokenSigner | null,
   issued: IssuedToken,
   clientId: string,
-  context: { authTime?: Date; nonce?: string },
+  context: { authTime?: Date; nonce?: string; claims?: RequestedClaims },
 ): Promise<IssuedToken> {
   if (!signer || !issued.person || !issued.scope.includes('openid')) return issued;
-  const idToken = await signer.sign({ user: issued.person, clientId, scope: issued.scope, accessToken: issued.accessToken, ...context });
+  const { claims, ...rest } = context;
+  const idToken = await signer.sign({
+    user: issued.person,
+    clientId,
+    claims: claims?.id_token ?? [],
+    accessToken: issued.accessToken,
+    ...rest,
+  });
   return { ...issued, idToken };
 }

@@ -67,9 +67,18 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
     const person = token.userId ? await personOf(token.userId) : null;
     if (!(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const issued = await issue(
-      { client, person, scope, grantType: 'refresh_token', refreshToken: true, familyId: token.familyId, authTime: token.authTime },
+      {
+        client,
+        person,
+        scope,
+        grantType: 'refresh_token',
+        refreshToken: true,
+        familyId: token.familyId,
+        authTime: token.authTime,
+        claims: token.claims,
+      },
       lifetimes,
     );
-    return withIdToken(idTokens, issued, client._id, { authTime: token.authTime });
+    return withIdToken(idTokens, issued, client._id, { authTime: token.authTime, claims: token.claims });
   };
 }

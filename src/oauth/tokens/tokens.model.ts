@@ -1,6 +1,7 @@
 // Issued tokens, authorization codes and spent refresh-token markers. Every code and token is kept only as a
 // SHA-256 hash. Expiring records carry their expiry and are swept by query (no TTL on FerretDB).
 import { Schema, model } from 'mongoose';
+import type { RequestedClaims } from '../oidc/claims.service';
 
 export interface TokenDocument {
   /** Hash of the access token. */
@@ -17,6 +18,8 @@ export interface TokenDocument {
   issuedAt: Date;
   /** When the person signed in for the authorization this token descends from (OpenID Connect). */
   authTime?: Date;
+  /** What the authorization's `claims` parameter asked for (OpenID Connect), for userinfo and renewed ID tokens. */
+  claims?: RequestedClaims;
 }
 
 export interface CodeDocument {
@@ -32,6 +35,7 @@ export interface CodeDocument {
   /** OpenID Connect: echoed in the ID token of the exchange. */
   nonce?: string;
   authTime?: Date;
+  claims?: RequestedClaims;
 }
 
 /**
@@ -62,6 +66,7 @@ const tokenSchema = new Schema<TokenDocument>(
     familyId: { type: String, required: true },
     issuedAt: { type: Date, required: true },
     authTime: { type: Date },
+    claims: { type: Schema.Types.Mixed },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
@@ -84,6 +89,7 @@ const codeSchema = new Schema<CodeDocument>(
     codeChallengeMethod: { type: String },
     nonce: { type: String },
     authTime: { type: Date },
+    claims: { type: Schema.Types.Mixed },
   },
   { ...noVersion, collection: 'oauth_codes' },
 );
