@@ -194,6 +194,8 @@ const authorizeQuery = [
   { name: 'max_age', schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
   { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
+  { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
+  { name: 'claims', schema: { type: 'string', maxLength: LIMITS.parameterLength, description: 'OIDC Core 5.5: a JSON object' } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
@@ -208,7 +210,10 @@ const authorizeOperations = (prefix: string) => ({
     security: sessionAuth,
     parameters: authorizeQuery,
     responses: {
-      '200': page('Consent page naming the client, its website and the scopes, with Approve and Deny'),
+      '200': page(
+        'Consent page naming the client, its website and the scopes, with Approve and Deny; or, for response_mode=form_post, ' +
+          'the page that posts the response to redirect_uri',
+      ),
       '302': redirect('To /login when not signed in; to redirect_uri with an error for a bad request'),
       '400': page('Unknown client, or a redirect_uri other than the registered one (no redirect)'),
       ...pageFaults,
@@ -238,13 +243,14 @@ const authorizeOperations = (prefix: string) => ({
             state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
             response_mode: responseModeEnum,
             nonce: param,
+            claims: param,
           },
           ['_csrf', 'decision', 'client_id', 'response_type'],
         ),
       ],
     }),
     responses: {
-      '200': page('For an authorization request: the consent page'),
+      '200': page('For an authorization request: the consent page; with response_mode=form_post, the page that posts the response'),
       '302': redirect(
         'To redirect_uri with code (query) or access_token and token (fragment), or an error (access_denied); ' +
           'for an authorization request, to /login when not signed in',

@@ -46,7 +46,8 @@ export const RESPONSE_TYPE_GRANT = {
 export type ResponseType = keyof typeof RESPONSE_TYPE_GRANT;
 export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANT) as ResponseType[];
 
-export const RESPONSE_MODES = ['query', 'fragment'] as const;
+/** form_post: OAuth 2.0 Form Post Response Mode, a page that posts the values to the redirect URI. */
+export const RESPONSE_MODES = ['query', 'fragment', 'form_post'] as const;
 export type ResponseMode = (typeof RESPONSE_MODES)[number];
 
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;

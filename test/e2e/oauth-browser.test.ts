@@ -139,6 +139,74 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     });
   }, 60_000);
 
+  it('takes an authorization request POSTed by the client page and answers by form_post, with JavaScript and without', async () => {
+    const person = await createUser({ firstName: 'Katherine', lastName: 'Johnson' });
+    const redirectUri = `${clientApp.url}/form-post-callback`;
+    const client = await clientsService.register(undefined, { name: 'Form Post App', website: clientApp.url, redirect_uri: redirectUri });
+    // The client's own page: a form that POSTs the authorization request (OIDC Core 3.1.2.1), with a
+    // state that needs escaping on the way back.
+    const state = `st<"&'>`;
+    const request: Record<string, string> = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      nonce: 'fp-nonce',
+      response_mode: 'form_post',
+      state,
+    };
+    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    clientApp.handle((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      if (req.url.pathname === '/start') {
+        const inputs = Object.entries(request).map(([name, value]) => `<input type="hidden" name="${name}" value="${escape(value)}">`);
+        res.end(
+          `<!doctype html><title>Client</title><form method="post" action="${base}/oauth/authorize">${inputs.join('')}<button>Sign in with the API</button></form>`,
+        );
+      } else res.end('<!doctype html><title>Client</title><p>Signed in with the API</p>');
+    });
+    const posted = () => clientApp.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/form-post-callback');
+
+    const page = await browser.newPage();
+    await page.goto(`${clientApp.url}/start`);
+    await page.getByRole('button', { name: 'Sign in with the API' }).click();
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    // The form_post page posts itself (its script allowed by hash) to the redirect URI.
+    await page.waitForURL(redirectUri);
+    const first = new URLSearchParams(posted()[0].body);
+    expect(first.get('code')).toBeTruthy();
+    expect(first.get('state')).toBe(state);
+    expect(first.get('iss')).toBe(base);
+
+    // Without JavaScript the same page waits for Continue; remembered consent answers at once.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    await noScript.addCookies(await page.context().cookies());
+    const manual = await noScript.newPage();
+    await manual.goto(`${clientApp.url}/start`);
+    await manual.getByRole('button', { name: 'Sign in with the API' }).click();
+    await manual.getByRole('heading', { name: 'Returning to the application' }).waitFor();
+    // Looked at wide and phone-sized; axe runs on the same markup in a page that may run it (its
+    // script, which only submits, taken out so the copy stays put).
+    const markup = (await manual.content()).replace(/<script>[^<]*<\/script>/, '');
+    const checked = await browser.newPage();
+    await checked.setContent(markup);
+    for (const width of [1280, 390]) {
+      await manual.setViewportSize({ width, height: 800 });
+      await manual.screenshot({ path: path.join(tmpdir(), `oauth-form-post-${width}.png`) });
+      await checked.setViewportSize({ width, height: 800 });
+      expect(await accessibilityViolations(checked)).toEqual([]);
+    }
+    await checked.close();
+    await manual.getByRole('button', { name: 'Continue' }).click();
+    await manual.waitForURL(redirectUri);
+    expect(posted()).toHaveLength(2);
+    expect(new URLSearchParams(posted()[1].body).get('state')).toBe(state);
+    await noScript.close();
+  }, 60_000);
+
   it('remembers consent, lists connected applications on /home, and revokes one', async () => {
     const person = await createUser({ firstName: 'Mary', lastName: 'Jackson' });
     const register = (name: string, callback: string) =>

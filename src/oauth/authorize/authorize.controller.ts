@@ -11,6 +11,7 @@ import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
 import { claimsBeyondScope } from '../oidc/claims.service';
+import { formPostPage } from './form-post.page';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 
 function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {
@@ -27,6 +28,11 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
   if (outcome.kind === 'refusal') {
     res.req.log.info({ refusal: outcome.title, reason: outcome.message }, 'authorization request refused');
     throw pageError(400, outcome.title, outcome.message);
+  }
+  if (outcome.kind === 'form_post') {
+    const { page, contentSecurityPolicy } = formPostPage(outcome.action, outcome.fields);
+    noStore(res).set('Content-Security-Policy', contentSecurityPolicy).type('text/html; charset=utf-8').send(page);
+    return;
   }
   res.redirect(302, outcome.location);
 }

@@ -51,11 +51,11 @@ export interface Consent {
   request: AuthorizationRequest;
 }
 
-/** Back to the client, with a result or an error. */
-export interface Redirect {
-  kind: 'redirect';
-  location: string;
-}
+/**
+ * Back to the client, with a result or an error: a redirect, or for response_mode=form_post a page
+ * that posts the values to the redirect URI.
+ */
+export type Redirect = { kind: 'redirect'; location: string } | { kind: 'form_post'; action: string; fields: Record<string, string> };
 
 /** Refused on a page of this server: there is no client address it is safe to send the browser to. */
 export interface Refusal {
@@ -79,6 +79,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     const entries = Object.entries({ ...values, iss: config.publicUrl }).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,
     );
+    if (mode === 'form_post') return { kind: 'form_post', action: redirectUri, fields: Object.fromEntries(entries) };
     if (mode === 'query') entries.forEach(([name, value]) => url.searchParams.set(name, value));
     else url.hash = new URLSearchParams(entries).toString();
     return { kind: 'redirect', location: url.toString() };
@@ -128,8 +129,13 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     const spelled = requestedType?.split(' ').filter(Boolean).sort().join(' ');
     const known = RESPONSE_TYPES.find((type) => type === spelled);
     const responseType: ResponseType = known ?? 'code';
-    // Tokens never travel in the query, not even beside an error.
-    const responseMode: ResponseMode = responseType !== 'code' || parameters.response_mode === 'fragment' ? 'fragment' : 'query';
+    // Tokens never travel in the query, not even beside an error; form_post suits every response type.
+    const responseMode: ResponseMode =
+      parameters.response_mode === 'form_post'
+        ? 'form_post'
+        : responseType !== 'code' || parameters.response_mode === 'fragment'
+          ? 'fragment'
+          : 'query';
     const trusted = signedIn || client.ownerId === undefined;
     const fail = (error: string, description: string): Redirect | Refusal =>
       trusted
@@ -141,7 +147,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
     if (!known) return fail('unsupported_response_type', `response_type must be one of ${RESPONSE_TYPES.join(', ')}`);
     if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
-      return fail('invalid_request', 'response_mode must be query or fragment (fragment for tokens)');
+      return fail('invalid_request', 'response_mode must be query, fragment or form_post (not query for tokens)');
     }
     if (!client.grants.includes(RESPONSE_TYPE_GRANT[responseType]))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
@@ -252,7 +258,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
       return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     }
     const person = await usersService.findById(signedIn.userId);
-    if (!person) return redirectBack(request.redirectUri, 'fragment', { error: 'login_required', state: request.state });
+    if (!person) return redirectBack(request.redirectUri, request.responseMode, { error: 'login_required', state: request.state });
     // Implicit: an access token for `token` and `id_token token`, an ID token for `id_token*`.
     const issued: IssuedToken | null =
       request.responseType === 'id_token'
@@ -284,7 +290,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
           accessToken: issued?.accessToken,
         })
       : undefined;
-    return redirectBack(request.redirectUri, 'fragment', {
+    return redirectBack(request.redirectUri, request.responseMode, {
       ...implicitResponse(issued, idToken, request.responseType === 'token'),
       state: request.state,
     });
