@@ -1,6 +1,7 @@
 // The consent page: which application asks for which scopes, with Approve and Deny.
 import { html } from '../web/html';
 import { csrfField, layout } from '../web/layout';
+import type { RegisteredMetadata } from './clients/clients.model';
 import { SCOPE_DEFINITIONS, type Scope } from './protocol';
 
 const describe = (scope: string): string => (scope in SCOPE_DEFINITIONS ? SCOPE_DEFINITIONS[scope as Scope].consent : scope);
@@ -23,6 +24,21 @@ function destinationNote(destination: { redirectUri: string } | 'device', websit
   return html`<p>Your answer goes to <strong>${host}</strong>${elsewhere ? html`, which is <strong>not</strong> the website above` : ''}.</p>`;
 }
 
+/** The registered logo, over https only (the pages' image policy), sending no referrer. */
+function clientLogo(clientName: string, pages: RegisteredMetadata | undefined) {
+  const logo = pages?.logo_uri;
+  return logo?.startsWith('https://') ? html`<img class="logo" src="${logo}" alt="${clientName} logo" referrerpolicy="no-referrer">` : '';
+}
+
+function clientTerms(pages: RegisteredMetadata | undefined) {
+  const links = [
+    pages?.policy_uri && html`<a href="${pages.policy_uri}" rel="noopener noreferrer">privacy policy</a>`,
+    pages?.tos_uri && html`<a href="${pages.tos_uri}" rel="noopener noreferrer">terms of service</a>`,
+  ].filter((link) => link !== undefined && link !== '');
+  if (links.length === 0) return '';
+  return html`<p>Before you approve, read the application's ${links.length === 2 ? html`${links[0]} and ${links[1]}` : links[0]}.</p>`;
+}
+
 export function consentPage(options: {
   action: string;
   csrfToken: string;
@@ -31,6 +47,8 @@ export function consentPage(options: {
   switchAccount: string;
   clientName: string;
   clientWebsite: string;
+  /** The logo, privacy policy and terms of service the application registered. */
+  clientPages?: RegisteredMetadata;
   scopes: string[];
   /** Single claims asked for beyond what the scopes release (the `claims` parameter). */
   claims?: string[];
@@ -43,12 +61,13 @@ export function consentPage(options: {
 }): string {
   return layout(
     `Authorize ${options.clientName}`,
-    html`<h1>Authorize ${options.clientName}?</h1>
+    html`${clientLogo(options.clientName, options.clientPages)}<h1>Authorize ${options.clientName}?</h1>
 <p><strong>${options.clientName}</strong>${options.clientWebsite ? html` (<a href="${options.clientWebsite}" rel="noopener noreferrer">${options.clientWebsite}</a>)` : ''} asks for access to your account:</p>
 <ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}${
       options.claims?.length ? html`<li><strong>also</strong>: ${options.claims.join(', ').replaceAll('_', ' ')}</li>` : ''
     }</ul>
 ${destinationNote(options.destination, options.clientWebsite)}
+${clientTerms(options.clientPages)}
 <p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>
 <form method="post" action="${options.action}">
 ${csrfField(options.csrfToken)}

@@ -39,6 +39,7 @@ import {
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
+import { PAGE_METADATA } from './clients/registration.service';
 import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {
@@ -680,6 +681,7 @@ export const oauthOpenApi: OpenApiFragment = {
         post_logout_redirect_uris: uriList,
         client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
+        ...Object.fromEntries(PAGE_METADATA.map((field) => [field, { type: 'string', format: 'uri' }])),
         grant_types: {
           type: 'array',
           items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
@@ -717,6 +719,7 @@ export const oauthOpenApi: OpenApiFragment = {
         grant_types: { type: 'array', items: ref('Grant') },
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
+        ...Object.fromEntries(PAGE_METADATA.map((field) => [field, str])),
       },
       additionalProperties: false,
     },

@@ -14,6 +14,7 @@ button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid 
 button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
 a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}h2{font-size:1.1rem;margin-top:1.8rem}
 ul.apps{list-style:none;padding:0}ul.apps li{border-top:1px solid #dde1e6;padding:.4rem 0}ul.apps p{margin:.3rem 0}time{white-space:nowrap}
+img.logo{width:4rem;height:4rem;object-fit:contain;float:right;margin-left:1rem}
 pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
 /** For the content security policy, which allows this one inline stylesheet and no other. */

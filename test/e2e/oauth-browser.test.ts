@@ -102,7 +102,12 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     const redirectUri = `${clientApp.url}/oidc-callback`;
     const config = await oidc.dynamicClientRegistration(
       new URL(base),
-      { client_name: 'OIDC Browser App', redirect_uris: [redirectUri] },
+      {
+        client_name: 'OIDC Browser App',
+        redirect_uris: [redirectUri],
+        policy_uri: `${clientApp.url}/privacy`,
+        tos_uri: `${clientApp.url}/terms`,
+      },
       undefined,
       { ...insecure, initialAccessToken: accessToken },
     );
@@ -121,7 +126,12 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Authorize OIDC Browser App?' }).waitFor();
     expect(await page.getByRole('list').textContent()).toContain('See your email address');
-    await page.screenshot({ path: path.join(tmpdir(), 'oidc-consent.png') });
+    await page.getByRole('link', { name: 'terms of service' }).waitFor();
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: path.join(tmpdir(), `oidc-consent-${width}.png`), fullPage: true });
+      expect(await accessibilityViolations(page)).toEqual([]);
+    }
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL((callback) => callback.toString().startsWith(redirectUri));
 

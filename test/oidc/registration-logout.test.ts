@@ -93,6 +93,47 @@ describe('RFC 7591 registration', () => {
     expect(await ClientModel.countDocuments({ _id: clientId })).toBe(0);
   });
 
+  it('keeps logo_uri, policy_uri and tos_uri, and the consent page shows them (the logo over https only)', async () => {
+    const pages = {
+      logo_uri: 'https://rp.example.com/logo.png',
+      policy_uri: 'https://rp.example.com/privacy?a=1&b=2',
+      tos_uri: 'https://rp.example.com/terms',
+    };
+    const config = await registerWithOpenidClient({ client_name: 'Pages RP', ...pages });
+    expect(config.clientMetadata()).toMatchObject(pages);
+    const { agent } = await signedInAgent(liveApp().app);
+    const query = { response_type: 'code', client_id: config.clientMetadata().client_id, redirect_uri: CALLBACK, scope: 'openid' };
+    const consent = await agent.get('/oauth/authorize').query(query).expect(200);
+    expect(consent.text).toContain(
+      '<img class="logo" src="https://rp.example.com/logo.png" alt="Pages RP logo" referrerpolicy="no-referrer">',
+    );
+    expect(consent.text).toContain('<a href="https://rp.example.com/privacy?a=1&amp;b=2" rel="noopener noreferrer">privacy policy</a>');
+    expect(consent.text).toContain('<a href="https://rp.example.com/terms" rel="noopener noreferrer">terms of service</a>');
+
+    const plain = await registerWithOpenidClient({ client_name: 'Plain Logo RP', logo_uri: 'http://rp.example.com/logo.png' });
+    const page = await agent
+      .get('/oauth/authorize')
+      .query({ ...query, client_id: plain.clientMetadata().client_id })
+      .expect(200);
+    expect(page.text).not.toContain('<img');
+    expect(page.text).not.toContain('privacy policy');
+  });
+
+  it.each([
+    ['logo_uri', 'javascript:alert(1)'],
+    ['policy_uri', 'data:text/html,hi'],
+    ['tos_uri', 42],
+  ])('refuses a %s that is not an http(s) URL, registering nothing', async (field, value) => {
+    const before = await ClientModel.countDocuments();
+    const res = await request(liveApp().app)
+      .post('/oauth/register')
+      .set('Authorization', `Bearer ${await accessTokenOf(await createUser())}`)
+      .send({ redirect_uris: [CALLBACK], [field]: value })
+      .expect(400);
+    expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: `${field} must be an http(s) URL` });
+    expect(await ClientModel.countDocuments()).toBe(before);
+  });
+
   it.each([
     ['javascript:', 'javascript:alert(1)'],
     ['data:', 'data:text/html,hi'],

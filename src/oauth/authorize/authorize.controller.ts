@@ -84,6 +84,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             switchAccount: signInLocation(req, parameters),
             clientName: request.client.name,
             clientWebsite: request.client.website,
+            clientPages: request.client.metadata,
             scopes: request.scope,
             claims: claimsBeyondScope(request.scope, request.claims),
             fields: authorize.consentFields(request),

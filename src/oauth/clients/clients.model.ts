@@ -3,6 +3,16 @@
 import { Schema, model } from 'mongoose';
 import type { ClientAuthMethod, GrantType } from '../protocol';
 
+/**
+ * Registration metadata (RFC 7591 §2, OpenID Connect Dynamic Client Registration §2) kept under its
+ * own names, as registered: what the consent page shows, and how the client signs and is signed for.
+ */
+export interface RegisteredMetadata {
+  logo_uri?: string;
+  policy_uri?: string;
+  tos_uri?: string;
+}
+
 export interface ClientDocument {
   /** client_id, public. */
   _id: string;
@@ -20,6 +30,8 @@ export interface ClientDocument {
   /** RFC 7592: hash of the token that reads, updates and deletes this registration. */
   registrationTokenHash?: string;
   grants: GrantType[];
+  /** Absent on clients registered otherwise than by RFC 7591, or before it held anything. */
+  metadata?: RegisteredMetadata;
   /** The user who registered the client; absent for clients registered from the command line. */
   ownerId?: string;
   createdAt: Date;
@@ -37,6 +49,7 @@ const clientSchema = new Schema<ClientDocument>(
     tokenEndpointAuthMethod: { type: String },
     registrationTokenHash: { type: String },
     grants: { type: [String], required: true },
+    metadata: { type: Schema.Types.Mixed },
     ownerId: { type: String },
     createdAt: { type: Date, required: true },
   },

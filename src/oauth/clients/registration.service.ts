@@ -18,7 +18,7 @@ import {
   type ResponseType,
 } from '../protocol';
 import * as clientsDao from './clients.dao';
-import type { ClientDocument } from './clients.model';
+import type { ClientDocument, RegisteredMetadata } from './clients.model';
 import {
   insertWithinCap,
   isRegistrableRedirectUri,
@@ -52,7 +52,15 @@ export interface ClientMetadata {
   grant_types: GrantType[];
   response_types: string[];
   token_endpoint_auth_method: ClientAuthMethod;
+  logo_uri?: string;
+  policy_uri?: string;
+  tos_uri?: string;
 }
+
+/** The client's own pages (RFC 7591 §2): http(s) addresses the consent page links to (and shows the logo of). */
+export const PAGE_METADATA = ['logo_uri', 'policy_uri', 'tos_uri'] as const;
+const isWebAddress = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= LIMITS.redirectUriLength && /^https?:/.test(normalizeRedirectUri(value) ?? '');
 
 const invalid = (description: string) => new RegistrationError('invalid_client_metadata', description);
 
@@ -97,9 +105,15 @@ function readMetadata(body: unknown) {
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH)
     throw invalid(`client_name must be 1 to ${MAX_NAME_LENGTH} characters`);
   const website = input.client_uri;
-  if (website !== undefined && (typeof website !== 'string' || !/^https?:/.test(normalizeRedirectUri(website) ?? '')))
-    throw invalid('client_uri must be an http(s) URL');
-  return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website };
+  if (website !== undefined && !isWebAddress(website)) throw invalid('client_uri must be an http(s) URL');
+  const metadata: RegisteredMetadata = {};
+  for (const field of PAGE_METADATA) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (!isWebAddress(value)) throw invalid(`${field} must be an http(s) URL`);
+    metadata[field] = value;
+  }
+  return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };
 }
 
 function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
@@ -115,6 +129,7 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
     grant_types: grants,
     response_types: RESPONSE_TYPES.filter((type) => grants.includes(RESPONSE_TYPE_GRANT[type])),
     token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? DEFAULT_CLIENT_AUTH_METHOD,
+    ...client.metadata,
   };
 }
 
@@ -133,6 +148,7 @@ export async function register(ownerId: string, body: unknown, issuer: string): 
     postLogoutRedirectUris: metadata.postLogoutRedirectUris,
     grants: metadata.grants,
     tokenEndpointAuthMethod: metadata.authMethod,
+    metadata: metadata.metadata,
     registrationTokenHash: sha256(registrationToken),
     ownerId,
     createdAt: new Date(),

@@ -71,6 +71,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
             switchAccount: '/login?prompt=login&return_to=%2Fdevice',
             clientName: client.name,
             clientWebsite: client.website,
+            clientPages: client.metadata,
             scopes: authorization.scope,
             fields: { user_code: typed },
             destination: 'device',
