@@ -10,6 +10,7 @@ import { collectProcessMetrics } from './common/metrics';
 import type { Logger } from './common/logger';
 import { requestIds, requestLogging } from './common/request-logging';
 import { corsFor, securityHeaders } from './common/security';
+import { createBrowserClientCors } from './oauth/clients/browser-cors.middleware';
 import { createHealthRouter } from './health/health.routes';
 import { createMetricsRouter } from './health/metrics.routes';
 import { createLandingRouter } from './landing/landing.routes';
@@ -41,7 +42,10 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   if (options.probes) app.use(createHealthRouter());
   if (options.probes && config.metricsToken) app.use(createMetricsRouter(config.metricsToken));
   app.use(requestLogging(logger));
-  const cors = corsFor(config);
+  // The main app's OpenID provider answers CORS for browser apps itself; the weather app has no such routes.
+  const browserClients = options.probes ? createBrowserClientCors(config) : null;
+  if (browserClients) app.use(browserClients.middleware);
+  const cors = corsFor(config, (path) => browserClients?.handles(path) ?? false);
   if (cors) app.use(cors);
   // The busiest routes, plain text and JSON for programs: ahead of the pages' security headers (they
   // set only nosniff), the body parser and every other router.

@@ -52,8 +52,12 @@ function pageSecurityHeaders(styleHash: string, publicUrl: string) {
   });
 }
 
-/** CORS for the configured origins only; without any, no CORS headers at all. */
-export function corsFor(config: Config): RequestHandler | null {
+/**
+ * CORS for the configured origins only; without any, no CORS headers at all. Paths that have a CORS
+ * policy of their own (`ownPolicy`: the OpenID provider's browser-facing endpoints) are left to it.
+ */
+export function corsFor(config: Config, ownPolicy: (path: string) => boolean): RequestHandler | null {
   if (config.corsOrigins.length === 0) return null;
-  return cors({ origin: [...config.corsOrigins], credentials: false, maxAge: 600, exposedHeaders: ['X-Request-Id'] });
+  const configured = cors({ origin: [...config.corsOrigins], credentials: false, maxAge: 600, exposedHeaders: ['X-Request-Id'] });
+  return (req, res, next) => (ownPolicy(req.path) ? next() : configured(req, res, next));
 }

@@ -5,6 +5,21 @@
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
+/** Where each endpoint is served, under PUBLIC_URL: the routes mount these and discovery advertises them. */
+export const ENDPOINTS = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  userinfo: '/oauth/userinfo',
+  jwks: '/oauth/jwks',
+  registration: '/oauth/register',
+  endSession: '/oauth/end-session',
+  revocation: '/oauth/revoke',
+  introspection: '/oauth/introspect',
+  deviceAuthorization: '/oauth/device_authorization',
+} as const;
+/** OpenID Connect Discovery and RFC 8414, one document at both. */
+export const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
+
 /** Every grant a client may be allowed; `implicit` is used at the authorization endpoint only. */
 export const GRANT_TYPES = [
   'authorization_code',

@@ -31,6 +31,16 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await clientApp?.close();
   });
 
+  /** The person's access token from POST /auth: what RFC 7591 registration takes. */
+  async function accessTokenOf(person: { email: string; password: string }): Promise<string> {
+    const login = await fetch(`${base}/auth`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    });
+    return ((await login.json()) as { accessToken: string }).accessToken;
+  }
+
   it('signs in, approves, receives the code, exchanges it and reads /api/user', async () => {
     const user = await createUser({ firstName: 'Ada', lastName: 'Lovelace' });
     const redirectUri = `${clientApp.url}/callback`;
@@ -93,12 +103,7 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
 
   it('signs in with OpenID Connect: registration, code + PKCE + nonce, a validated ID token, userinfo', async () => {
     const person = await createUser({ firstName: 'Grace', lastName: 'Hopper' });
-    const login = await fetch(`${base}/auth`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: person.email, password: person.password }),
-    });
-    const { accessToken } = (await login.json()) as { accessToken: string };
+    const accessToken = await accessTokenOf(person);
     const redirectUri = `${clientApp.url}/oidc-callback`;
     const config = await oidc.dynamicClientRegistration(
       new URL(base),
@@ -215,6 +220,78 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     expect(posted()).toHaveLength(2);
     expect(new URLSearchParams(posted()[1].body).get('state')).toBe(state);
     await noScript.close();
+  }, 60_000);
+
+  it('lets a browser app registered as a public client exchange its code and read userinfo across origins (CORS)', async () => {
+    const person = await createUser({ firstName: 'Dorothy', lastName: 'Vaughan' });
+    const accessToken = await accessTokenOf(person);
+    const redirectUri = `${clientApp.url}/spa-callback`;
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ client_name: 'Single Page App', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = oidc.randomPKCECodeVerifier();
+    const authorize = new URL(`${base}/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid profile',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    }).toString();
+
+    const page = await browser.newPage();
+    await page.goto(authorize.href);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(redirectUri));
+    // On the app's own origin now, as its script would: the token endpoint, then userinfo.
+    const code = new URL(page.url()).searchParams.get('code')!;
+    const seen = await page.evaluate(
+      async ({ base, clientId, code, redirectUri, verifier }) => {
+        const token = await fetch(`${base}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            client_id: clientId,
+            code,
+            redirect_uri: redirectUri,
+            code_verifier: verifier,
+          }),
+        }).then((res) => res.json() as Promise<{ token_type: string; access_token: string }>);
+        const info = await fetch(`${base}/oauth/userinfo`, { headers: { Authorization: `Bearer ${token.access_token}` } }).then((res) =>
+          res.json(),
+        );
+        return { tokenType: token.token_type, info };
+      },
+      { base, clientId, code, redirectUri, verifier },
+    );
+    expect(seen).toEqual({ tokenType: 'Bearer', info: expect.objectContaining({ sub: person.id, name: 'Dorothy Vaughan' }) });
+
+    // A page on another origin is refused by the browser: it cannot read the answer.
+    const elsewhere = await startFakeUpstream((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>Elsewhere</title>');
+    });
+    try {
+      await page.goto(elsewhere.url);
+      const outcome = await page.evaluate(
+        (base) =>
+          fetch(`${base}/oauth/userinfo`, { headers: { Authorization: 'Bearer x' } }).then(
+            () => 'read',
+            () => 'blocked',
+          ),
+        base,
+      );
+      expect(outcome).toBe('blocked');
+    } finally {
+      await elsewhere.close();
+    }
   }, 60_000);
 
   it('remembers consent, lists connected applications on /home, and revokes one', async () => {

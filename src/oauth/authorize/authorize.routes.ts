@@ -8,9 +8,10 @@ import { formBody } from '../../web/form-body';
 import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createAuthorizeService } from './authorize.service';
+import { ENDPOINTS } from '../protocol';
 
 /** Seed 001 serves the endpoint under three paths. */
-export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', '/oauth/authorize'];
+export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', ENDPOINTS.authorization];
 
 export function createAuthorizeRouter(idTokens: IdTokenSigner, config: Config, sessions: RequestHandler, csrf: Csrf): Router {
   const authorize = createAuthorizeController(createAuthorizeService(config, idTokens), csrf);

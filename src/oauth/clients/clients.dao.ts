@@ -10,6 +10,11 @@ export async function putClient(client: ClientDocument): Promise<void> {
   await ClientModel.replaceOne({ _id: client._id }, client, { upsert: true }).exec();
 }
 
+/** Whether a public client has this web origin. */
+export async function publicClientHasOrigin(origin: string): Promise<boolean> {
+  return (await ClientModel.exists({ webOrigins: origin, tokenEndpointAuthMethod: 'none' }).exec()) !== null;
+}
+
 export function findClient(clientId: string): Promise<ClientDocument | null> {
   return ClientModel.findById(clientId).lean<ClientDocument>().exec();
 }

@@ -30,6 +30,11 @@ export interface ClientDocument {
   /** RFC 7592: hash of the token that reads, updates and deletes this registration. */
   registrationTokenHash?: string;
   grants: GrantType[];
+  /**
+   * A public client's web origins, from its http(s) redirect URIs: browser apps there may call the
+   * token, userinfo, revocation and device endpoints across origins (CORS). Absent for the others.
+   */
+  webOrigins?: string[];
   /** Absent on clients registered otherwise than by RFC 7591, or before it held anything. */
   metadata?: RegisteredMetadata;
   /** The user who registered the client; absent for clients registered from the command line. */
@@ -50,11 +55,13 @@ const clientSchema = new Schema<ClientDocument>(
     registrationTokenHash: { type: String },
     grants: { type: [String], required: true },
     metadata: { type: Schema.Types.Mixed },
+    webOrigins: { type: [String], default: undefined },
     ownerId: { type: String },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'oauth_clients' },
 );
 clientSchema.index({ ownerId: 1, createdAt: 1 });
+clientSchema.index({ webOrigins: 1 });
 
 export const ClientModel = model<ClientDocument>('OAuthClient', clientSchema);

@@ -11,6 +11,7 @@ import type { ClientRemovedHook } from './clients.service';
 import * as clientsValidation from './clients.validation';
 import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
+import { ENDPOINTS } from '../protocol';
 
 export function createClientsRouter(
   config: Config,
@@ -24,14 +25,14 @@ export function createClientsRouter(
   const router = Router();
   // A body the parser refuses is answered in the RFC's error format too.
   router.post(
-    '/oauth/register',
+    ENDPOINTS.registration,
     jsonBody,
     oauthBodyErrors,
     ...limitsFor(config, registrationLimit, tooManyTokenRequests),
     registration.register,
   );
-  router.get('/oauth/register/:clientId', registration.read);
-  router.delete('/oauth/register/:clientId', registration.remove);
+  router.get(`${ENDPOINTS.registration}/:clientId`, registration.read);
+  router.delete(`${ENDPOINTS.registration}/:clientId`, registration.remove);
   router.post(
     '/oauth/clients',
     sessions,

@@ -13,6 +13,7 @@ import {
   type ClientAuthMethod,
   type GrantType,
 } from '../protocol';
+import { clientOriginsChanged } from './client-origins.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
 
@@ -149,9 +150,11 @@ export class TooManyClientsError extends Error {
  */
 export async function insertWithinCap(client: ClientDocument): Promise<void> {
   await clientsDao.insertClient(client);
-  if (client.ownerId === undefined || (await clientsDao.countClientsOf(client.ownerId)) <= LIMITS.clientsPerOwner) return;
-  await clientsDao.deleteClient(client._id);
-  throw new TooManyClientsError();
+  if (client.ownerId !== undefined && (await clientsDao.countClientsOf(client.ownerId)) > LIMITS.clientsPerOwner) {
+    await clientsDao.deleteClient(client._id);
+    throw new TooManyClientsError();
+  }
+  if (client.webOrigins) await clientOriginsChanged();
 }
 
 /**
@@ -160,7 +163,7 @@ export async function insertWithinCap(client: ClientDocument): Promise<void> {
  */
 export async function removeClient(clientId: string, ended: ClientRemovedHook, ownerId?: string): Promise<boolean> {
   if (!(await clientsDao.deleteClient(clientId, ownerId))) return false;
-  await ended(clientId);
+  await Promise.all([ended(clientId), clientOriginsChanged()]);
   return true;
 }
 

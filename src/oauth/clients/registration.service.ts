@@ -17,6 +17,7 @@ import {
   type GrantType,
   type ResponseType,
 } from '../protocol';
+import { webOriginsOf } from './client-origins.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument, RegisteredMetadata } from './clients.model';
 import {
@@ -149,6 +150,7 @@ export async function register(ownerId: string, body: unknown, issuer: string): 
     grants: metadata.grants,
     tokenEndpointAuthMethod: metadata.authMethod,
     metadata: metadata.metadata,
+    ...(metadata.authMethod === 'none' && { webOrigins: webOriginsOf(metadata.redirectUris) }),
     registrationTokenHash: sha256(registrationToken),
     ownerId,
     createdAt: new Date(),

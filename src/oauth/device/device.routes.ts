@@ -11,6 +11,7 @@ import { errorPage } from '../../web/layout';
 import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import { createDeviceController } from './device.controller';
+import { ENDPOINTS } from '../protocol';
 
 export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf): Router {
   const device = createDeviceController(config, csrf);
@@ -30,7 +31,7 @@ export function createDeviceRouter(config: Config, sessions: RequestHandler, csr
     tooManyTokenRequests,
   );
   const router = Router();
-  router.post('/oauth/device_authorization', jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice);
+  router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice);
   const person = requireSession('sign-in', '/device');
   router.get('/device', sessions, person, device.showVerification);
   router.post('/device', sessions, formBody, csrf.require, person, ...userCodeLimits, device.verify);

@@ -4,6 +4,7 @@ import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import {
   ACR_VALUES,
+  ENDPOINTS,
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
   GRANT_TYPES,
@@ -22,15 +23,15 @@ import type { KeyRing } from './signing-keys.service';
 export function providerMetadata(issuer: string): Record<string, unknown> {
   return {
     issuer,
-    authorization_endpoint: `${issuer}/oauth/authorize`,
-    token_endpoint: `${issuer}/oauth/token`,
-    userinfo_endpoint: `${issuer}/oauth/userinfo`,
-    jwks_uri: `${issuer}/oauth/jwks`,
-    registration_endpoint: `${issuer}/oauth/register`,
-    end_session_endpoint: `${issuer}/oauth/end-session`,
-    revocation_endpoint: `${issuer}/oauth/revoke`,
-    introspection_endpoint: `${issuer}/oauth/introspect`,
-    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
+    authorization_endpoint: `${issuer}${ENDPOINTS.authorization}`,
+    token_endpoint: `${issuer}${ENDPOINTS.token}`,
+    userinfo_endpoint: `${issuer}${ENDPOINTS.userinfo}`,
+    jwks_uri: `${issuer}${ENDPOINTS.jwks}`,
+    registration_endpoint: `${issuer}${ENDPOINTS.registration}`,
+    end_session_endpoint: `${issuer}${ENDPOINTS.endSession}`,
+    revocation_endpoint: `${issuer}${ENDPOINTS.revocation}`,
+    introspection_endpoint: `${issuer}${ENDPOINTS.introspection}`,
+    device_authorization_endpoint: `${issuer}${ENDPOINTS.deviceAuthorization}`,
     scopes_supported: SCOPES,
     response_types_supported: RESPONSE_TYPES,
     response_modes_supported: RESPONSE_MODES,

@@ -9,6 +9,7 @@ import type { createBearerGuard } from '../tokens/bearer.middleware';
 import type { IdTokens } from './id-tokens.service';
 import { createOidcController } from './oidc.controller';
 import type { KeyRing } from './signing-keys.service';
+import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
 
 export function createOidcRouter(
   config: Config,
@@ -21,10 +22,10 @@ export function createOidcRouter(
   const oidc = createOidcController(config, keys);
   const endSession = createEndSessionController(idTokens, csrf);
   const router = Router();
-  router.get('/oauth/end-session', sessions, endSession.endSession);
-  router.post('/oauth/end-session', sessions, formBody, csrf.requireWhenSignedIn, endSession.endSession);
-  router.get(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'], oidc.metadata);
-  router.get('/oauth/jwks', oidc.jwks);
+  router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
+  router.post(ENDPOINTS.endSession, sessions, formBody, csrf.requireWhenSignedIn, endSession.endSession);
+  router.get(DISCOVERY_PATHS, oidc.metadata);
+  router.get(ENDPOINTS.jwks, oidc.jwks);
   // RFC 6750 §2.2: on POST the token may come in a form body instead of the header.
   const userinfoToken = requireOAuthToken({
     scope: 'openid',
@@ -32,7 +33,7 @@ export function createOidcRouter(
     clientToken: 'invalid',
     missingDescription: 'Send the access token as Authorization: Bearer <token>',
   });
-  router.get('/oauth/userinfo', userinfoToken, oidc.userinfo);
-  router.post('/oauth/userinfo', formBody, userinfoToken, oidc.userinfo);
+  router.get(ENDPOINTS.userinfo, userinfoToken, oidc.userinfo);
+  router.post(ENDPOINTS.userinfo, formBody, userinfoToken, oidc.userinfo);
   return router;
 }

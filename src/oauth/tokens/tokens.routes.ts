@@ -11,6 +11,7 @@ import { namedClientId } from '../oauth.parameters';
 import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
+import { ENDPOINTS } from '../protocol';
 
 export function createTokensRouter(
   config: Config,
@@ -28,8 +29,8 @@ export function createTokensRouter(
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();
   router.post('/v1/oauth/token', ...body, ...tokenLimits, tokens.v1Token, oauthOutage);
-  router.post('/oauth/token', ...body, ...tokenLimits, tokens.token, oauthOutage);
-  router.post('/oauth/revoke', ...body, tokens.revoke);
-  router.post('/oauth/introspect', ...body, tokens.introspect);
+  router.post(ENDPOINTS.token, ...body, ...tokenLimits, tokens.token, oauthOutage);
+  router.post(ENDPOINTS.revocation, ...body, tokens.revoke);
+  router.post(ENDPOINTS.introspection, ...body, tokens.introspect);
   return router;
 }

@@ -1,0 +1,48 @@
+// CORS for the provider's endpoints that browser apps call (docs/oauth.md, Browser apps): discovery
+// and the JWK Set for any origin; the token, userinfo, revocation and device endpoints for the web
+// origins of registered public clients (client-origins.service.ts) and CORS_ORIGINS. Never with
+// credentials (none of these endpoints reads a cookie) and never a wildcard for the client endpoints.
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import type { Config } from '../../config';
+import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
+import { isPublicClientOrigin } from './client-origins.service';
+
+const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, ENDPOINTS.jwks]);
+const CLIENT_ENDPOINTS = new Set<string>([ENDPOINTS.token, ENDPOINTS.userinfo, ENDPOINTS.revocation, ENDPOINTS.deviceAuthorization]);
+const MAX_AGE_SECONDS = 600;
+
+const anyOrigin = cors({ origin: '*', methods: ['GET'], maxAge: MAX_AGE_SECONDS });
+const clientCors = (origin: string) =>
+  cors({
+    origin,
+    credentials: false,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'DPoP'],
+    exposedHeaders: ['WWW-Authenticate', 'Retry-After', 'X-Request-Id'],
+    maxAge: MAX_AGE_SECONDS,
+  });
+
+export interface BrowserClientCors {
+  /** Whether the path is one of these endpoints (the app's general CORS leaves them alone). */
+  handles(path: string): boolean;
+  middleware: RequestHandler;
+}
+
+export function createBrowserClientCors(config: Config): BrowserClientCors {
+  const configured = new Set(config.corsOrigins);
+  const handles = (path: string) => PUBLIC_DOCUMENTS.has(path) || CLIENT_ENDPOINTS.has(path);
+  return {
+    handles,
+    middleware: async (req, res, next) => {
+      if (PUBLIC_DOCUMENTS.has(req.path)) return anyOrigin(req, res, next);
+      const origin = req.headers.origin;
+      if (!CLIENT_ENDPOINTS.has(req.path) || !origin) return next();
+      // Responses differ by Origin, so caches must key on it, allowed or not.
+      res.vary('Origin');
+      const allowed = configured.has(origin) || (origin !== 'null' && (await isPublicClientOrigin(origin)));
+      if (allowed) return clientCors(origin)(req, res, next);
+      next();
+    },
+  };
+}
