@@ -1,6 +1,6 @@
-// `npm run keys -- rotate|list`: the ID token signing keys in the configured database. `rotate` makes a
-// new key current; running servers sign with it within OIDC_KEYS_REFRESH_SECONDS and keep publishing
-// the old one until the ID tokens it signed have expired.
+// `npm run keys -- rotate|list`: the signing keys in the configured database. `rotate` makes a new key
+// current for each algorithm (RS256, ES256); running servers sign with them within
+// OIDC_KEYS_REFRESH_SECONDS and keep publishing the old ones until the ID tokens they signed have expired.
 import { createLogger } from '../common/logger';
 import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
@@ -9,7 +9,7 @@ import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-key
 
 const USAGE = `usage: npm run keys -- rotate | list
 
-  rotate   make a new signing key current; servers sign with it within OIDC_KEYS_REFRESH_SECONDS
+  rotate   make new signing keys current (RS256 and ES256); servers sign with them within OIDC_KEYS_REFRESH_SECONDS
   list     the published keys, current and retired`;
 
 async function main(): Promise<void> {
@@ -23,8 +23,10 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, createLogger('warn'));
   try {
     if (command === 'rotate') {
-      const kid = await rotate(keyRingOptions(config.oauth));
-      process.stdout.write(`new signing key ${kid} is current; servers pick it up within ${config.oauth.signingKeysRefresh} s\n`);
+      const kids = await rotate(keyRingOptions(config.oauth));
+      process.stdout.write(
+        `new signing keys ${kids.join(', ')} are current; servers pick them up within ${config.oauth.signingKeysRefresh} s\n`,
+      );
       return;
     }
     for (const key of await listPublished()) {

@@ -34,12 +34,13 @@ import {
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
   SELF_REGISTRABLE_GRANTS,
+  SIGNING_ALGORITHMS,
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
-import { PAGE_METADATA } from './clients/registration.service';
+import { PAGE_METADATA, SIGNING_METADATA } from './clients/registration.service';
 import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {
@@ -117,7 +118,11 @@ const userinfoOperation = (operationId: string) => ({
   summary: 'Claims about the person an access token with the openid scope acts for',
   security: [{ oauth: ['openid'] }],
   responses: {
-    '200': json(ref('UserInfo'), 'sub, with the claims the scopes and the claims parameter release'),
+    '200': {
+      description:
+        'sub, with the claims the scopes and the claims parameter release; as a JWT signed for the client when it registered userinfo_signed_response_alg',
+      content: { 'application/json': { schema: ref('UserInfo') }, 'application/jwt': { schema: { type: 'string' } } },
+    },
     '401': json({ oneOf: [ref('OAuthError'), ref('BearerChallenge')] }, 'No bearer token, or invalid_token'),
     '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks openid'),
     ...jsonFaults,
@@ -682,6 +687,7 @@ export const oauthOpenApi: OpenApiFragment = {
         client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
         ...Object.fromEntries(PAGE_METADATA.map((field) => [field, { type: 'string', format: 'uri' }])),
+        ...Object.fromEntries(SIGNING_METADATA.map((field) => [field, { type: 'string', enum: [...SIGNING_ALGORITHMS] }])),
         grant_types: {
           type: 'array',
           items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
@@ -719,7 +725,7 @@ export const oauthOpenApi: OpenApiFragment = {
         grant_types: { type: 'array', items: ref('Grant') },
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
-        ...Object.fromEntries(PAGE_METADATA.map((field) => [field, str])),
+        ...Object.fromEntries([...PAGE_METADATA, ...SIGNING_METADATA].map((field) => [field, str])),
       },
       additionalProperties: false,
     },

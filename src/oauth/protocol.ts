@@ -132,7 +132,14 @@ export const ACR_VALUES = ['1'] as const;
 export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr'] as const;
 export const CLAIMS_SUPPORTED = [...new Set([...PERSON_CLAIMS, ...ID_TOKEN_CLAIMS])];
 
-export const ID_TOKEN_SIGNING_ALGORITHM = 'RS256';
+/**
+ * What this server signs ID tokens and userinfo responses with: one current key of each. RS256 is
+ * the default; a client chooses another with id_token_signed_response_alg or userinfo_signed_response_alg.
+ */
+export const SIGNING_ALGORITHMS = ['RS256', 'ES256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+export const DEFAULT_SIGNING_ALGORITHM: SigningAlgorithm = 'RS256';
+export const isSigningAlgorithm = (value: unknown): value is SigningAlgorithm => SIGNING_ALGORITHMS.includes(value as SigningAlgorithm);
 
 /** RFC 8628 user codes: 8 letters without vowels or look-alikes, shown as BCDF-GHJK. */
 export const USER_CODE = { alphabet: 'BCDFGHJKLMNPQRSTVWXZ', length: 8, groupSize: 4 } as const;

@@ -36,7 +36,7 @@ describe('signing keys', () => {
     await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
 
     const rotated = await keysCommand('rotate');
-    expect(rotated.stdout).toMatch(/^new signing key \S+ is current/);
+    expect(rotated.stdout).toMatch(/^new signing keys \S+, \S+ are current/);
     await new Promise((resolve) => setTimeout(resolve, 1100));
 
     const after = await idToken();
@@ -46,7 +46,10 @@ describe('signing keys', () => {
     // Signed before the rotation, still verifiable after it.
     await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
     const published = await request(liveApp().app).get('/oauth/jwks').expect(200);
-    expect(published.body.keys.map((key: { kid: string }) => key.kid).sort()).toEqual([oldKid, newKid].sort());
+    // The RS256 keys before and after, and an ES256 key of each generation.
+    const kids = published.body.keys.map((key: { kid: string }) => key.kid);
+    expect(kids).toEqual(expect.arrayContaining([oldKid, newKid]));
+    expect(published.body.keys.map((key: { alg: string }) => key.alg).sort()).toEqual(['ES256', 'ES256', 'RS256', 'RS256']);
     expect(JSON.stringify(published.body)).not.toMatch(/"d":|"p":|"q":/);
 
     const listed = await keysCommand('list');
@@ -58,9 +61,10 @@ describe('signing keys', () => {
     await SigningKeyModel.deleteMany({});
     const fresh = testApp({ SIGNING_KEYS_SECRET: SECRET });
     const published = await request(fresh).get('/oauth/jwks').expect(200);
-    expect(published.body.keys).toHaveLength(1);
+    expect(published.body.keys.map((key: { alg: string }) => key.alg).sort()).toEqual(['ES256', 'RS256']);
     const { tokens } = await passwordGrant(fresh, { scope: 'openid' });
-    expect(decodeProtectedHeader((tokens as { id_token?: string }).id_token!).kid).toBe(published.body.keys[0].kid);
+    const rsa = published.body.keys.find((key: { alg: string }) => key.alg === 'RS256');
+    expect(decodeProtectedHeader((tokens as { id_token?: string }).id_token!).kid).toBe(rsa.kid);
   });
 
   it('let a server whose SIGNING_KEYS_SECRET changed make a key it can use, and sign', async () => {

@@ -284,6 +284,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
       ? await idTokens.sign({
           user: person,
           clientId: request.client._id,
+          algorithm: request.client.metadata?.id_token_signed_response_alg,
           claims: idTokenClaims,
           authTime: signedIn.authTime,
           nonce: request.nonce,

@@ -1,7 +1,7 @@
 // Registered client applications. The secret is kept only as a SHA-256 hash; public clients
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
-import type { ClientAuthMethod, GrantType } from '../protocol';
+import type { ClientAuthMethod, GrantType, SigningAlgorithm } from '../protocol';
 
 /**
  * Registration metadata (RFC 7591 §2, OpenID Connect Dynamic Client Registration §2) kept under its
@@ -11,6 +11,10 @@ export interface RegisteredMetadata {
   logo_uri?: string;
   policy_uri?: string;
   tos_uri?: string;
+  /** How its ID tokens are signed (RS256 when absent). */
+  id_token_signed_response_alg?: SigningAlgorithm;
+  /** Present: userinfo answers it with a JWT signed so (OIDC Core §5.3.2); absent: plain JSON. */
+  userinfo_signed_response_alg?: SigningAlgorithm;
 }
 
 export interface ClientDocument {

@@ -13,6 +13,9 @@ import {
   PUBLIC_CLIENT_GRANTS,
   RESPONSE_TYPE_GRANT,
   RESPONSE_TYPES,
+  SIGNING_ALGORITHMS,
+  isSigningAlgorithm,
+  type SigningAlgorithm,
   type ClientAuthMethod,
   type GrantType,
   type ResponseType,
@@ -56,7 +59,12 @@ export interface ClientMetadata {
   logo_uri?: string;
   policy_uri?: string;
   tos_uri?: string;
+  id_token_signed_response_alg?: SigningAlgorithm;
+  userinfo_signed_response_alg?: SigningAlgorithm;
 }
+
+/** How the client wants what this server signs for it: one of SIGNING_ALGORITHMS each. */
+export const SIGNING_METADATA = ['id_token_signed_response_alg', 'userinfo_signed_response_alg'] as const;
 
 /** The client's own pages (RFC 7591 §2): http(s) addresses the consent page links to (and shows the logo of). */
 export const PAGE_METADATA = ['logo_uri', 'policy_uri', 'tos_uri'] as const;
@@ -112,6 +120,12 @@ function readMetadata(body: unknown) {
     const value = input[field];
     if (value === undefined) continue;
     if (!isWebAddress(value)) throw invalid(`${field} must be an http(s) URL`);
+    metadata[field] = value;
+  }
+  for (const field of SIGNING_METADATA) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (!isSigningAlgorithm(value)) throw invalid(`${field} must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
     metadata[field] = value;
   }
   return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
-import { ACR_VALUES, ID_TOKEN_SIGNING_ALGORITHM as ID_TOKEN_ALGORITHM } from '../protocol';
+import { ACR_VALUES, type SigningAlgorithm } from '../protocol';
 import { personClaims } from './claims.service';
 import type { KeyRing } from './signing-keys.service';
 
@@ -17,6 +17,8 @@ export function halfHash(value: string): string {
 export interface IdTokenRequest {
   user: UserRecord;
   clientId: string;
+  /** The client's id_token_signed_response_alg; RS256 when it registered none. */
+  algorithm?: SigningAlgorithm;
   /** The claims about the person it carries besides `sub`. */
   claims: readonly string[];
   authTime?: Date;
@@ -26,38 +28,49 @@ export interface IdTokenRequest {
 }
 
 export function createIdTokens(keys: KeyRing, config: Config) {
+  /** A JWT from this issuer to one client, signed with the current key of the algorithm. */
+  async function signed(claims: Record<string, unknown>, audience: string, algorithm?: SigningAlgorithm, expiresIn?: number) {
+    const { kid, alg, privateKey } = await keys.signingKey(algorithm);
+    return jwt.sign(claims, privateKey, {
+      algorithm: alg,
+      keyid: kid,
+      issuer: config.publicUrl,
+      audience,
+      ...(expiresIn !== undefined && { expiresIn }),
+    });
+  }
+
   return {
     /** A signed ID token for the person. */
     async sign(request: IdTokenRequest): Promise<string> {
-      const { kid, privateKey } = await keys.signingKey();
       // A password is the one factor this server checks so far: acr 1 (docs/oauth.md, Claims).
       const claims: Record<string, unknown> = { ...personClaims(request.user, request.claims), azp: request.clientId, acr: ACR_VALUES[0] };
       if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
       if (request.nonce) claims.nonce = request.nonce;
       if (request.accessToken) claims.at_hash = halfHash(request.accessToken);
       if (request.code) claims.c_hash = halfHash(request.code);
-      return jwt.sign(claims, privateKey, {
-        algorithm: ID_TOKEN_ALGORITHM,
-        keyid: kid,
-        issuer: config.publicUrl,
-        audience: request.clientId,
-        expiresIn: config.oauth.idTokenLifetime,
-      });
+      return signed(claims, request.clientId, request.algorithm, config.oauth.idTokenLifetime);
+    },
+
+    /** A userinfo response as a signed JWT (OIDC Core §5.3.2), for a client that registered userinfo_signed_response_alg. */
+    signUserinfo(claims: Record<string, unknown>, clientId: string, algorithm: SigningAlgorithm): Promise<string> {
+      return signed(claims, clientId, algorithm);
     },
 
     /**
      * The claims of an ID token this server signed, expired or not (an id_token_hint may be old), or
-     * null for anything else: another signer, another algorithm (`none` included), a bad signature.
+     * null for anything else: another signer, another algorithm than its key's (`none` included), a
+     * bad signature.
      */
     async verifyHint(token: string): Promise<jwt.JwtPayload | null> {
       const decoded = jwt.decode(token, { complete: true });
       const kid = decoded?.header.kid;
-      if (!decoded || decoded.header.alg !== ID_TOKEN_ALGORITHM || typeof kid !== 'string') return null;
-      const publicKey = await keys.publicKey(kid);
-      if (!publicKey) return null;
+      if (!decoded || typeof kid !== 'string') return null;
+      const published = await keys.publicKey(kid);
+      if (!published || decoded.header.alg !== published.alg) return null;
       try {
-        const payload = jwt.verify(token, publicKey, {
-          algorithms: [ID_TOKEN_ALGORITHM],
+        const payload = jwt.verify(token, published.key, {
+          algorithms: [published.alg],
           issuer: config.publicUrl,
           ignoreExpiration: true,
         });

@@ -8,15 +8,17 @@ import {
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
   GRANT_TYPES,
-  ID_TOKEN_SIGNING_ALGORITHM,
   PKCE_METHODS,
   PROMPTS,
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPES,
+  SIGNING_ALGORITHMS,
 } from '../protocol';
 import { oauthPrincipal } from '../tokens/bearer.middleware';
+import * as clientsService from '../clients/clients.service';
 import { userinfoClaims } from './claims.service';
+import type { IdTokens } from './id-tokens.service';
 import type { KeyRing } from './signing-keys.service';
 
 /** Everything the server really supports, for both discovery documents; each list from the protocol's vocabulary. */
@@ -37,7 +39,8 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     response_modes_supported: RESPONSE_MODES,
     grant_types_supported: GRANT_TYPES,
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: [ID_TOKEN_SIGNING_ALGORITHM],
+    id_token_signing_alg_values_supported: SIGNING_ALGORITHMS,
+    userinfo_signing_alg_values_supported: SIGNING_ALGORITHMS,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
@@ -52,7 +55,7 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
   };
 }
 
-export function createOidcController(config: Config, keys: KeyRing) {
+export function createOidcController(config: Config, keys: KeyRing, idTokens: IdTokens) {
   return {
     metadata(_req: Request, res: Response): void {
       res.json(providerMetadata(config.publicUrl));
@@ -63,9 +66,15 @@ export function createOidcController(config: Config, keys: KeyRing) {
       res.set('Cache-Control', 'public, max-age=60').json(await keys.jwks());
     },
 
-    userinfo(_req: Request, res: Response): void {
+    /** JSON, or a signed JWT for a client that registered userinfo_signed_response_alg (OIDC Core §5.3.2). */
+    async userinfo(_req: Request, res: Response): Promise<void> {
       const { token, person } = oauthPrincipal(res);
-      noStore(res).json(userinfoClaims(person, token.scope, token.claims));
+      const claims = userinfoClaims(person, token.scope, token.claims);
+      const algorithm = (await clientsService.find(token.clientId))?.metadata?.userinfo_signed_response_alg;
+      if (!algorithm) return void noStore(res).json(claims);
+      noStore(res)
+        .type('application/jwt')
+        .send(await idTokens.signUserinfo(claims, token.clientId, algorithm));
     },
   };
 }

@@ -19,7 +19,7 @@ export function createOidcRouter(
   csrf: Csrf,
   requireOAuthToken: ReturnType<typeof createBearerGuard>,
 ): Router {
-  const oidc = createOidcController(config, keys);
+  const oidc = createOidcController(config, keys, idTokens);
   const endSession = createEndSessionController(idTokens, csrf);
   const router = Router();
   router.get(ENDPOINTS.endSession, sessions, endSession.endSession);

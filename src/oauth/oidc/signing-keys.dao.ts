@@ -14,10 +14,10 @@ export function listPublished(now: Date): Promise<SigningKeyDocument[]> {
     .exec();
 }
 
-/** Retires every current key but `kid`; they stay published until `publishUntil`. */
-export async function retireAllBut(kid: string, now: Date, publishUntil: Date): Promise<void> {
+/** Retires every current key but `kids`; they stay published until `publishUntil`. */
+export async function retireAllBut(kids: string[], now: Date, publishUntil: Date): Promise<void> {
   await SigningKeyModel.updateMany(
-    { _id: trusted({ $ne: kid }), retiredAt: trusted({ $exists: false }) },
+    { _id: trusted({ $nin: kids }), retiredAt: trusted({ $exists: false }) },
     { $set: { retiredAt: now, publishUntil } },
   ).exec();
 }

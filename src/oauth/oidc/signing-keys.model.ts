@@ -1,5 +1,6 @@
 // ID token signing keys, shared by every instance. The private key is stored only encrypted.
 import { Schema, model } from 'mongoose';
+import type { SigningAlgorithm } from '../protocol';
 
 export interface EncryptedPrivateKey {
   iv: string;
@@ -10,7 +11,7 @@ export interface EncryptedPrivateKey {
 export interface SigningKeyDocument {
   /** The key id (`kid`). */
   _id: string;
-  alg: 'RS256';
+  alg: SigningAlgorithm;
   publicJwk: Record<string, unknown>;
   privateKey: EncryptedPrivateKey;
   createdAt: Date;

@@ -1,5 +1,6 @@
-// ID token signing keys: RSA 2048 for RS256, stored in MongoDB so that every instance signs with the
-// same key and publishes the same set. The private key is encrypted with AES-256-GCM under a key
+// Signing keys for ID tokens and signed userinfo: one current key per algorithm (RSA 2048 for RS256,
+// P-256 for ES256), stored in MongoDB so that every instance signs with the same keys and publishes
+// the same set. The private key is encrypted with AES-256-GCM under a key
 // derived from SIGNING_KEYS_SECRET. Instances re-read the set every OIDC_KEYS_REFRESH_SECONDS (30 by
 // default, 60 at most), so a rotation made by `npm run keys -- rotate` is picked up within that time;
 // the retired key stays published until every ID token it signed has expired.
@@ -15,13 +16,18 @@ import {
 } from 'node:crypto';
 import { randomToken } from '../../common/crypto';
 import type { Config } from '../../config';
+import { DEFAULT_SIGNING_ALGORITHM, SIGNING_ALGORITHMS, type SigningAlgorithm } from '../protocol';
 import * as signingKeysDao from './signing-keys.dao';
 import type { EncryptedPrivateKey, SigningKeyDocument } from './signing-keys.model';
 
 export interface SigningKey {
   kid: string;
+  alg: SigningAlgorithm;
   privateKey: KeyObject;
 }
+
+const newKeyPair = (alg: SigningAlgorithm) =>
+  alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 export interface KeyRingOptions {
   secret: string;
@@ -75,25 +81,30 @@ export class ForeignSecretError extends Error {
 }
 
 /**
- * Makes a new key the current one; the others retire. Returns the new key id. `npm run keys` refuses
+ * Makes a new key current for every algorithm; the others retire. Returns the new key ids. `npm run keys` refuses
  * (writing nothing) under a secret the current key does not open, since servers could not read the
  * new key; a server whose secret changed (`replaceForeign`) makes a key it can use.
  */
-export async function rotate(options: KeyRingOptions, replaceForeign = false): Promise<string> {
+export async function rotate(options: KeyRingOptions, replaceForeign = false): Promise<string[]> {
   const current = (await signingKeysDao.listPublished(new Date())).find((key) => !key.retiredAt);
   if (!replaceForeign && current && !decrypt(current.privateKey, options.secret)) throw new ForeignSecretError();
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = randomToken(12);
   const now = new Date();
-  await signingKeysDao.insert({
-    _id: kid,
-    alg: 'RS256',
-    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' },
-    privateKey: encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), options.secret),
-    createdAt: now,
-  });
-  await signingKeysDao.retireAllBut(kid, now, new Date(now.getTime() + publishWindowMs(options)));
-  return kid;
+  const kids = await Promise.all(
+    SIGNING_ALGORITHMS.map(async (alg) => {
+      const { privateKey, publicKey } = newKeyPair(alg);
+      const kid = randomToken(12);
+      await signingKeysDao.insert({
+        _id: kid,
+        alg,
+        publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' },
+        privateKey: encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), options.secret),
+        createdAt: now,
+      });
+      return kid;
+    }),
+  );
+  await signingKeysDao.retireAllBut(kids, now, new Date(now.getTime() + publishWindowMs(options)));
+  return kids;
 }
 
 export function listPublished(): Promise<SigningKeyDocument[]> {
@@ -103,7 +114,8 @@ export function listPublished(): Promise<SigningKeyDocument[]> {
 interface LoadedKeys {
   at: number;
   keys: SigningKeyDocument[];
-  signing: SigningKey | null;
+  /** The current key of each algorithm; one missing (or unreadable under this secret) is made anew. */
+  signing: Partial<Record<SigningAlgorithm, SigningKey>>;
 }
 
 /** The published keys of one process, read again at most every `refresh` seconds. */
@@ -115,9 +127,13 @@ export function createKeyRing(options: KeyRingOptions) {
     const now = Date.now();
     await signingKeysDao.deleteExpired(new Date(now));
     const keys = await signingKeysDao.listPublished(new Date(now));
-    const current = keys.find((key) => !key.retiredAt);
-    const privateKey = current ? decrypt(current.privateKey, options.secret) : null;
-    return { at: now, keys, signing: current && privateKey ? { kid: current._id, privateKey } : null };
+    const signing: LoadedKeys['signing'] = {};
+    for (const alg of SIGNING_ALGORITHMS) {
+      const current = keys.find((key) => !key.retiredAt && key.alg === alg);
+      const privateKey = current ? decrypt(current.privateKey, options.secret) : null;
+      if (current && privateKey) signing[alg] = { kid: current._id, alg, privateKey };
+    }
+    return { at: now, keys, signing };
   }
 
   async function fresh(): Promise<LoadedKeys> {
@@ -127,14 +143,14 @@ export function createKeyRing(options: KeyRingOptions) {
     return loaded;
   }
 
-  /** The key to sign with; the first call ever (or after a secret change) creates one. */
-  async function signingKey(): Promise<SigningKey> {
-    const { signing } = await fresh();
-    if (signing) return signing;
+  /** The key to sign with; the first call ever (or after a secret change, or for a new algorithm) creates the keys. */
+  async function signingKey(alg: SigningAlgorithm = DEFAULT_SIGNING_ALGORITHM): Promise<SigningKey> {
+    const found = (await fresh()).signing[alg];
+    if (found) return found;
     await rotate(options, true);
     loaded = null;
-    const created = (await fresh()).signing;
-    if (!created) throw new Error('no usable signing key after creating one');
+    const created = (await fresh()).signing[alg];
+    if (!created) throw new Error(`no usable ${alg} signing key after creating one`);
     return created;
   }
 
@@ -146,14 +162,14 @@ export function createKeyRing(options: KeyRingOptions) {
      * client that reads the keys before the first ID token can verify it (OIDC Discovery §3).
      */
     async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
-      if (!(await fresh()).signing) await signingKey();
+      for (const alg of SIGNING_ALGORITHMS) await signingKey(alg);
       return { keys: (await fresh()).keys.map((key) => key.publicJwk) };
     },
 
-    /** The public key for a `kid`, for checking ID tokens this server signed. */
-    async publicKey(kid: string): Promise<KeyObject | null> {
-      const key = (await fresh()).keys.find((candidate) => candidate._id === kid);
-      return key ? createPublicKey({ key: key.publicJwk as JsonWebKeyInput['key'], format: 'jwk' }) : null;
+    /** The public key for a `kid` and its algorithm, for checking ID tokens this server signed. */
+    async publicKey(kid: string): Promise<{ alg: SigningAlgorithm; key: KeyObject } | null> {
+      const found = (await fresh()).keys.find((candidate) => candidate._id === kid);
+      return found ? { alg: found.alg, key: createPublicKey({ key: found.publicJwk as JsonWebKeyInput['key'], format: 'jwk' }) } : null;
     },
   };
 }

@@ -46,5 +46,5 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
     },
     lifetimes,
   );
-  return withIdToken(idTokens, issued, client._id, { authTime: code.authTime, nonce: code.nonce, claims: code.claims });
+  return withIdToken(idTokens, issued, client, { authTime: code.authTime, nonce: code.nonce, claims: code.claims });
 };

@@ -10,5 +10,5 @@ export const deviceCodeGrant: GrantHandler = async ({ client, parameters, lifeti
   const { userId, authTime, scope } = await deviceService.redeem(required(parameters, 'device_code'), client._id);
   const person = await personOf(userId);
   const issued = await issue({ client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime }, lifetimes);
-  return withIdToken(idTokens, issued, client._id, { authTime });
+  return withIdToken(idTokens, issued, client, { authTime });
 };

@@ -135,14 +135,15 @@ export type IdTokenSigner = Pick<IdTokens, 'sign'>;
 export async function withIdToken(
   signer: IdTokenSigner | null,
   issued: IssuedToken,
-  clientId: string,
+  client: ClientDocument,
   context: { authTime?: Date; nonce?: string; claims?: RequestedClaims },
 ): Promise<IssuedToken> {
   if (!signer || !issued.person || !issued.scope.includes('openid')) return issued;
   const { claims, ...rest } = context;
   const idToken = await signer.sign({
     user: issued.person,
-    clientId,
+    clientId: client._id,
+    algorithm: client.metadata?.id_token_signed_response_alg,
     claims: claims?.id_token ?? [],
     accessToken: issued.accessToken,
     ...rest,

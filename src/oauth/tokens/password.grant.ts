@@ -23,6 +23,6 @@ export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHand
     if (!userId) throw invalidGrant('The username or password is wrong');
     const person = await personOf(userId);
     const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true }, lifetimes);
-    return withIdToken(idTokens, issued, client._id, {});
+    return withIdToken(idTokens, issued, client, {});
   };
 }

@@ -79,6 +79,6 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
       },
       lifetimes,
     );
-    return withIdToken(idTokens, issued, client._id, { authTime: token.authTime, claims: token.claims });
+    return withIdToken(idTokens, issued, client, { authTime: token.authTime, claims: token.claims });
   };
 }
