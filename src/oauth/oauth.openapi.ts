@@ -22,7 +22,10 @@ import {
   str,
 } from '../openapi/openapi.kit';
 import {
+  ASSERTION_SIGNING_ALGORITHMS,
+  CLIENT_ASSERTION_TYPE,
   CLIENT_AUTH_METHODS,
+  REQUEST_OBJECT_ALGORITHMS,
   GRANT_TYPES,
   LIMITS,
   PERSON_CLAIMS,
@@ -40,6 +43,7 @@ import {
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
+import { JWKS_LIMITS } from './clients/client-keys.service';
 import { PAGE_METADATA, SIGNING_METADATA } from './clients/registration.service';
 import { listGrants } from './grants/grants.validation';
 
@@ -66,6 +70,13 @@ const oauthForm = (properties: Record<string, Schema>, required: string[] = []) 
   additionalProperties: param,
 });
 
+/** A client's public keys (RFC 7517 JWK Set). */
+const jwksSchema = {
+  type: 'object',
+  required: ['keys'],
+  properties: { keys: { type: 'array', minItems: 1, maxItems: JWKS_LIMITS.keys, items: { type: 'object' } } },
+};
+
 /** One or more of the scopes, space-separated. */
 const scopeList = { type: 'string', pattern: SCOPE_LIST_PATTERN, maxLength: 200 };
 /** The words of a response type may come in any order (OAuth 2.0 Multiple Response Types). */
@@ -76,12 +87,19 @@ const responseModeEnum = { type: 'string', enum: [...RESPONSE_MODES] };
 const stateSchema = { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: LIMITS.stateLength };
 const promptSchema = { type: 'string', pattern: `^(${PROMPTS.join('|')})( (${PROMPTS.join('|')}))*$` };
 
+/** How a client authenticates in a form: client_secret_post, or a client assertion (RFC 7523). */
+const clientCredentialFields = {
+  client_id: param,
+  client_secret: param,
+  client_assertion_type: { type: 'string', enum: [CLIENT_ASSERTION_TYPE] },
+  client_assertion: param,
+};
+
 const tokenParameters = (grants: readonly string[]) =>
   oauthForm(
     {
       grant_type: { type: 'string', enum: [...grants] },
-      client_id: param,
-      client_secret: param,
+      ...clientCredentialFields,
       code: param,
       redirect_uri: param,
       code_verifier: param,
@@ -99,8 +117,7 @@ const tokenLookupRequest = formRequest(
   oauthForm({
     token: param,
     token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
-    client_id: param,
-    client_secret: param,
+    ...clientCredentialFields,
   }),
 );
 
@@ -506,7 +523,7 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'deviceAuthorization',
         summary: 'RFC 8628: a device starts here and gets a user code for a person to type at verification_uri',
         security: clientAuth,
-        requestBody: formRequest(oauthForm({ client_id: param, client_secret: param, scope: scopeList })),
+        requestBody: formRequest(oauthForm({ ...clientCredentialFields, scope: scopeList })),
         responses: {
           ...oauthClientErrors,
           '200': json(ref('DeviceAuthorization'), 'device_code, user_code, verification_uri(_complete), expires_in, interval'),
@@ -677,17 +694,21 @@ export const oauthOpenApi: OpenApiFragment = {
     },
     ClientMetadataRequest: {
       type: 'object',
-      required: ['redirect_uris'],
       description:
+        'redirect_uris is required for the code and implicit flows; ' +
         'grant_types and response_types must agree (code needs authorization_code, the others implicit); ' +
         `a public client (none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}.`,
       properties: {
-        redirect_uris: { ...uriList, minItems: 1 },
+        redirect_uris: uriList,
         post_logout_redirect_uris: uriList,
         client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
         client_uri: { type: 'string', format: 'uri' },
         ...Object.fromEntries(PAGE_METADATA.map((field) => [field, { type: 'string', format: 'uri' }])),
         ...Object.fromEntries(SIGNING_METADATA.map((field) => [field, { type: 'string', enum: [...SIGNING_ALGORITHMS] }])),
+        jwks: jwksSchema,
+        jwks_uri: { type: 'string', format: 'uri' },
+        token_endpoint_auth_signing_alg: { type: 'string', enum: ASSERTION_SIGNING_ALGORITHMS },
+        request_object_signing_alg: { type: 'string', enum: [...REQUEST_OBJECT_ALGORITHMS] },
         grant_types: {
           type: 'array',
           items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
@@ -726,6 +747,10 @@ export const oauthOpenApi: OpenApiFragment = {
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
         ...Object.fromEntries([...PAGE_METADATA, ...SIGNING_METADATA].map((field) => [field, str])),
+        jwks: jwksSchema,
+        jwks_uri: str,
+        token_endpoint_auth_signing_alg: str,
+        request_object_signing_alg: str,
       },
       additionalProperties: false,
     },

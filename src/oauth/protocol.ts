@@ -65,8 +65,28 @@ export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANT) as ResponseType[]
 export const RESPONSE_MODES = ['query', 'fragment', 'form_post'] as const;
 export type ResponseMode = (typeof RESPONSE_MODES)[number];
 
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/**
+ * RFC 7523 client assertions: the methods that use one, and what each may be signed with (private_key_jwt
+ * with the client's registered keys, client_secret_jwt with its secret).
+ */
+export const ASSERTION_ALGORITHMS = {
+  private_key_jwt: ['RS256', 'PS256', 'ES256'],
+  client_secret_jwt: ['HS256'],
+} as const satisfies Partial<Record<ClientAuthMethod, readonly string[]>>;
+export type AssertionMethod = keyof typeof ASSERTION_ALGORITHMS;
+export const isAssertionMethod = (method: unknown): method is AssertionMethod =>
+  typeof method === 'string' && method in ASSERTION_ALGORITHMS;
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+export const ASSERTION_SIGNING_ALGORITHMS = [...new Set(Object.values(ASSERTION_ALGORITHMS).flat())];
+
+/**
+ * Request objects (OIDC Core §6.1, RFC 9101) by value: signed with the client's keys or (client_secret_jwt
+ * clients) its secret, or unsigned (`none`) for a client that registered request_object_signing_alg none.
+ */
+export const REQUEST_OBJECT_ALGORITHMS = ['none', ...ASSERTION_SIGNING_ALGORITHMS] as const;
 /** Clients registered before RFC 7591 (no method stored) authenticate with either secret method. */
 export const DEFAULT_CLIENT_AUTH_METHOD: ClientAuthMethod = 'client_secret_basic';
 
@@ -162,6 +182,8 @@ export const LIMITS = {
   pageSize: 100,
   authorizationCodeLifetimeSeconds: 600,
   deviceCodeLifetimeSeconds: 600,
+  /** A client assertion or request object may not live longer than this (its exp from now). */
+  jwtLifetimeSeconds: 600,
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
   slowDownSeconds: 5,
 } as const;

@@ -152,7 +152,7 @@ describe('RFC 7591 registration', () => {
   });
 
   it.each([
-    ['an unknown auth method', { token_endpoint_auth_method: 'private_key_jwt' }],
+    ['an unknown auth method', { token_endpoint_auth_method: 'tls_client_auth' }],
     ['a public client with the password grant', { token_endpoint_auth_method: 'none', grant_types: ['password'] }],
     ['a response type without its grant', { grant_types: ['authorization_code'], response_types: ['token'] }],
     ['an empty client name', { client_name: '' }],

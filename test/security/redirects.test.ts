@@ -59,7 +59,7 @@ describe('GET /oauth/end-session', () => {
     const client = await registrationService.register(
       owner.id,
       { redirect_uris: [REDIRECT_URI], post_logout_redirect_uris: ['https://client.example.com/bye'] },
-      'http://127.0.0.1',
+      { issuer: 'http://127.0.0.1', allowPrivate: true, sealingSecret: 'unused-in-this-test' },
     );
     const res = await request(app)
       .get('/oauth/end-session')

@@ -1,6 +1,7 @@
 // Registered client applications. The secret is kept only as a SHA-256 hash; public clients
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
+import type { Sealed } from '../../common/crypto';
 import type { ClientAuthMethod, GrantType, SigningAlgorithm } from '../protocol';
 
 /**
@@ -11,6 +12,13 @@ export interface RegisteredMetadata {
   logo_uri?: string;
   policy_uri?: string;
   tos_uri?: string;
+  /** Its public keys, given at registration (RFC 7591 §2), or where to fetch them. */
+  jwks?: { keys: Record<string, unknown>[] };
+  jwks_uri?: string;
+  /** What its client assertions (private_key_jwt, client_secret_jwt) must be signed with, when it said. */
+  token_endpoint_auth_signing_alg?: string;
+  /** What its request objects must be signed with (`none`: unsigned); absent: any supported, but never unsigned. */
+  request_object_signing_alg?: string;
   /** How its ID tokens are signed (RS256 when absent). */
   id_token_signed_response_alg?: SigningAlgorithm;
   /** Present: userinfo answers it with a JWT signed so (OIDC Core §5.3.2); absent: plain JSON. */
@@ -22,6 +30,8 @@ export interface ClientDocument {
   _id: string;
   /** Absent for public clients. */
   secretHash?: string;
+  /** client_secret_jwt only: the secret itself, sealed, since an HMAC is checked with it (docs/decisions.md). */
+  secretSealed?: Sealed;
   name: string;
   website: string;
   /** The first registered redirect URI (the only one of clients registered before RFC 7591). */
@@ -50,6 +60,7 @@ const clientSchema = new Schema<ClientDocument>(
   {
     _id: { type: String, required: true },
     secretHash: { type: String },
+    secretSealed: { iv: String, tag: String, data: String },
     name: { type: String, required: true },
     website: { type: String },
     redirectUri: { type: String },

@@ -6,13 +6,18 @@ import { randomToken, sha256 } from '../../common/crypto';
 import { invalidClient, invalidRequest } from '../oauth.errors';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
+  CLIENT_ASSERTION_TYPE,
   DEFAULT_CLIENT_AUTH_METHOD,
+  isAssertionMethod,
   DEFAULT_CLIENT_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
   type ClientAuthMethod,
   type GrantType,
 } from '../protocol';
+import jwt from 'jsonwebtoken';
+import type { Config } from '../../config';
+import { verifyAssertion, type JwtContext } from './client-assertions.service';
 import { clientOriginsChanged } from './client-origins.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
@@ -244,22 +249,29 @@ export function find(clientId: string): Promise<ClientDocument | null> {
 }
 
 /**
- * Client authentication for every endpoint: a confidential client with its right secret (compared in
- * constant time), or a public client that sent none. Anything else is null.
+ * Secret-based client authentication: a confidential client with its right secret (compared in
+ * constant time), or a public client that sent none.
  */
-export async function authenticate(clientId: string, clientSecret: string | undefined): Promise<ClientDocument | null> {
-  const client = await clientsDao.findClient(clientId);
-  if (!client) return null;
-  if (clientSecret === undefined || !client.secretHash) return clientSecret === undefined && isPublic(client) ? client : null;
+function secretMatches(client: ClientDocument, clientSecret: string | undefined): boolean {
+  if (clientSecret === undefined || !client.secretHash) return clientSecret === undefined && isPublic(client);
   const presented = Buffer.from(sha256(clientSecret));
   const stored = Buffer.from(client.secretHash);
-  return presented.length === stored.length && timingSafeEqual(presented, stored) ? client : null;
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
-/** A client's credentials as a request presents them (RFC 6749 §2.3.1), not yet checked. */
+/** A client's credentials as a request presents them (RFC 6749 §2.3.1, RFC 7523 §2.2), not yet checked. */
 export interface ClientCredentials {
   clientId?: string;
   clientSecret?: string;
+  /** A client assertion (private_key_jwt, client_secret_jwt). */
+  assertion?: string;
+}
+
+/** The client an assertion names (its iss, else sub), read before it is checked, to find its keys. */
+function assertedClientId(assertion: string): string | undefined {
+  const payload = jwt.decode(assertion, { json: true });
+  const named = payload?.iss ?? payload?.sub;
+  return typeof named === 'string' ? named : undefined;
 }
 
 /**
@@ -270,6 +282,17 @@ export interface ClientCredentials {
  */
 export function credentialsOf(parameters: OAuthParameters, authorization: string | undefined): ClientCredentials {
   const basic = basicClientCredentials(authorization);
+  if (parameters.client_assertion !== undefined || parameters.client_assertion_type !== undefined) {
+    if (parameters.client_assertion_type !== CLIENT_ASSERTION_TYPE)
+      throw invalidRequest(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
+    if (parameters.client_assertion === undefined) throw invalidRequest('Missing parameter: client_assertion');
+    if (basic || parameters.client_secret !== undefined) throw invalidRequest('Use one client authentication method, not two');
+    const named = assertedClientId(parameters.client_assertion);
+    if (parameters.client_id !== undefined && named !== undefined && parameters.client_id !== named) {
+      throw invalidRequest('client_id does not name the client of the client assertion');
+    }
+    return { clientId: parameters.client_id ?? named, assertion: parameters.client_assertion };
+  }
   if (!basic) return { clientId: parameters.client_id, clientSecret: parameters.client_secret };
   if (parameters.client_secret !== undefined) throw invalidRequest('Use one client authentication method, not two');
   if (parameters.client_id !== undefined && parameters.client_id !== basic.name) {
@@ -278,9 +301,31 @@ export function credentialsOf(parameters: OAuthParameters, authorization: string
   return { clientId: basic.name, clientSecret: basic.password };
 }
 
-/** Client authentication for the token, revocation, introspection and device endpoints; invalid_client otherwise. */
-export async function authenticateRequest(credentials: ClientCredentials): Promise<ClientDocument> {
-  const client = credentials.clientId ? await authenticate(credentials.clientId, credentials.clientSecret) : null;
+/**
+ * Client authentication for the token, revocation, introspection and device endpoints; invalid_client
+ * otherwise. A client registered for an assertion method authenticates only with an assertion, and
+ * an assertion authenticates only such a client.
+ */
+export async function authenticateRequest(credentials: ClientCredentials, context: JwtContext): Promise<ClientDocument> {
+  const client = credentials.clientId ? await clientsDao.findClient(credentials.clientId) : null;
   if (!client) throw invalidClient();
+  const method = client.tokenEndpointAuthMethod;
+  const accepted =
+    credentials.assertion !== undefined || isAssertionMethod(method)
+      ? credentials.assertion !== undefined &&
+        isAssertionMethod(method) &&
+        (await verifyAssertion(client, method, credentials.assertion, context))
+      : secretMatches(client, credentials.clientSecret);
+  if (!accepted) throw invalidClient();
   return client;
+}
+
+/** What checking a client's JWTs needs from the configuration, for a request to `path`. */
+export function jwtContext(config: Config, path?: string): JwtContext {
+  return {
+    issuer: config.publicUrl,
+    endpoint: path === undefined ? undefined : `${config.publicUrl}${path}`,
+    allowPrivate: !config.isProduction,
+    sealingSecret: config.oauth.signingKeysSecret,
+  };
 }

@@ -35,7 +35,7 @@ export function createRegistrationController(config: Config, accessTokens: Acces
       }
       let registered: Awaited<ReturnType<typeof registrationService.register>>;
       try {
-        registered = await registrationService.register(claims.userId, req.body, config.publicUrl);
+        registered = await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config));
       } catch (err) {
         if (!(err instanceof clientsService.TooManyClientsError)) throw err;
         throw new AppError(403, { error: 'access_denied', error_description: err.message });

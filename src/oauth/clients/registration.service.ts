@@ -3,9 +3,14 @@
 // access token, shown once and stored as a hash, manages the registration afterwards.
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
-import { randomToken, sha256 } from '../../common/crypto';
+import { randomToken, seal, sha256 } from '../../common/crypto';
+import { CLIENT_SECRET_PURPOSE, type JwtContext } from './client-assertions.service';
+import { jwksProblem } from './client-keys.service';
 import {
+  ASSERTION_ALGORITHMS,
   CLIENT_AUTH_METHODS,
+  isAssertionMethod,
+  REQUEST_OBJECT_ALGORITHMS,
   DEFAULT_CLIENT_AUTH_METHOD,
   DEFAULT_REGISTRATION_GRANTS,
   SELF_REGISTRABLE_GRANTS,
@@ -61,6 +66,10 @@ export interface ClientMetadata {
   tos_uri?: string;
   id_token_signed_response_alg?: SigningAlgorithm;
   userinfo_signed_response_alg?: SigningAlgorithm;
+  jwks?: { keys: Record<string, unknown>[] };
+  jwks_uri?: string;
+  token_endpoint_auth_signing_alg?: string;
+  request_object_signing_alg?: string;
 }
 
 /** How the client wants what this server signs for it: one of SIGNING_ALGORITHMS each. */
@@ -85,8 +94,45 @@ function stringList(value: unknown, name: string, check: (item: string) => boole
 
 const redirectUriError = (description: string) => new RegistrationError('invalid_redirect_uri', `${description} (${REDIRECT_URI_RULE})`);
 
+/**
+ * The client's keys and the algorithms it signs with (RFC 7591 §2, OIDC Dynamic Registration §2):
+ * `jwks` or `jwks_uri` (never both; private_key_jwt needs one), and algorithms this server checks.
+ */
+function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthMethod, allowPrivate: boolean): RegisteredMetadata {
+  const metadata: RegisteredMetadata = {};
+  if (input.jwks !== undefined && input.jwks_uri !== undefined) throw invalid('Send jwks or jwks_uri, not both');
+  if (input.jwks !== undefined) {
+    const problem = jwksProblem(input.jwks);
+    if (problem) throw invalid(`jwks ${problem}`);
+    metadata.jwks = { keys: (input.jwks as { keys: Record<string, unknown>[] }).keys };
+  }
+  if (input.jwks_uri !== undefined) {
+    const secure = typeof input.jwks_uri === 'string' && (input.jwks_uri.startsWith('https://') || allowPrivate);
+    if (!secure || !isWebAddress(input.jwks_uri)) throw invalid('jwks_uri must be an https URL');
+    metadata.jwks_uri = input.jwks_uri;
+  }
+  if (authMethod === 'private_key_jwt' && !metadata.jwks && !metadata.jwks_uri) throw invalid('private_key_jwt needs jwks or jwks_uri');
+  const signing = input.token_endpoint_auth_signing_alg;
+  if (signing !== undefined) {
+    const allowed: readonly string[] = isAssertionMethod(authMethod) ? ASSERTION_ALGORITHMS[authMethod] : [];
+    if (typeof signing !== 'string' || !allowed.includes(signing))
+      throw invalid(
+        `token_endpoint_auth_signing_alg must go with private_key_jwt (${ASSERTION_ALGORITHMS.private_key_jwt.join(', ')}) or client_secret_jwt (HS256)`,
+      );
+    metadata.token_endpoint_auth_signing_alg = signing;
+  }
+  const requestAlg = input.request_object_signing_alg;
+  if (requestAlg !== undefined) {
+    if (typeof requestAlg !== 'string' || !(REQUEST_OBJECT_ALGORITHMS as readonly string[]).includes(requestAlg))
+      throw invalid(`request_object_signing_alg must be one of ${REQUEST_OBJECT_ALGORITHMS.join(', ')}`);
+    if (requestAlg.startsWith('HS') && authMethod !== 'client_secret_jwt') throw invalid('HS256 request objects need client_secret_jwt');
+    metadata.request_object_signing_alg = requestAlg;
+  }
+  return metadata;
+}
+
 /** The checked metadata of a registration request. */
-function readMetadata(body: unknown) {
+function readMetadata(body: unknown, allowPrivate: boolean) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
   const input = body as Record<string, unknown>;
   const method = input.token_endpoint_auth_method ?? DEFAULT_CLIENT_AUTH_METHOD;
@@ -128,6 +174,7 @@ function readMetadata(body: unknown) {
     if (!isSigningAlgorithm(value)) throw invalid(`${field} must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
     metadata[field] = value;
   }
+  Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate));
   return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };
 }
 
@@ -149,13 +196,18 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
 }
 
 /** Registers a client for its owner; the secret and the registration access token are in this answer only. */
-export async function register(ownerId: string, body: unknown, issuer: string): Promise<ClientMetadata> {
-  const metadata = readMetadata(body);
-  const clientSecret = metadata.authMethod === 'none' ? undefined : randomToken();
+export async function register(ownerId: string, body: unknown, context: JwtContext): Promise<ClientMetadata> {
+  const issuer = context.issuer;
+  const metadata = readMetadata(body, context.allowPrivate);
+  const clientSecret = metadata.authMethod === 'none' || metadata.authMethod === 'private_key_jwt' ? undefined : randomToken();
   const registrationToken = randomToken();
   const client: ClientDocument = {
     _id: randomToken(16),
     secretHash: clientSecret && sha256(clientSecret),
+    ...(clientSecret &&
+      metadata.authMethod === 'client_secret_jwt' && {
+        secretSealed: seal(clientSecret, context.sealingSecret, CLIENT_SECRET_PURPOSE),
+      }),
     name: metadata.name,
     website: metadata.website ?? '',
     redirectUri: metadata.redirectUris[0] ?? '',

@@ -25,7 +25,10 @@ export function createDeviceController(config: Config, csrf: Csrf) {
   return {
     async authorizeDevice(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
+      const client = await clientsService.authenticateRequest(
+        clientsService.credentialsOf(parameters, req.headers.authorization),
+        clientsService.jwtContext(config, req.path),
+      );
       if (!client.grants.includes(DEVICE_CODE_GRANT))
         throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
       const scope = grantedScope(parameters.scope);

@@ -4,6 +4,7 @@ import { noStore } from '../../common/no-store';
 import type { Config } from '../../config';
 import {
   ACR_VALUES,
+  ASSERTION_SIGNING_ALGORITHMS,
   ENDPOINTS,
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
@@ -42,8 +43,11 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     id_token_signing_alg_values_supported: SIGNING_ALGORITHMS,
     userinfo_signing_alg_values_supported: SIGNING_ALGORITHMS,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
     code_challenge_methods_supported: PKCE_METHODS,
     prompt_values_supported: PROMPTS,
     claims_supported: CLAIMS_SUPPORTED,

@@ -4,17 +4,8 @@
 // derived from SIGNING_KEYS_SECRET. Instances re-read the set every OIDC_KEYS_REFRESH_SECONDS (30 by
 // default, 60 at most), so a rotation made by `npm run keys -- rotate` is picked up within that time;
 // the retired key stays published until every ID token it signed has expired.
-import {
-  createCipheriv,
-  createDecipheriv,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  hkdfSync,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
-import { randomToken } from '../../common/crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { randomToken, seal, unseal } from '../../common/crypto';
 import type { Config } from '../../config';
 import { DEFAULT_SIGNING_ALGORITHM, SIGNING_ALGORITHMS, type SigningAlgorithm } from '../protocol';
 import * as signingKeysDao from './signing-keys.dao';
@@ -43,27 +34,13 @@ export const keyRingOptions = (oauth: Config['oauth']): KeyRingOptions => ({
   refresh: oauth.signingKeysRefresh,
 });
 
-function encryptionKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'oidc-signing-keys', 'aes-256-gcm', 32));
-}
-
-function encrypt(pem: string, secret: string): EncryptedPrivateKey {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey(secret), iv);
-  const data = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
-  return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-}
+// The HKDF purpose the private keys are sealed under (docs/decisions.md: keys).
+const PURPOSE = 'oidc-signing-keys';
 
 /** The private key, or null when it was encrypted under another secret. */
 function decrypt(encrypted: EncryptedPrivateKey, secret: string): KeyObject | null {
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', encryptionKey(secret), Buffer.from(encrypted.iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(encrypted.tag, 'base64'));
-    const pem = Buffer.concat([decipher.update(Buffer.from(encrypted.data, 'base64')), decipher.final()]).toString('utf8');
-    return createPrivateKey(pem);
-  } catch {
-    return null;
-  }
+  const pem = unseal(encrypted, secret, PURPOSE);
+  return pem === null ? null : createPrivateKey(pem);
 }
 
 /** How long after its retirement a key must stay published. */
@@ -97,7 +74,7 @@ export async function rotate(options: KeyRingOptions, replaceForeign = false): P
         _id: kid,
         alg,
         publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' },
-        privateKey: encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), options.secret),
+        privateKey: seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), options.secret, PURPOSE),
         createdAt: now,
       });
       return kid;

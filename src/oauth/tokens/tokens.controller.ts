@@ -10,6 +10,7 @@ import { clientAddress } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import type { PasswordVerifier } from '../../auth/auth.service';
 import * as clientsService from '../clients/clients.service';
+import type { JwtContext } from '../clients/client-assertions.service';
 import type { ClientDocument } from '../clients/clients.model';
 import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
@@ -33,10 +34,15 @@ interface TokenEndpoint {
 }
 
 /** Step: the client, authenticated once for the whole request (RFC 6749 §2.3, §3.2.1). */
-async function authenticateClient(req: Request, parameters: OAuthParameters, grantType: string | undefined): Promise<ClientDocument> {
+async function authenticateClient(
+  req: Request,
+  parameters: OAuthParameters,
+  grantType: string | undefined,
+  context: JwtContext,
+): Promise<ClientDocument> {
   const credentials = clientsService.credentialsOf(parameters, req.headers.authorization);
-  const client = await clientsService.authenticateRequest(credentials);
-  if (credentials.clientSecret === undefined) {
+  const client = await clientsService.authenticateRequest(credentials, context);
+  if (credentials.clientSecret === undefined && credentials.assertion === undefined) {
     // A public client has no secret: it may use only the grants that need none, and it proves the
     // code exchange with its PKCE verifier (RFC 9700 §2.1.1).
     const secretless = PUBLIC_CLIENT_GRANTS.includes(grantType as TokenGrantType);
@@ -91,7 +97,7 @@ export function createTokensController(
       const parameters = collectParameters(req, definition.sources);
       // Variant A names its two grants before anything else is looked at.
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
-      const client = await authenticateClient(req, parameters, parameters.grant_type);
+      const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config, req.path));
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const issued = await grants[grantType]({
         client,
@@ -110,7 +116,10 @@ export function createTokensController(
 
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
+      const client = await clientsService.authenticateRequest(
+        clientsService.credentialsOf(parameters, req.headers.authorization),
+        clientsService.jwtContext(config, req.path),
+      );
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
@@ -119,7 +128,10 @@ export function createTokensController(
 
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(clientsService.credentialsOf(parameters, req.headers.authorization));
+      const client = await clientsService.authenticateRequest(
+        clientsService.credentialsOf(parameters, req.headers.authorization),
+        clientsService.jwtContext(config, req.path),
+      );
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
         : { active: false };

@@ -1,0 +1,103 @@
+// Fetching a document from an address someone else chose (a client's jwks_uri): over https only, to
+// public addresses only (checked on the address actually connected to, so a name that resolves to a
+// private one, or changes between lookups, is refused), no redirects, and bounded in size and time.
+// Outside production, http and loopback addresses are allowed, for development and the tests' fakes.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import axios from 'axios';
+
+export interface GuardedFetchOptions {
+  /** Development: http and private or loopback addresses are allowed. */
+  allowPrivate: boolean;
+  maxBytes: number;
+  /** The whole exchange, connection to last byte. */
+  timeoutMs: number;
+}
+
+/** Why a fetch was refused or failed; the message names the rule, never the response. */
+export class GuardedFetchError extends Error {}
+
+// RFC 6890 special-purpose ranges: nothing outside production may reach these through a fetch.
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  // BlockList checks an IPv4-mapped IPv6 address (::ffff:7f00:1) against the IPv4 ranges too.
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** dns.lookup, refusing every answer that is a private address. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const usable = addresses.filter((entry) => !isPrivateAddress(entry.address));
+    if (usable.length === 0) return callback(new GuardedFetchError(`${hostname} resolves to no public address`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+    callback(null, usable[0].address, usable[0].family);
+  });
+};
+
+const strictAgents = {
+  httpAgent: new http.Agent({ lookup: publicOnlyLookup }),
+  httpsAgent: new https.Agent({ lookup: publicOnlyLookup }),
+};
+
+/** The body of a 200 answer at `address`, as text; GuardedFetchError for anything else. */
+export async function guardedFetch(address: string, options: GuardedFetchOptions): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new GuardedFetchError('not a URL');
+  }
+  const allowed = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!allowed.includes(url.protocol) || url.username || url.password) throw new GuardedFetchError('only https URLs are fetched');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) throw new GuardedFetchError('a private address');
+  try {
+    const response = await axios.get<string>(url.href, {
+      ...(options.allowPrivate ? {} : strictAgents),
+      maxRedirects: 0,
+      maxContentLength: options.maxBytes,
+      timeout: options.timeoutMs,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      responseType: 'text',
+      transformResponse: (body: string) => body,
+      validateStatus: (status) => status === 200,
+      headers: { Accept: 'application/json' },
+    });
+    return response.data;
+  } catch (err) {
+    if (err instanceof GuardedFetchError) throw err;
+    const reason = axios.isAxiosError(err) ? (err.response ? `status ${err.response.status}` : (err.code ?? 'failed')) : 'failed';
+    throw new GuardedFetchError(`fetching ${url.origin} ${reason}`);
+  }
+}

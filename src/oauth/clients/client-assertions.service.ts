@@ -1,0 +1,73 @@
+// Client authentication by a signed JWT (RFC 7523 §2.2 and §3, OIDC Core §9): private_key_jwt, signed
+// with one of the client's registered keys, and client_secret_jwt, an HMAC under its secret. The JWT
+// names the client as iss and sub, this server (its issuer or the endpoint called) as aud, expires
+// within LIMITS.jwtLifetimeSeconds, and carries a jti that is accepted once.
+import type { KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { sha256, unseal, type Sealed } from '../../common/crypto';
+import { throttled } from '../../db/sweeper';
+import { ASSERTION_ALGORITHMS, ENDPOINTS, LIMITS, type AssertionMethod } from '../protocol';
+import * as assertionsDao from './client-assertions.dao';
+import { verificationKey } from './client-keys.service';
+import type { ClientDocument } from './clients.model';
+
+/** What checking a client's JWT needs to know of this server. */
+export interface JwtContext {
+  issuer: string;
+  /** The URL of the endpoint being called, an audience the JWT may name. */
+  endpoint?: string;
+  /** Outside production: a jwks_uri on a loopback or private address may be fetched. */
+  allowPrivate: boolean;
+  /** What client secrets for client_secret_jwt are sealed under (SIGNING_KEYS_SECRET). */
+  sealingSecret: string;
+}
+
+/** The HKDF purpose client secrets are sealed under, for client_secret_jwt. */
+export const CLIENT_SECRET_PURPOSE = 'oauth-client-secrets';
+/** Allowed clock difference, seconds. */
+const CLOCK_TOLERANCE = 30;
+
+const sweepUsed = throttled(60_000, assertionsDao.deleteExpired);
+
+/** The key that checks a JWT from the client with this header: its registered public key, or its secret. */
+export async function clientKey(client: ClientDocument, header: jwt.JwtHeader, context: JwtContext): Promise<KeyObject | string | null> {
+  if (header.alg?.startsWith('HS')) {
+    const sealed: Sealed | undefined = client.secretSealed;
+    return sealed ? unseal(sealed, context.sealingSecret, CLIENT_SECRET_PURPOSE) : null;
+  }
+  return verificationKey(client, header, context.allowPrivate);
+}
+
+/** Checks a client assertion for the client's registered method; true only the first time a good one is seen. */
+export async function verifyAssertion(
+  client: ClientDocument,
+  method: AssertionMethod,
+  assertion: string,
+  context: JwtContext,
+): Promise<boolean> {
+  const decoded = jwt.decode(assertion, { complete: true });
+  if (!decoded || typeof decoded.payload !== 'object') return false;
+  const algorithms: readonly string[] = client.metadata?.token_endpoint_auth_signing_alg
+    ? [client.metadata.token_endpoint_auth_signing_alg]
+    : ASSERTION_ALGORITHMS[method];
+  if (!algorithms.includes(decoded.header.alg)) return false;
+  const key = await clientKey(client, decoded.header, context);
+  if (!key) return false;
+  let payload: jwt.JwtPayload;
+  try {
+    payload = jwt.verify(assertion, key, {
+      algorithms: [decoded.header.alg as jwt.Algorithm],
+      issuer: client._id,
+      subject: client._id,
+      audience: [context.issuer, `${context.issuer}${ENDPOINTS.token}`, ...(context.endpoint ? [context.endpoint] : [])],
+      clockTolerance: CLOCK_TOLERANCE,
+    }) as jwt.JwtPayload;
+  } catch {
+    return false;
+  }
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof payload.exp !== 'number' || payload.exp > now + LIMITS.jwtLifetimeSeconds) return false;
+  if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
+  await sweepUsed(new Date());
+  return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + CLOCK_TOLERANCE) * 1000));
+}

@@ -1,0 +1,101 @@
+// A client's public keys (RFC 7591 §2 `jwks` or `jwks_uri`): what its client assertions
+// (private_key_jwt) and request objects are checked with. Registered keys are checked to be public
+// signing keys; a jwks_uri is fetched through the guarded fetcher, kept for a while, and fetched again
+// (at most every few seconds) when a JWT names a key id it does not hold, so a client can rotate.
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
+import type { ClientDocument } from './clients.model';
+
+/** How many keys a set may hold, and how large a fetched one may be. */
+export const JWKS_LIMITS = { keys: 10, bytes: 64 * 1024, fetchTimeoutMs: 3000, cacheMs: 5 * 60_000, refetchAfterMs: 10_000 } as const;
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+export interface ClientJwk extends JsonWebKey {
+  kid?: string;
+  alg?: string;
+  use?: string;
+}
+
+/** The registered or fetched value as a key set, or why it is not one. */
+export function jwksProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { keys?: unknown }).keys))
+    return 'must be a JWK Set ({"keys": [...]})';
+  const keys = (value as { keys: unknown[] }).keys;
+  if (keys.length === 0 || keys.length > JWKS_LIMITS.keys) return `must hold 1 to ${JWKS_LIMITS.keys} keys`;
+  for (const key of keys) {
+    if (typeof key !== 'object' || key === null) return 'holds something that is not a key';
+    const jwk = key as ClientJwk;
+    if (PRIVATE_MEMBERS.some((member) => member in jwk)) return 'must hold public keys only (no private or symmetric key material)';
+    if (jwk.kty !== 'RSA' && jwk.kty !== 'EC') return 'must hold RSA or EC keys';
+    if (jwk.use !== undefined && jwk.use !== 'sig') return 'must hold signing keys (use sig)';
+    try {
+      createPublicKey({ key: jwk, format: 'jwk' });
+    } catch {
+      return 'holds a key that cannot be read';
+    }
+  }
+  return null;
+}
+
+interface Fetched {
+  keys: ClientJwk[];
+  at: number;
+}
+// jwks_uri -> its keys, bounded: the oldest goes first.
+const fetched = new Map<string, Fetched>();
+const MAX_CACHED = 1000;
+
+async function fetchKeys(uri: string, allowPrivate: boolean): Promise<ClientJwk[]> {
+  const body = await guardedFetch(uri, { allowPrivate, maxBytes: JWKS_LIMITS.bytes, timeoutMs: JWKS_LIMITS.fetchTimeoutMs });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new GuardedFetchError('the jwks_uri document is not JSON');
+  }
+  const problem = jwksProblem(parsed);
+  if (problem) throw new GuardedFetchError(`the jwks_uri document ${problem}`);
+  const keys = (parsed as { keys: ClientJwk[] }).keys;
+  fetched.delete(uri);
+  if (fetched.size >= MAX_CACHED) fetched.delete(fetched.keys().next().value!);
+  fetched.set(uri, { keys, at: Date.now() });
+  return keys;
+}
+
+/** The client's keys, fetched again when `kid` is not among them and the copy is not brand new. */
+async function keysOf(client: ClientDocument, kid: string | undefined, allowPrivate: boolean): Promise<ClientJwk[]> {
+  const { jwks, jwks_uri: uri } = client.metadata ?? {};
+  if (jwks) return jwks.keys;
+  if (!uri) return [];
+  const cached = fetched.get(uri);
+  const age = cached ? Date.now() - cached.at : Infinity;
+  const missing = kid !== undefined && !cached?.keys.some((key) => key.kid === kid);
+  if (cached && age < JWKS_LIMITS.cacheMs && !(missing && age > JWKS_LIMITS.refetchAfterMs)) return cached.keys;
+  return fetchKeys(uri, allowPrivate);
+}
+
+const KEY_TYPE_OF: Record<string, string> = { RS: 'RSA', PS: 'RSA', ES: 'EC' };
+
+/**
+ * The client's key that may check a JWT with this header: the one with its `kid`, or without a kid
+ * the only key of the algorithm's type. null when there is none (or the keys could not be fetched).
+ */
+export async function verificationKey(
+  client: ClientDocument,
+  header: { alg?: string; kid?: string },
+  allowPrivate: boolean,
+): Promise<KeyObject | null> {
+  let keys: ClientJwk[];
+  try {
+    keys = await keysOf(client, header.kid, allowPrivate);
+  } catch (err) {
+    if (err instanceof GuardedFetchError) return null;
+    throw err;
+  }
+  const kty = KEY_TYPE_OF[header.alg?.slice(0, 2) ?? ''];
+  const candidates = keys.filter(
+    (key) => key.kty === kty && (header.kid === undefined || key.kid === header.kid) && (key.alg === undefined || key.alg === header.alg),
+  );
+  return candidates.length === 1 ? createPublicKey({ key: candidates[0], format: 'jwk' }) : null;
+}
