@@ -218,6 +218,7 @@ const authorizeQuery = [
   { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
   { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
+  { name: 'request', schema: { type: 'string', maxLength: LIMITS.requestObjectLength, description: 'A request object (OIDC Core 6.1)' } },
   { name: 'claims', schema: { type: 'string', maxLength: LIMITS.parameterLength, description: 'OIDC Core 5.5: a JSON object' } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 

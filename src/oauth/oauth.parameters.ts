@@ -19,7 +19,8 @@ export function collectParameters(req: Request, sources: readonly ('query' | 'bo
       if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name))
         throw invalidRequest(`Parameter ${name} is repeated`);
       if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
-      if (value.length > LIMITS.parameterLength) throw invalidRequest(`Parameter ${name} is too long`);
+      if (value.length > (name === 'request' ? LIMITS.requestObjectLength : LIMITS.parameterLength))
+        throw invalidRequest(`Parameter ${name} is too long`);
       if (value !== '') parameters[name] = value;
     }
   }

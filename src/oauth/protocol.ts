@@ -170,6 +170,8 @@ export const MAX_TYPED_USER_CODE_LENGTH = 20;
 export const LIMITS = {
   /** RFC 6749 §3.1: any one parameter; longer is invalid_request. */
   parameterLength: 2048,
+  /** A request object (`request`) may be longer: a signed JWT carries its whole request. */
+  requestObjectLength: 16_384,
   /** `state`: printable ASCII up to this length. */
   stateLength: 1024,
   redirectUriLength: 2048,

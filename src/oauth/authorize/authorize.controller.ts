@@ -73,7 +73,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       const next = await authorize.beforeConsent(request, person);
       if (typeof next === 'object') return answer(res, next);
       // 'consent' comes only with a signed-in person.
-      if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, parameters, request.loginHint));
+      if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, reviewed.parameters, request.loginHint));
       noStore(res)
         .type('text/html; charset=utf-8')
         .send(
@@ -81,7 +81,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             action: req.baseUrl + req.path,
             csrfToken: csrf.token(req, res),
             personName: person.name,
-            switchAccount: signInLocation(req, parameters),
+            switchAccount: signInLocation(req, reviewed.parameters),
             clientName: request.client.name,
             clientWebsite: request.client.website,
             clientPages: request.client.metadata,

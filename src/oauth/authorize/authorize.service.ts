@@ -24,6 +24,7 @@ import {
   type ResponseType,
 } from '../protocol';
 import * as codesService from '../tokens/codes.service';
+import { applyRequestObject } from './request-object';
 import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
 
 export interface AuthorizationRequest {
@@ -49,6 +50,8 @@ export interface AuthorizationRequest {
 export interface Consent {
   kind: 'consent';
   request: AuthorizationRequest;
+  /** The parameters as reviewed (a request object's applied): what a return after sign-in carries. */
+  parameters: OAuthParameters;
 }
 
 /**
@@ -142,6 +145,18 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
         ? redirectBack(redirectUri, responseMode, { error, error_description: description, state })
         : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
+    // Request objects (OIDC Core §6): by value only; the request is reviewed again with its parameters.
+    if (parameters.request_uri !== undefined) {
+      return fail(
+        parameters.request === undefined ? 'request_uri_not_supported' : 'invalid_request',
+        'request_uri is not supported: send the request object by value (request)',
+      );
+    }
+    if (parameters.request !== undefined) {
+      const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config));
+      if (typeof applied === 'string') return fail('invalid_request_object', applied);
+      return review(applied, signedIn);
+    }
     if (parameters.state !== undefined && state === undefined)
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
     if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
@@ -194,7 +209,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
     if (clientsService.isPublic(client) && request.codeChallengeMethod !== 'S256') {
       return fail('invalid_request', 'Public clients must send a code_challenge with code_challenge_method=S256');
     }
-    return { kind: 'consent', request };
+    return { kind: 'consent', request, parameters };
   }
 
   /** The parameters that travel from the consent page to the decision, already validated. */

@@ -13,6 +13,7 @@ import {
   PROMPTS,
   RESPONSE_MODES,
   RESPONSE_TYPES,
+  REQUEST_OBJECT_ALGORITHMS,
   SCOPES,
   SIGNING_ALGORITHMS,
 } from '../protocol';
@@ -53,7 +54,8 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     claims_supported: CLAIMS_SUPPORTED,
     claims_parameter_supported: true,
     acr_values_supported: ACR_VALUES,
-    request_parameter_supported: false,
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
     request_uri_parameter_supported: false,
     authorization_response_iss_parameter_supported: true,
   };

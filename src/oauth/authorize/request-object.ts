@@ -1,0 +1,64 @@
+// Request objects by value (OIDC Core §6.1, RFC 9101): the `request` parameter is a JWT whose claims
+// are authorization request parameters. It is signed with one of the client's keys (or, for a
+// client_secret_jwt client, its secret), or unsigned (`alg: none`) only for a client that registered
+// request_object_signing_alg none. Its parameters win over the query's; client_id and response_type
+// must agree with the query's.
+import jwt from 'jsonwebtoken';
+import { clientKey, type JwtContext } from '../clients/client-assertions.service';
+import type { ClientDocument } from '../clients/clients.model';
+import type { OAuthParameters } from '../oauth.parameters';
+import { REQUEST_OBJECT_ALGORITHMS } from '../protocol';
+
+/** JWT claims that describe the object itself, not the request. */
+const ENVELOPE = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sub', 'request', 'request_uri']);
+const CLOCK_TOLERANCE = 30;
+
+/** A claim as the parameter it stands for: text as it is, a JSON value (claims, max_age) written out. */
+const asParameter = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The request's parameters with the request object's applied, or why the object is refused. */
+export async function applyRequestObject(
+  client: ClientDocument,
+  parameters: OAuthParameters,
+  context: JwtContext,
+): Promise<OAuthParameters | string> {
+  const token = parameters.request;
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded.payload !== 'object' || decoded.payload === null) return 'request is not a JWT';
+  const alg = decoded.header.alg;
+  const registered = client.metadata?.request_object_signing_alg;
+  if (!(REQUEST_OBJECT_ALGORITHMS as readonly string[]).includes(alg))
+    return `request objects must be signed with ${REQUEST_OBJECT_ALGORITHMS.join(', ')}`;
+  if (alg === 'none' ? registered !== 'none' : registered !== undefined && registered !== alg) {
+    return `this client's request objects must be signed with ${registered ?? 'one of its keys'}`;
+  }
+  let claims: jwt.JwtPayload;
+  if (alg === 'none') {
+    claims = decoded.payload;
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof claims.exp === 'number' && claims.exp < now - CLOCK_TOLERANCE) return 'the request object has expired';
+    if (typeof claims.nbf === 'number' && claims.nbf > now + CLOCK_TOLERANCE) return 'the request object is not valid yet';
+  } else {
+    const key = await clientKey(client, decoded.header, context);
+    if (!key) return 'no key of this client matches the request object';
+    try {
+      claims = jwt.verify(token, key, { algorithms: [alg as jwt.Algorithm], clockTolerance: CLOCK_TOLERANCE }) as jwt.JwtPayload;
+    } catch (err) {
+      return `the request object is invalid (${err instanceof Error ? err.message : 'bad signature'})`;
+    }
+  }
+  if (claims.iss !== undefined && claims.iss !== client._id) return 'the request object was issued by another client (iss)';
+  const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (claims.aud !== undefined && !audiences.includes(context.issuer)) return 'the request object is meant for another server (aud)';
+  if (claims.client_id !== undefined && claims.client_id !== parameters.client_id) return 'client_id differs from the query';
+  if (claims.response_type !== undefined && parameters.response_type !== undefined && claims.response_type !== parameters.response_type) {
+    return 'response_type differs from the query';
+  }
+  const inside = Object.fromEntries(
+    Object.entries(claims)
+      .filter(([name, value]) => !ENVELOPE.has(name) && value !== null && value !== undefined)
+      .map(([name, value]) => [name, asParameter(value)]),
+  );
+  const { request: _object, ...query } = parameters;
+  return { ...query, ...inside };
+}
