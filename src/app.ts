@@ -26,7 +26,7 @@ import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
 import { createWeatherRouter } from './weather/weather.routes';
 import { createSignIn } from './sign-in/sign-in.service';
-import { lifecycle } from './wiring';
+import { createLifecycle } from './wiring';
 
 export interface AppDeps {
   config: Config;
@@ -67,12 +67,13 @@ export function createApp({ config, logger }: AppDeps): Express {
       const csrf = createCsrf(config);
       // The one password check, shared by every surface that checks a password.
       const signIn = createSignIn(config);
+      const lifecycle = createLifecycle(config, logger);
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verify));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded));
       app.use(createSocialRouter(config, logger, sessions));
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));

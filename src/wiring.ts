@@ -4,6 +4,12 @@ import * as authService from './auth/auth.service';
 import * as clientsService from './oauth/clients/clients.service';
 import * as grantsService from './oauth/grants/grants.service';
 import * as tokensService from './oauth/tokens/tokens.service';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { createBackchannelLogout, type BackchannelLogout } from './oauth/oidc/backchannel.service';
+import { createIdTokens } from './oauth/oidc/id-tokens.service';
+import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
+import type { SessionEndedHook } from './session/session.middleware';
 import * as sessionService from './session/session.service';
 import { credentialsChanged } from './sign-in/verified-credentials.cache';
 import type * as usersService from './users/users.service';
@@ -13,20 +19,34 @@ export interface Lifecycle {
   accessEnded: usersService.AccessEndedHook;
   /** A client was deleted: its tokens, codes and remembered consents end. */
   clientRemoved: clientsService.ClientRemovedHook;
+  /** A browser session ended (sign-out, RP-initiated logout): its applications hear by back-channel. */
+  sessionEnded: SessionEndedHook;
+  /** Back-channel logout: the authorization endpoint records which applications each session reached. */
+  backchannel: BackchannelLogout;
 }
 
-export const lifecycle: Lifecycle = {
-  async accessEnded(userId) {
-    await Promise.all([
-      tokensService.endForUser(userId),
-      grantsService.forgetUser(userId),
-      sessionService.signOutEverywhere(userId),
-      authService.endForUser(userId),
-    ]);
-    // Raised after the change: every instance's cache of verified passwords empties.
-    await credentialsChanged.raise();
-  },
-  async clientRemoved(clientId) {
-    await Promise.all([tokensService.endForClient(clientId), grantsService.forgetClient(clientId)]);
-  },
-};
+/** Revokes what a deleted client held; needs nothing but the database (the commands use it as it is). */
+export async function clientRemoved(clientId: string): Promise<void> {
+  await Promise.all([tokensService.endForClient(clientId), grantsService.forgetClient(clientId)]);
+}
+
+/** The hooks of one running app: its back-channel logout signs with the shared keys and logs to its logger. */
+export function createLifecycle(config: Config, logger: Logger): Lifecycle {
+  const backchannel = createBackchannelLogout(config, createIdTokens(createKeyRing(keyRingOptions(config.oauth)), config), logger);
+  return {
+    async accessEnded(userId) {
+      await Promise.all([
+        tokensService.endForUser(userId),
+        grantsService.forgetUser(userId),
+        sessionService.signOutEverywhere(userId),
+        authService.endForUser(userId),
+        backchannel.userEnded(userId),
+      ]);
+      // Raised after the change: every instance's cache of verified passwords empties.
+      await credentialsChanged.raise();
+    },
+    clientRemoved,
+    sessionEnded: (ended) => backchannel.sessionEnded(ended),
+    backchannel,
+  };
+}

@@ -9,7 +9,7 @@ import { openDatabase } from '../db/open';
 import * as clientsService from '../oauth/clients/clients.service';
 import { registerClient } from '../oauth/clients/clients.validation';
 import * as usersService from '../users/users.service';
-import { lifecycle } from '../wiring';
+import { clientRemoved } from '../wiring';
 
 const HELP = `usage: npm run oauth:client -- <command> [options]
 
@@ -201,7 +201,7 @@ async function run(command: string, positionals: string[], values: Values, print
     }
     case 'delete': {
       const clientId = clientIdOf(positionals, command);
-      found((await clientsService.removeClient(clientId, lifecycle.clientRemoved)) || null, clientId);
+      found((await clientsService.removeClient(clientId, clientRemoved)) || null, clientId);
       print({ client_id: clientId, deleted: true }, `deleted ${clientId}, and revoked every token, code and consent issued to it\n`);
       return;
     }

@@ -14,6 +14,8 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** The whole exchange, connection to last byte. */
   timeoutMs: number;
+  /** POST this form instead of a GET (any 2xx answer is then a success). */
+  form?: Record<string, string>;
 }
 
 /** Why a fetch was refused or failed; the message names the rule, never the response. */
@@ -70,7 +72,7 @@ const strictAgents = {
   httpsAgent: new https.Agent({ lookup: publicOnlyLookup }),
 };
 
-/** The body of a 200 answer at `address`, as text; GuardedFetchError for anything else. */
+/** The body of a 200 answer at `address` (2xx for a POST), as text; GuardedFetchError for anything else. */
 export async function guardedFetch(address: string, options: GuardedFetchOptions): Promise<string> {
   let url: URL;
   try {
@@ -83,7 +85,10 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) throw new GuardedFetchError('a private address');
   try {
-    const response = await axios.get<string>(url.href, {
+    const response = await axios.request<string>({
+      url: url.href,
+      method: options.form ? 'POST' : 'GET',
+      ...(options.form && { data: new URLSearchParams(options.form).toString() }),
       ...(options.allowPrivate ? {} : strictAgents),
       maxRedirects: 0,
       maxContentLength: options.maxBytes,
@@ -91,8 +96,8 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
       signal: AbortSignal.timeout(options.timeoutMs),
       responseType: 'text',
       transformResponse: (body: string) => body,
-      validateStatus: (status) => status === 200,
-      headers: { Accept: 'application/json' },
+      validateStatus: (status) => (options.form ? status >= 200 && status < 300 : status === 200),
+      headers: options.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : { Accept: 'application/json' },
     });
     return response.data;
   } catch (err) {

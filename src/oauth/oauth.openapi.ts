@@ -710,6 +710,8 @@ export const oauthOpenApi: OpenApiFragment = {
         jwks_uri: { type: 'string', format: 'uri' },
         token_endpoint_auth_signing_alg: { type: 'string', enum: ASSERTION_SIGNING_ALGORITHMS },
         request_object_signing_alg: { type: 'string', enum: [...REQUEST_OBJECT_ALGORITHMS] },
+        backchannel_logout_uri: { type: 'string', format: 'uri' },
+        backchannel_logout_session_required: { type: 'boolean' },
         grant_types: {
           type: 'array',
           items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
@@ -752,6 +754,8 @@ export const oauthOpenApi: OpenApiFragment = {
         jwks_uri: str,
         token_endpoint_auth_signing_alg: str,
         request_object_signing_alg: str,
+        backchannel_logout_uri: str,
+        backchannel_logout_session_required: { type: 'boolean' },
       },
       additionalProperties: false,
     },

@@ -35,12 +35,12 @@ export function createOAuthRouter(
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const requireOAuthToken = createBearerGuard(tokenCache);
   const router = Router();
-  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf));
+  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel));
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));
-  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, requireOAuthToken));
+  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded));
   router.get(
     '/api/user',
     requireOAuthToken({

@@ -149,7 +149,7 @@ export const scopesReleasing = (claim: string): Scope[] =>
 export const ACR_VALUES = ['1'] as const;
 
 /** Claims of the ID token itself, besides those about the person. */
-export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr'] as const;
+export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr', 'sid'] as const;
 export const CLAIMS_SUPPORTED = [...new Set([...PERSON_CLAIMS, ...ID_TOKEN_CLAIMS])];
 
 /**
@@ -160,6 +160,9 @@ export const SIGNING_ALGORITHMS = ['RS256', 'ES256'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 export const DEFAULT_SIGNING_ALGORITHM: SigningAlgorithm = 'RS256';
 export const isSigningAlgorithm = (value: unknown): value is SigningAlgorithm => SIGNING_ALGORITHMS.includes(value as SigningAlgorithm);
+
+/** The event a back-channel logout token carries (OpenID Connect Back-Channel Logout 1.0 §2.4). */
+export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 /** RFC 8628 user codes: 8 letters without vowels or look-alikes, shown as BCDF-GHJK. */
 export const USER_CODE = { alphabet: 'BCDFGHJKLMNPQRSTVWXZ', length: 8, groupSize: 4 } as const;

@@ -10,7 +10,7 @@ import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
-import { signedInPerson, signIn, signOut } from './session.middleware';
+import { signedInPerson, signIn, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -30,7 +30,7 @@ async function verify(attempt: PasswordAttempt, verifyPassword: PasswordVerifier
   }
 }
 
-export function createSessionController(csrf: Csrf, verifyPassword: PasswordVerifier, github: boolean) {
+export function createSessionController(csrf: Csrf, verifyPassword: PasswordVerifier, github: boolean, sessionEnded: SessionEndedHook) {
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) =>
     loginPage({ ...view, csrfToken: csrf.token(req, res), github });
   return {
@@ -65,7 +65,8 @@ export function createSessionController(csrf: Csrf, verifyPassword: PasswordVeri
     },
 
     async logout(req: Request, res: Response): Promise<void> {
-      await signOut(req);
+      const ended = await signOut(req);
+      if (ended) await sessionEnded(ended);
       res.clearCookie('sid', { path: '/' });
       res.redirect(303, '/login');
     },

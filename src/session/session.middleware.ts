@@ -3,6 +3,7 @@
 // Signing in and out changes the HTTP session itself, so those two live here, next to it.
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { randomToken } from '../common/crypto';
 import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
@@ -15,9 +16,20 @@ declare module 'express-session' {
     userId?: string;
     /** When the person signed in (ms since the epoch): OpenID Connect's auth_time. */
     authTime?: number;
+    /** OpenID Connect's `sid`: names this session to applications (never the cookie's own id). */
+    oidcSid?: string;
     csrfToken?: string;
   }
 }
+
+/** A signed-in session that ended (sign-out, RP-initiated logout): who, and its OpenID Connect `sid`. */
+export interface EndedSession {
+  userId: string;
+  sid: string;
+}
+
+/** What must happen when a signed-in session ends (back-channel logout); wired in src/wiring.ts. */
+export type SessionEndedHook = (ended: EndedSession) => Promise<void>;
 
 export const REMEMBER_ME_MS = 30 * 24 * 3600 * 1000;
 
@@ -44,14 +56,18 @@ export async function signIn(req: Request, userId: string, remember: boolean): P
   await settled((done) => req.session.regenerate(done));
   req.session.userId = userId;
   req.session.authTime = Date.now();
+  req.session.oidcSid = randomToken(16);
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
   // Stored before the redirect goes out: express-session sends the headers before its own save
   // finishes, and the next request may reach another instance straight away.
   await settled((done) => req.session.save(done));
 }
 
-export function signOut(req: Request): Promise<void> {
-  return settled((done) => req.session.destroy(done));
+/** Ends the session; returns it when someone was signed in, for what must follow (SessionEndedHook). */
+export async function signOut(req: Request): Promise<EndedSession | null> {
+  const { userId, oidcSid } = req.session;
+  await settled((done) => req.session.destroy(done));
+  return userId && oidcSid ? { userId, sid: oidcSid } : null;
 }
 
 /**

@@ -5,10 +5,17 @@ import type { Config } from '../config';
 import { formBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
+import type { SessionEndedHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
-export function createSessionRouter(sessions: RequestHandler, csrf: Csrf, config: Config, verifyPassword: PasswordVerifier): Router {
-  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null);
+export function createSessionRouter(
+  sessions: RequestHandler,
+  csrf: Csrf,
+  config: Config,
+  verifyPassword: PasswordVerifier,
+  sessionEnded: SessionEndedHook,
+): Router {
+  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, formBody, csrf.require, sessionController.login);

@@ -41,7 +41,12 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
 async function signedIn(session: Partial<SessionData> | undefined): Promise<(SignedIn & { name: string }) | null> {
   const user = await sessionService.currentUser(session);
   if (!user) return null;
-  return { userId: user._id, name: displayName(user), authTime: session?.authTime ? new Date(session.authTime) : undefined };
+  return {
+    userId: user._id,
+    name: displayName(user),
+    authTime: session?.authTime ? new Date(session.authTime) : undefined,
+    sid: session?.oidcSid,
+  };
 }
 
 /**

@@ -9,12 +9,19 @@ import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
+import type { BackchannelLogout } from '../oidc/backchannel.service';
 
 /** Seed 001 serves the endpoint under three paths. */
 export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', ENDPOINTS.authorization];
 
-export function createAuthorizeRouter(idTokens: IdTokenSigner, config: Config, sessions: RequestHandler, csrf: Csrf): Router {
-  const authorize = createAuthorizeController(createAuthorizeService(config, idTokens), csrf);
+export function createAuthorizeRouter(
+  idTokens: IdTokenSigner,
+  config: Config,
+  sessions: RequestHandler,
+  csrf: Csrf,
+  backchannel: Pick<BackchannelLogout, 'granted'>,
+): Router {
+  const authorize = createAuthorizeController(createAuthorizeService(config, idTokens, backchannel), csrf);
   const router = Router();
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   // OIDC Core 3.1.2.1: an authorization request may come as a form too. The consent page's own form

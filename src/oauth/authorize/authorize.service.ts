@@ -25,6 +25,7 @@ import {
 } from '../protocol';
 import * as codesService from '../tokens/codes.service';
 import { applyRequestObject } from './request-object';
+import type { BackchannelLogout } from '../oidc/backchannel.service';
 import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
 
 export interface AuthorizationRequest {
@@ -71,11 +72,13 @@ export interface Refusal {
 export interface SignedIn {
   userId: string;
   authTime?: Date;
+  /** The browser session's OpenID Connect `sid` (back-channel logout). */
+  sid?: string;
 }
 
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
 
-export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) {
+export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, backchannel: Pick<BackchannelLogout, 'granted'>) {
   /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
   function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
     const url = new URL(redirectUri);
@@ -258,6 +261,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
 
   /** Approved (now or before): back to the client with a code, or the implicit flow's tokens. */
   async function issueFor(request: AuthorizationRequest, signedIn: SignedIn): Promise<Redirect> {
+    if (signedIn.sid) await backchannel.granted(signedIn.sid, signedIn.userId, request.client);
     if (request.responseType === 'code') {
       const code = await codesService.issue({
         clientId: request.client._id,
@@ -268,6 +272,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
         codeChallengeMethod: request.codeChallengeMethod,
         nonce: request.nonce,
         authTime: signedIn.authTime,
+        sid: signedIn.sid,
         claims: request.claims,
       });
       return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
@@ -302,6 +307,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner) 
           algorithm: request.client.metadata?.id_token_signed_response_alg,
           claims: idTokenClaims,
           authTime: signedIn.authTime,
+          sid: signedIn.sid,
           nonce: request.nonce,
           accessToken: issued?.accessToken,
         })

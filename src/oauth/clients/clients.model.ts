@@ -19,6 +19,9 @@ export interface RegisteredMetadata {
   token_endpoint_auth_signing_alg?: string;
   /** What its request objects must be signed with (`none`: unsigned); absent: any supported, but never unsigned. */
   request_object_signing_alg?: string;
+  /** OpenID Connect Back-Channel Logout: where logout tokens are posted, and whether it needs `sid` (always sent). */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
   /** How its ID tokens are signed (RS256 when absent). */
   id_token_signed_response_alg?: SigningAlgorithm;
   /** Present: userinfo answers it with a JWT signed so (OIDC Core §5.3.2); absent: plain JSON. */

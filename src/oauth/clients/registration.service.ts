@@ -70,6 +70,8 @@ export interface ClientMetadata {
   jwks_uri?: string;
   token_endpoint_auth_signing_alg?: string;
   request_object_signing_alg?: string;
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 /** How the client wants what this server signs for it: one of SIGNING_ALGORITHMS each. */
@@ -131,6 +133,23 @@ function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthM
   return metadata;
 }
 
+/** OpenID Connect Back-Channel Logout 1.0 §2.2: where to post logout tokens (https; http on loopback outside production). */
+function readLogoutMetadata(input: Record<string, unknown>, allowPrivate: boolean): RegisteredMetadata {
+  const metadata: RegisteredMetadata = {};
+  const uri = input.backchannel_logout_uri;
+  if (uri !== undefined) {
+    if (!isWebAddress(uri) || !(uri.startsWith('https://') || allowPrivate))
+      throw invalid('backchannel_logout_uri must be an https URL without a fragment');
+    metadata.backchannel_logout_uri = uri;
+  }
+  const sessionRequired = input.backchannel_logout_session_required;
+  if (sessionRequired !== undefined) {
+    if (typeof sessionRequired !== 'boolean') throw invalid('backchannel_logout_session_required must be true or false');
+    metadata.backchannel_logout_session_required = sessionRequired;
+  }
+  return metadata;
+}
+
 /** The checked metadata of a registration request. */
 function readMetadata(body: unknown, allowPrivate: boolean) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
@@ -174,7 +193,7 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
     if (!isSigningAlgorithm(value)) throw invalid(`${field} must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
     metadata[field] = value;
   }
-  Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate));
+  Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate), readLogoutMetadata(input, allowPrivate));
   return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };
 }
 

@@ -4,7 +4,7 @@
 // `state` echoed.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { signOut } from '../../session/session.middleware';
+import { signOut, type SessionEndedHook } from '../../session/session.middleware';
 import * as sessionService from '../../session/session.service';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
@@ -26,7 +26,7 @@ function readParameters(req: Request): OAuthParameters {
   }
 }
 
-export function createEndSessionController(idTokens: IdTokens, csrf: Csrf) {
+export function createEndSessionController(idTokens: IdTokens, csrf: Csrf, sessionEnded: SessionEndedHook) {
   /** Where to send the browser afterwards: a registered post_logout_redirect_uri with state, or nowhere. */
   async function destination(parameters: OAuthParameters, hintClient: string | undefined): Promise<string | null> {
     if (parameters.client_id && hintClient && parameters.client_id !== hintClient)
@@ -60,7 +60,8 @@ export function createEndSessionController(idTokens: IdTokens, csrf: Csrf) {
           .send(confirmSignOutPage({ action: req.baseUrl + req.path, csrfToken: csrf.token(req, res), fields }));
         return;
       }
-      if (person) await signOut(req);
+      const ended = person ? await signOut(req) : null;
+      if (ended) await sessionEnded(ended);
       if (next) return res.redirect(303, next);
       noStore(res).type(HTML).send(signedOutPage());
     },

@@ -4,7 +4,11 @@ import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
-import { ACR_VALUES, type SigningAlgorithm } from '../protocol';
+import { randomToken } from '../../common/crypto';
+import { ACR_VALUES, BACKCHANNEL_LOGOUT_EVENT, type SigningAlgorithm } from '../protocol';
+
+/** A logout token is for delivery now (retries included), not for keeping. */
+const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
 import { personClaims } from './claims.service';
 import type { KeyRing } from './signing-keys.service';
 
@@ -22,6 +26,8 @@ export interface IdTokenRequest {
   /** The claims about the person it carries besides `sub`. */
   claims: readonly string[];
   authTime?: Date;
+  /** The browser session it came from (Back-Channel Logout's `sid`). */
+  sid?: string;
   nonce?: string;
   accessToken?: string;
   code?: string;
@@ -29,11 +35,12 @@ export interface IdTokenRequest {
 
 export function createIdTokens(keys: KeyRing, config: Config) {
   /** A JWT from this issuer to one client, signed with the current key of the algorithm. */
-  async function signed(claims: Record<string, unknown>, audience: string, algorithm?: SigningAlgorithm, expiresIn?: number) {
+  async function signed(claims: Record<string, unknown>, audience: string, algorithm?: SigningAlgorithm, expiresIn?: number, typ?: string) {
     const { kid, alg, privateKey } = await keys.signingKey(algorithm);
     return jwt.sign(claims, privateKey, {
       algorithm: alg,
       keyid: kid,
+      ...(typ && { header: { alg, kid, typ } }),
       issuer: config.publicUrl,
       audience,
       ...(expiresIn !== undefined && { expiresIn }),
@@ -46,6 +53,7 @@ export function createIdTokens(keys: KeyRing, config: Config) {
       // A password is the one factor this server checks so far: acr 1 (docs/oauth.md, Claims).
       const claims: Record<string, unknown> = { ...personClaims(request.user, request.claims), azp: request.clientId, acr: ACR_VALUES[0] };
       if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
+      if (request.sid) claims.sid = request.sid;
       if (request.nonce) claims.nonce = request.nonce;
       if (request.accessToken) claims.at_hash = halfHash(request.accessToken);
       if (request.code) claims.c_hash = halfHash(request.code);
@@ -55,6 +63,15 @@ export function createIdTokens(keys: KeyRing, config: Config) {
     /** A userinfo response as a signed JWT (OIDC Core §5.3.2), for a client that registered userinfo_signed_response_alg. */
     signUserinfo(claims: Record<string, unknown>, clientId: string, algorithm: SigningAlgorithm): Promise<string> {
       return signed(claims, clientId, algorithm);
+    },
+
+    /**
+     * A logout token (OpenID Connect Back-Channel Logout 1.0 §2.4): who signed out of which session,
+     * for one client; never a nonce, so it cannot pass for an ID token.
+     */
+    signLogoutToken(logout: { userId: string; sid: string; clientId: string; algorithm?: SigningAlgorithm }): Promise<string> {
+      const claims = { sub: logout.userId, sid: logout.sid, jti: randomToken(16), events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } };
+      return signed(claims, logout.clientId, logout.algorithm, LOGOUT_TOKEN_LIFETIME_SECONDS, 'logout+jwt');
     },
 
     /**

@@ -58,6 +58,8 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
     request_uri_parameter_supported: false,
     authorization_response_iss_parameter_supported: true,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

@@ -2,6 +2,7 @@
 // RP-initiated logout.
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
+import type { SessionEndedHook } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { formBody } from '../../web/form-body';
 import { createEndSessionController } from './end-session.controller';
@@ -18,9 +19,10 @@ export function createOidcRouter(
   sessions: RequestHandler,
   csrf: Csrf,
   requireOAuthToken: ReturnType<typeof createBearerGuard>,
+  sessionEnded: SessionEndedHook,
 ): Router {
   const oidc = createOidcController(config, keys, idTokens);
-  const endSession = createEndSessionController(idTokens, csrf);
+  const endSession = createEndSessionController(idTokens, csrf, sessionEnded);
   const router = Router();
   router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
   router.post(ENDPOINTS.endSession, sessions, formBody, csrf.requireWhenSignedIn, endSession.endSession);

@@ -43,8 +43,9 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
       familyId: hash,
       authTime: code.authTime,
       claims: code.claims,
+      sid: code.sid,
     },
     lifetimes,
   );
-  return withIdToken(idTokens, issued, client, { authTime: code.authTime, nonce: code.nonce, claims: code.claims });
+  return withIdToken(idTokens, issued, client, { authTime: code.authTime, nonce: code.nonce, claims: code.claims, sid: code.sid });
 };

@@ -27,6 +27,8 @@ export interface GrantDecision {
   authTime?: Date;
   /** What the authorization's `claims` parameter asked for: kept with the tokens for userinfo and renewals. */
   claims?: RequestedClaims;
+  /** The browser session of the authorization (OpenID Connect `sid`). */
+  sid?: string;
 }
 
 /** A token pair as issued: the plain values exist only here and in the response. */
@@ -69,6 +71,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
       issuedAt: now,
       authTime: decision.authTime,
       claims: decision.claims,
+      sid: decision.sid,
     }),
     userId ? grantsService.touch(userId, decision.client._id) : undefined,
   ]);
@@ -136,7 +139,7 @@ export async function withIdToken(
   signer: IdTokenSigner | null,
   issued: IssuedToken,
   client: ClientDocument,
-  context: { authTime?: Date; nonce?: string; claims?: RequestedClaims },
+  context: { authTime?: Date; nonce?: string; claims?: RequestedClaims; sid?: string },
 ): Promise<IssuedToken> {
   if (!signer || !issued.person || !issued.scope.includes('openid')) return issued;
   const { claims, ...rest } = context;

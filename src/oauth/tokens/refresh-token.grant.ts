@@ -76,9 +76,10 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
         familyId: token.familyId,
         authTime: token.authTime,
         claims: token.claims,
+        sid: token.sid,
       },
       lifetimes,
     );
-    return withIdToken(idTokens, issued, client, { authTime: token.authTime, claims: token.claims });
+    return withIdToken(idTokens, issued, client, { authTime: token.authTime, claims: token.claims, sid: token.sid });
   };
 }

@@ -20,6 +20,8 @@ export interface TokenDocument {
   authTime?: Date;
   /** What the authorization's `claims` parameter asked for (OpenID Connect), for userinfo and renewed ID tokens. */
   claims?: RequestedClaims;
+  /** The browser session the authorization came from (OpenID Connect `sid`), for renewed ID tokens. */
+  sid?: string;
 }
 
 export interface CodeDocument {
@@ -36,6 +38,7 @@ export interface CodeDocument {
   nonce?: string;
   authTime?: Date;
   claims?: RequestedClaims;
+  sid?: string;
 }
 
 /**
@@ -67,6 +70,7 @@ const tokenSchema = new Schema<TokenDocument>(
     issuedAt: { type: Date, required: true },
     authTime: { type: Date },
     claims: { type: Schema.Types.Mixed },
+    sid: { type: String },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
@@ -90,6 +94,7 @@ const codeSchema = new Schema<CodeDocument>(
     nonce: { type: String },
     authTime: { type: Date },
     claims: { type: Schema.Types.Mixed },
+    sid: { type: String },
   },
   { ...noVersion, collection: 'oauth_codes' },
 );
