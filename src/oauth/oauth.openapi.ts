@@ -184,6 +184,7 @@ function endSessionOperation(from: 'query' | 'body') {
   return {
     ...shared,
     requestBody: formRequest(oauthForm({ ...endSessionParameters, _csrf: param, confirm: { type: 'string', enum: ['yes'] } })),
+    responses: { ...shared.responses, '413': page('Body over 100 kB') },
   };
 }
 
@@ -218,7 +219,15 @@ const authorizeQuery = [
   { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
   { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
-  { name: 'request', schema: { type: 'string', maxLength: LIMITS.requestObjectLength, description: 'A request object (OIDC Core 6.1)' } },
+  {
+    name: 'request',
+    schema: {
+      type: 'string',
+      maxLength: LIMITS.requestObjectLength,
+      pattern: '^[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*$',
+      description: 'A request object (OIDC Core 6.1): a JWT in compact form',
+    },
+  },
   { name: 'claims', schema: { type: 'string', maxLength: LIMITS.parameterLength, description: 'OIDC Core 5.5: a JSON object' } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 

@@ -173,8 +173,11 @@ export const MAX_TYPED_USER_CODE_LENGTH = 20;
 export const LIMITS = {
   /** RFC 6749 §3.1: any one parameter; longer is invalid_request. */
   parameterLength: 2048,
-  /** A request object (`request`) may be longer: a signed JWT carries its whole request. */
-  requestObjectLength: 16_384,
+  /**
+   * A request object (`request`) may be longer: a signed JWT carries its whole request. A JWT is
+   * ASCII, so with the rest of a GET it stays within Node's 16 kB of request headers.
+   */
+  requestObjectLength: 8192,
   /** `state`: printable ASCII up to this length. */
   stateLength: 1024,
   redirectUriLength: 2048,

@@ -2,7 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Config } from '../config';
-import { formBody } from '../web/form-body';
+import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
 import type { SessionEndedHook } from './session.middleware';
@@ -18,8 +18,8 @@ export function createSessionRouter(
   const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
-  router.post('/login', sessions, formBody, csrf.require, sessionController.login);
-  router.post('/logout', sessions, formBody, csrf.requireWhenSignedIn, sessionController.logout);
+  router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);
+  router.post('/logout', sessions, pageFormBody, csrf.requireWhenSignedIn, sessionController.logout);
   router.get('/home', sessions, requireSession(), sessionController.home);
   return router;
 }

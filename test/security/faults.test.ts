@@ -54,6 +54,18 @@ it('answers an oversized form on the OAuth endpoints in the OAuth format', async
   }
 });
 
+it('answers an oversized form a browser posts with a page, as the other refusals of those forms', async () => {
+  for (const path of ['/login', '/logout', '/oauth/authorize', '/device', '/oauth/end-session']) {
+    const res = await request(app)
+      .post(path)
+      .type('form')
+      .send(`email=${'x'.repeat(110_000)}`)
+      .expect(413);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('Form too large');
+  }
+});
+
 it('counts every one of 20 concurrent PATCHes of one user in __v, and loses none of their fields', async () => {
   const user = await createUser();
   const fields = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { firstName: `first-${i}` } : { lastName: `last-${i}` }));

@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { bodyField } from '../../common/request-body';
-import { formBody } from '../../web/form-body';
+import { pageFormBody } from '../../web/form-body';
 import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createAuthorizeService } from './authorize.service';
@@ -28,6 +28,6 @@ export function createAuthorizeRouter(
   // is the one that carries a decision, and only it needs the CSRF token.
   const requestOrDecision: RequestHandler = (req, res, next) =>
     bodyField(req, 'decision') === undefined ? authorize.show(req, res) : next();
-  router.post(AUTHORIZE_PATHS, sessions, formBody, requestOrDecision, csrf.require, authorize.decide);
+  router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, csrf.require, authorize.decide);
   return router;
 }

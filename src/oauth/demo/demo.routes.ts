@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
-import { formBody } from '../../web/form-body';
+import { pageFormBody } from '../../web/form-body';
 import { createCallbackDebugController } from './callback-debug.controller';
 import { CALLBACK_DEBUG_PATH } from './demo.service';
 
@@ -10,6 +10,6 @@ export function createDemoRouter(config: Config, csrf: Csrf): Router {
   const callbackDebug = createCallbackDebugController(config, csrf);
   const router = Router();
   router.get(CALLBACK_DEBUG_PATH, callbackDebug.show);
-  router.post(CALLBACK_DEBUG_PATH, formBody, csrf.require, callbackDebug.exchange);
+  router.post(CALLBACK_DEBUG_PATH, pageFormBody, csrf.require, callbackDebug.exchange);
   return router;
 }

@@ -6,7 +6,7 @@ import { limitRule, limitsFor, perAddress, tooManyRequestsAs } from '../../commo
 import type { Config } from '../../config';
 import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
-import { formBody } from '../../web/form-body';
+import { formBody, pageFormBody } from '../../web/form-body';
 import { errorPage } from '../../web/layout';
 import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
@@ -34,8 +34,8 @@ export function createDeviceRouter(config: Config, sessions: RequestHandler, csr
   router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice);
   const person = requireSession('sign-in', '/device');
   router.get('/device', sessions, person, device.showVerification);
-  router.post('/device', sessions, formBody, csrf.require, person, ...userCodeLimits, device.verify);
+  router.post('/device', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.verify);
   // Approving or denying takes a typed code too, so it shares the typing budget.
-  router.post('/device/decision', sessions, formBody, csrf.require, person, ...userCodeLimits, device.decide);
+  router.post('/device/decision', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.decide);
   return router;
 }

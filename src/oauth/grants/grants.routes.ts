@@ -5,7 +5,7 @@ import type { AccessTokens } from '../../common/access-tokens';
 import { requireJwt } from '../../common/guards';
 import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
-import { formBody } from '../../web/form-body';
+import { pageFormBody } from '../../web/form-body';
 import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
@@ -13,7 +13,14 @@ import * as grantsController from './grants.controller';
 export function createGrantsRouter(accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
   const jwt = requireJwt(accessTokens);
   const router = Router();
-  router.post('/home/applications/:clientId/revoke', sessions, formBody, csrf.require, requireSession(), grantsController.revokeFromHome);
+  router.post(
+    '/home/applications/:clientId/revoke',
+    sessions,
+    pageFormBody,
+    csrf.require,
+    requireSession(),
+    grantsController.revokeFromHome,
+  );
   router.get('/oauth/grants', jwt, validate(listGrants), grantsController.list);
   router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke);
   return router;

@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { SessionEndedHook } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
-import { formBody } from '../../web/form-body';
+import { formBody, pageFormBody } from '../../web/form-body';
 import { createEndSessionController } from './end-session.controller';
 import type { createBearerGuard } from '../tokens/bearer.middleware';
 import type { IdTokens } from './id-tokens.service';
@@ -25,7 +25,7 @@ export function createOidcRouter(
   const endSession = createEndSessionController(idTokens, csrf, sessionEnded);
   const router = Router();
   router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
-  router.post(ENDPOINTS.endSession, sessions, formBody, csrf.requireWhenSignedIn, endSession.endSession);
+  router.post(ENDPOINTS.endSession, sessions, pageFormBody, csrf.requireWhenSignedIn, endSession.endSession);
   router.get(DISCOVERY_PATHS, oidc.metadata);
   router.get(ENDPOINTS.jwks, oidc.jwks);
   // RFC 6750 §2.2: on POST the token may come in a form body instead of the header.
