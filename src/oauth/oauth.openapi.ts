@@ -77,6 +77,17 @@ const jwksSchema = {
   properties: { keys: { type: 'array', minItems: 1, maxItems: JWKS_LIMITS.keys, items: { type: 'object' } } },
 };
 
+/**
+ * A request object (OIDC Core 6.1): a JWT in compact form. The server takes LIMITS.requestObjectLength
+ * characters either way; in a URL only what every client and proxy carries is promised.
+ */
+const requestObjectSchema = (maxLength: number) => ({
+  type: 'string',
+  maxLength,
+  pattern: '^[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*$',
+  description: `A request object (OIDC Core 6.1), a compact JWT; a longer one (up to ${LIMITS.requestObjectLength} characters) goes by POST`,
+});
+
 /** One or more of the scopes, space-separated. */
 const scopeList = { type: 'string', pattern: SCOPE_LIST_PATTERN, maxLength: 200 };
 /** The words of a response type may come in any order (OAuth 2.0 Multiple Response Types). */
@@ -219,16 +230,8 @@ const authorizeQuery = [
   { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
   { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
-  {
-    name: 'request',
-    schema: {
-      type: 'string',
-      maxLength: LIMITS.requestObjectLength,
-      pattern: '^[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*$',
-      description: 'A request object (OIDC Core 6.1): a JWT in compact form',
-    },
-  },
-  { name: 'claims', schema: { type: 'string', maxLength: LIMITS.parameterLength, description: 'OIDC Core 5.5: a JSON object' } },
+  { name: 'request', schema: requestObjectSchema(param.maxLength) },
+  { name: 'claims', schema: { ...param, description: 'OIDC Core 5.5: a JSON object' } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
@@ -261,10 +264,13 @@ const authorizeOperations = (prefix: string) => ({
     security: sessionAuth,
     requestBody: formRequest({
       anyOf: [
-        oauthForm(Object.fromEntries(authorizeQuery.map((parameter) => [parameter.name, parameter.schema])), [
-          'client_id',
-          'response_type',
-        ]),
+        oauthForm(
+          {
+            ...Object.fromEntries(authorizeQuery.map((parameter) => [parameter.name, parameter.schema])),
+            request: requestObjectSchema(LIMITS.requestObjectLength),
+          },
+          ['client_id', 'response_type'],
+        ),
         oauthForm(
           {
             _csrf: param,

@@ -2,10 +2,13 @@
 // codes, refresh rotation (with its grace period) and JWT refresh grants all live in the database, so
 // either can serve any step. What an instance caches (HTTP Basic verifications, access-token lookups)
 // follows a change made on the other within a second.
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { testDatabaseUriWithName } from '../helpers/db';
 import { clientSecretPost } from '../helpers/oauth';
 import { msUntilFalse } from '../helpers/polling';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
+
+const TWIN_ISSUER = 'https://twin-issuer.example.com';
 
 let a: ServerProcess;
 let b: ServerProcess;
@@ -14,7 +17,8 @@ beforeAll(async () => {
   const uri = testDatabaseUriWithName();
   // A short grace period for refresh rotation, to see it work across instances and then end.
   // Rate limits on, as in production: the budgets must hold across the two.
-  const env = { MONGODB_URI: uri, OAUTH_REFRESH_GRACE_SECONDS: '2', RATE_LIMITS: 'on' };
+  // One PUBLIC_URL, as behind one load balancer: both are the same issuer.
+  const env = { MONGODB_URI: uri, OAUTH_REFRESH_GRACE_SECONDS: '2', RATE_LIMITS: 'on', PUBLIC_URL: TWIN_ISSUER };
   [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
 }, 90_000);
 
@@ -231,6 +235,29 @@ describe('the same request many times at once, split across both instances', () 
     };
     const refreshed = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 ? a : b, '/auth/refresh-token', refresh)));
     expect(refreshed.filter((res) => res.status === 201)).toHaveLength(1);
+  }, 60_000);
+
+  it('accepts one client assertion once of 50 tries', async () => {
+    const { bearer } = await twinPerson('twin-assertion@example.com');
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'twin-key', alg: 'ES256' };
+    const registered = await call(a, '/oauth/register', {
+      ...jsonBody({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, grant_types: ['client_credentials'] }),
+      headers: { 'Content-Type': 'application/json', ...bearer },
+    });
+    const clientId = (await read(registered)).client_id;
+    const assertion = await new SignJWT({ iss: clientId, sub: clientId, aud: TWIN_ISSUER, jti: 'twin-jti' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'twin-key' })
+      .setExpirationTime('1m')
+      .sign(privateKey);
+    const grant = formBody({
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: assertion,
+    });
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 ? a : b, '/oauth/token', { ...grant })));
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
+    expect(answers.filter((res) => res.status === 401)).toHaveLength(49);
   }, 60_000);
 
   it('gives 40 wrong passwords at once no more than the budget of 10 checks', async () => {
