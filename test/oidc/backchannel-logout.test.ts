@@ -147,8 +147,11 @@ it('posts nothing to a client that registered no back-channel address', async ()
 });
 
 it.each([
-  [{ backchannel_logout_uri: 'javascript:alert(1)' }, 'backchannel_logout_uri must be an https URL without a fragment'],
-  [{ backchannel_logout_uri: 'https://rp.example.com/bc#x' }, 'backchannel_logout_uri must be an https URL without a fragment'],
+  [{ backchannel_logout_uri: 'javascript:alert(1)' }, 'backchannel_logout_uri must be an https URL of a public host, without a fragment'],
+  [
+    { backchannel_logout_uri: 'https://rp.example.com/bc#x' },
+    'backchannel_logout_uri must be an https URL of a public host, without a fragment',
+  ],
   [{ backchannel_logout_session_required: 'yes' }, 'backchannel_logout_session_required must be true or false'],
 ])('refuses %j at registration', async (metadata, description) => {
   const person = await createUser();

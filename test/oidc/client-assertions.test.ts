@@ -240,7 +240,7 @@ describe('registration', () => {
       'jwks must hold public keys only (no private or symmetric key material)',
     ],
     ['an empty key set', { jwks: { keys: [] } }, 'jwks must hold 1 to 10 keys'],
-    ['a jwks_uri that is no URL', { jwks_uri: 'ftp://rp.example.com/jwks' }, 'jwks_uri must be an https URL'],
+    ['a jwks_uri that is no URL', { jwks_uri: 'ftp://rp.example.com/jwks' }, 'jwks_uri must be an https URL of a public host'],
     [
       'an HMAC signing alg for private_key_jwt',
       { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://rp.example.com/jwks', token_endpoint_auth_signing_alg: 'HS256' },

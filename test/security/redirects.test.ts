@@ -92,3 +92,46 @@ describe('prompt=consent across sign-in', () => {
     expect(consent.text).toContain('Approve');
   });
 });
+
+describe('addresses the server calls, registered in production', () => {
+  const production = { issuer: 'https://id.example.com', allowPrivate: false, sealingSecret: 'unused-in-this-test' };
+
+  it.each([
+    ['jwks_uri', 'http://keys.example.com/jwks', 'jwks_uri must be an https URL of a public host'],
+    ['jwks_uri', 'https://127.0.0.1/jwks', 'jwks_uri must be an https URL of a public host'],
+    ['jwks_uri', 'https://[::1]/jwks', 'jwks_uri must be an https URL of a public host'],
+    ['jwks_uri', 'https://169.254.169.254/latest', 'jwks_uri must be an https URL of a public host'],
+    [
+      'backchannel_logout_uri',
+      'https://10.0.0.8/logout',
+      'backchannel_logout_uri must be an https URL of a public host, without a fragment',
+    ],
+    [
+      'backchannel_logout_uri',
+      'http://rp.example.com/logout',
+      'backchannel_logout_uri must be an https URL of a public host, without a fragment',
+    ],
+  ])('refuses %s %s, registering nothing', async (field, value, description) => {
+    const owner = await createUser();
+    await expect(
+      registrationService.register(owner.id, { redirect_uris: [REDIRECT_URI], [field]: value }, production),
+    ).rejects.toMatchObject({
+      status: 400,
+      body: { error: 'invalid_client_metadata', error_description: description },
+    });
+    expect(await clientsService.listAll(owner.id)).toEqual([]);
+  });
+
+  it('takes an https name, which is checked again on the address it resolves to when called', async () => {
+    const owner = await createUser();
+    const registered = await registrationService.register(
+      owner.id,
+      { redirect_uris: [REDIRECT_URI], jwks_uri: 'https://keys.example.com/jwks', backchannel_logout_uri: 'https://rp.example.com/logout' },
+      production,
+    );
+    expect(registered).toMatchObject({
+      jwks_uri: 'https://keys.example.com/jwks',
+      backchannel_logout_uri: 'https://rp.example.com/logout',
+    });
+  });
+});

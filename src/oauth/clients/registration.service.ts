@@ -3,7 +3,9 @@
 // access token, shown once and stored as a hash, manages the registration afterwards.
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
+import { isIP } from 'node:net';
 import { randomToken, seal, sha256 } from '../../common/crypto';
+import { isPrivateAddress } from '../../common/guarded-fetch';
 import { CLIENT_SECRET_PURPOSE, type JwtContext } from './client-assertions.service';
 import { jwksProblem } from './client-keys.service';
 import {
@@ -82,6 +84,19 @@ export const PAGE_METADATA = ['logo_uri', 'policy_uri', 'tos_uri'] as const;
 const isWebAddress = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= LIMITS.redirectUriLength && /^https?:/.test(normalizeRedirectUri(value) ?? '');
 
+/**
+ * An address this server will call (jwks_uri, backchannel_logout_uri): https on a host that is not a
+ * private address; outside production (`allowPrivate`) http and loopback too. Names are checked again
+ * when fetched (common/guarded-fetch.ts), on the address they resolve to.
+ */
+function isCallableAddress(value: unknown, allowPrivate: boolean): value is string {
+  if (!isWebAddress(value)) return false;
+  if (allowPrivate) return true;
+  const url = new URL(value);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return url.protocol === 'https:' && (isIP(host) === 0 || !isPrivateAddress(host));
+}
+
 const invalid = (description: string) => new RegistrationError('invalid_client_metadata', description);
 
 function stringList(value: unknown, name: string, check: (item: string) => boolean, error = invalid): string[] | undefined {
@@ -109,8 +124,7 @@ function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthM
     metadata.jwks = { keys: (input.jwks as { keys: Record<string, unknown>[] }).keys };
   }
   if (input.jwks_uri !== undefined) {
-    const secure = typeof input.jwks_uri === 'string' && (input.jwks_uri.startsWith('https://') || allowPrivate);
-    if (!secure || !isWebAddress(input.jwks_uri)) throw invalid('jwks_uri must be an https URL');
+    if (!isCallableAddress(input.jwks_uri, allowPrivate)) throw invalid('jwks_uri must be an https URL of a public host');
     metadata.jwks_uri = input.jwks_uri;
   }
   if (authMethod === 'private_key_jwt' && !metadata.jwks && !metadata.jwks_uri) throw invalid('private_key_jwt needs jwks or jwks_uri');
@@ -138,8 +152,8 @@ function readLogoutMetadata(input: Record<string, unknown>, allowPrivate: boolea
   const metadata: RegisteredMetadata = {};
   const uri = input.backchannel_logout_uri;
   if (uri !== undefined) {
-    if (!isWebAddress(uri) || !(uri.startsWith('https://') || allowPrivate))
-      throw invalid('backchannel_logout_uri must be an https URL without a fragment');
+    if (!isCallableAddress(uri, allowPrivate))
+      throw invalid('backchannel_logout_uri must be an https URL of a public host, without a fragment');
     metadata.backchannel_logout_uri = uri;
   }
   const sessionRequired = input.backchannel_logout_session_required;
