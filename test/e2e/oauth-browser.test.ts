@@ -120,6 +120,8 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     const { url, verifier } = await authorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: 'openid profile email',
+      // One claim beyond the scopes: the consent page names it.
+      claims: JSON.stringify({ userinfo: { phone_number: null } }),
       nonce,
       state: 'oidc',
     });
@@ -132,6 +134,7 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('heading', { name: 'Authorize OIDC Browser App?' }).waitFor();
     expect(await page.getByRole('list').textContent()).toContain('See your email address');
     await page.getByRole('link', { name: 'terms of service' }).waitFor();
+    expect(await page.getByRole('list').textContent()).toContain('also: phone number');
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });
       await page.screenshot({ path: path.join(tmpdir(), `oidc-consent-${width}.png`), fullPage: true });
