@@ -192,6 +192,8 @@ export const LIMITS = {
   deviceCodeLifetimeSeconds: 600,
   /** A client assertion or request object may not live longer than this (its exp from now). */
   jwtLifetimeSeconds: 600,
+  /** How far a client's clock may be off when its JWTs' exp, nbf and iat are checked. */
+  jwtClockToleranceSeconds: 30,
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
   slowDownSeconds: 5,
 } as const;

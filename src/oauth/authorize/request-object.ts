@@ -7,11 +7,10 @@ import jwt from 'jsonwebtoken';
 import { clientKey, type JwtContext } from '../clients/client-assertions.service';
 import type { ClientDocument } from '../clients/clients.model';
 import type { OAuthParameters } from '../oauth.parameters';
-import { REQUEST_OBJECT_ALGORITHMS } from '../protocol';
+import { LIMITS, REQUEST_OBJECT_ALGORITHMS } from '../protocol';
 
 /** JWT claims that describe the object itself, not the request. */
 const ENVELOPE = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sub', 'request', 'request_uri']);
-const CLOCK_TOLERANCE = 30;
 
 /** A claim as the parameter it stands for: text as it is, a JSON value (claims, max_age) written out. */
 const asParameter = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -36,13 +35,16 @@ export async function applyRequestObject(
   if (alg === 'none') {
     claims = decoded.payload;
     const now = Math.floor(Date.now() / 1000);
-    if (typeof claims.exp === 'number' && claims.exp < now - CLOCK_TOLERANCE) return 'the request object has expired';
-    if (typeof claims.nbf === 'number' && claims.nbf > now + CLOCK_TOLERANCE) return 'the request object is not valid yet';
+    if (typeof claims.exp === 'number' && claims.exp < now - LIMITS.jwtClockToleranceSeconds) return 'the request object has expired';
+    if (typeof claims.nbf === 'number' && claims.nbf > now + LIMITS.jwtClockToleranceSeconds) return 'the request object is not valid yet';
   } else {
     const key = await clientKey(client, decoded.header, context);
     if (!key) return 'no key of this client matches the request object';
     try {
-      claims = jwt.verify(token, key, { algorithms: [alg as jwt.Algorithm], clockTolerance: CLOCK_TOLERANCE }) as jwt.JwtPayload;
+      claims = jwt.verify(token, key, {
+        algorithms: [alg as jwt.Algorithm],
+        clockTolerance: LIMITS.jwtClockToleranceSeconds,
+      }) as jwt.JwtPayload;
     } catch (err) {
       return `the request object is invalid (${err instanceof Error ? err.message : 'bad signature'})`;
     }

@@ -24,8 +24,6 @@ export interface JwtContext {
 
 /** The HKDF purpose client secrets are sealed under, for client_secret_jwt. */
 export const CLIENT_SECRET_PURPOSE = 'oauth-client-secrets';
-/** Allowed clock difference, seconds. */
-const CLOCK_TOLERANCE = 30;
 
 const sweepUsed = throttled(60_000, assertionsDao.deleteExpired);
 
@@ -60,7 +58,7 @@ export async function verifyAssertion(
       issuer: client._id,
       subject: client._id,
       audience: [context.issuer, `${context.issuer}${ENDPOINTS.token}`, ...(context.endpoint ? [context.endpoint] : [])],
-      clockTolerance: CLOCK_TOLERANCE,
+      clockTolerance: LIMITS.jwtClockToleranceSeconds,
     }) as jwt.JwtPayload;
   } catch {
     return false;
@@ -69,5 +67,5 @@ export async function verifyAssertion(
   if (typeof payload.exp !== 'number' || payload.exp > now + LIMITS.jwtLifetimeSeconds) return false;
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
   await sweepUsed(new Date());
-  return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + CLOCK_TOLERANCE) * 1000));
+  return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + LIMITS.jwtClockToleranceSeconds) * 1000));
 }
