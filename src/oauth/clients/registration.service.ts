@@ -22,7 +22,6 @@ import {
   RESPONSE_TYPES,
   SIGNING_ALGORITHMS,
   isSigningAlgorithm,
-  type SigningAlgorithm,
   type ClientAuthMethod,
   type GrantType,
   type ResponseType,
@@ -49,7 +48,8 @@ export class RegistrationError extends AppError {
   }
 }
 
-export interface ClientMetadata {
+/** A registration as RFC 7591 §3.2.1 answers it: the stored metadata (RegisteredMetadata) under its own names, and the rest. */
+export interface ClientMetadata extends RegisteredMetadata {
   client_id: string;
   client_secret?: string;
   client_id_issued_at: number;
@@ -63,17 +63,6 @@ export interface ClientMetadata {
   grant_types: GrantType[];
   response_types: string[];
   token_endpoint_auth_method: ClientAuthMethod;
-  logo_uri?: string;
-  policy_uri?: string;
-  tos_uri?: string;
-  id_token_signed_response_alg?: SigningAlgorithm;
-  userinfo_signed_response_alg?: SigningAlgorithm;
-  jwks?: { keys: Record<string, unknown>[] };
-  jwks_uri?: string;
-  token_endpoint_auth_signing_alg?: string;
-  request_object_signing_alg?: string;
-  backchannel_logout_uri?: string;
-  backchannel_logout_session_required?: boolean;
 }
 
 /** How the client wants what this server signs for it: one of SIGNING_ALGORITHMS each. */
