@@ -3,7 +3,7 @@
 // OpenID Connect sign-in by openid-client, from dynamic registration to the validated ID token.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import * as oidc from 'openid-client';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { accessibilityViolations, describeWithBrowser } from '../helpers/browser';
@@ -184,6 +184,18 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
       } else res.end('<!doctype html><title>Client</title><p>Signed in with the API</p>');
     });
     const posted = () => clientApp.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/form-post-callback');
+    /** Waits (bounded) until the client has received `count` posts; on failure says where the browser is. */
+    const received = async (count: number, on: Page) => {
+      for (let waited = 0; posted().length < count && waited < 45_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      if (posted().length < count) {
+        const heading = await on
+          .locator('h1')
+          .first()
+          .textContent({ timeout: 1000 })
+          .catch(() => null);
+        throw new Error(`the client received ${posted().length} of ${count} posts; the browser shows ${on.url()} (${heading})`);
+      }
+    };
 
     const page = await browser.newPage();
     await page.goto(`${clientApp.url}/start`);
@@ -193,7 +205,7 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Approve' }).click();
     // The form_post page posts itself (its script allowed by hash) to the redirect URI.
-    await page.waitForURL(redirectUri);
+    await received(1, page);
     const first = new URLSearchParams(posted()[0].body);
     expect(first.get('code')).toBeTruthy();
     expect(first.get('state')).toBe(state);
@@ -219,11 +231,11 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     }
     await checked.close();
     await manual.getByRole('button', { name: 'Continue' }).click();
-    await manual.waitForURL(redirectUri);
+    await received(2, manual);
     expect(posted()).toHaveLength(2);
     expect(new URLSearchParams(posted()[1].body).get('state')).toBe(state);
     await noScript.close();
-  }, 60_000);
+  }, 120_000);
 
   it('lets a browser app registered as a public client exchange its code and read userinfo across origins (CORS)', async () => {
     const person = await createUser({ firstName: 'Dorothy', lastName: 'Vaughan' });
