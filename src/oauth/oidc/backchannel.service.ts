@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { guardedFetch } from '../../common/guarded-fetch';
 import type { Config } from '../../config';
 import { throttled } from '../../db/sweeper';
+import { createWorkQueue } from '../../common/work-queue';
 import * as clientsService from '../clients/clients.service';
 import * as backchannelDao from './backchannel.dao';
 import type { SessionClientDocument } from './backchannel.model';
@@ -24,63 +25,46 @@ export const BACKCHANNEL_LIMITS = {
 
 /** A remembered session can be open for 30 days at most (remember me), so older records are swept. */
 const RECORD_LIFETIME_MS = 31 * 24 * 3600 * 1000;
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : 'failed');
+
 const sweepOld = throttled(3600_000, (now) => backchannelDao.deleteOlderThan(new Date(now.getTime() - RECORD_LIFETIME_MS)));
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
 export function createBackchannelLogout(config: Config, idTokens: Pick<IdTokens, 'signLogoutToken'>, logger: Logger) {
-  const waiting: SessionClientDocument[] = [];
-  let running = 0;
-
-  async function deliver(record: SessionClientDocument): Promise<void> {
-    const client = await clientsService.find(record.clientId);
-    const uri = client?.metadata?.backchannel_logout_uri;
-    if (!client || !uri) return;
-    const algorithm = client.metadata?.id_token_signed_response_alg;
-    for (let attempt = 1; attempt <= BACKCHANNEL_LIMITS.attempts; attempt++) {
-      try {
-        // A fresh token each attempt (a new jti): the client may have seen a failed one.
-        const token = await idTokens.signLogoutToken({ userId: record.userId, sid: record.sid, clientId: client._id, algorithm });
-        await guardedFetch(uri, {
-          allowPrivate: !config.isProduction,
-          maxBytes: 16 * 1024,
-          timeoutMs: BACKCHANNEL_LIMITS.timeoutMs,
-          form: { logout_token: token },
-        });
-        return;
-      } catch (err) {
-        const last = attempt === BACKCHANNEL_LIMITS.attempts;
+  const queue = createWorkQueue<SessionClientDocument>(
+    BACKCHANNEL_LIMITS,
+    async (record) => {
+      const client = await clientsService.find(record.clientId);
+      const uri = client?.metadata?.backchannel_logout_uri;
+      if (!client || !uri) return;
+      // A fresh token each attempt (a new jti): the client may have seen a failed one.
+      const token = await idTokens.signLogoutToken({
+        userId: record.userId,
+        sid: record.sid,
+        clientId: client._id,
+        algorithm: client.metadata?.id_token_signed_response_alg,
+      });
+      await guardedFetch(uri, {
+        allowPrivate: !config.isProduction,
+        maxBytes: 16 * 1024,
+        timeoutMs: BACKCHANNEL_LIMITS.timeoutMs,
+        form: { logout_token: token },
+      });
+    },
+    {
+      retried: (record, attempt, err) =>
+        logger.info({ clientId: record.clientId, attempt, reason: reasonOf(err) }, 'back-channel logout retried'),
+      failed: (record, err) =>
         logger.info(
-          { clientId: client._id, attempt, reason: err instanceof Error ? err.message : 'failed' },
-          last ? 'back-channel logout failed' : 'back-channel logout retried',
-        );
-        if (!last) await pause(BACKCHANNEL_LIMITS.backoffMs[attempt - 1]);
-      }
-    }
-  }
-
-  function pump(): void {
-    while (running < BACKCHANNEL_LIMITS.concurrent && waiting.length > 0) {
-      const record = waiting.shift()!;
-      running++;
-      deliver(record)
-        .catch((err: unknown) => logger.warn({ err }, 'back-channel logout could not be sent'))
-        .finally(() => {
-          running--;
-          pump();
-        });
-    }
-  }
+          { clientId: record.clientId, attempt: BACKCHANNEL_LIMITS.attempts, reason: reasonOf(err) },
+          'back-channel logout failed',
+        ),
+    },
+  );
 
   function enqueue(records: SessionClientDocument[]): void {
     for (const record of records) {
-      if (waiting.length >= BACKCHANNEL_LIMITS.queued) {
-        logger.warn({ clientId: record.clientId }, 'back-channel logout dropped: too many waiting');
-        continue;
-      }
-      waiting.push(record);
+      if (!queue.add(record)) logger.warn({ clientId: record.clientId }, 'back-channel logout dropped: too many waiting');
     }
-    pump();
   }
 
   return {
@@ -103,7 +87,7 @@ export function createBackchannelLogout(config: Config, idTokens: Pick<IdTokens,
 
     /** Deliveries not finished yet, for tests and shutdown. */
     get pending(): number {
-      return waiting.length + running;
+      return queue.pending;
     },
   };
 }
