@@ -27,10 +27,18 @@ import * as usersService from './users/users.service';
 import { createWeatherRouter } from './weather/weather.routes';
 import { createSignIn } from './sign-in/sign-in.service';
 import { createLifecycle } from './wiring';
+import { createAccountRouter } from './account/account.routes';
+import { createAccounts } from './account/account.service';
+import { createActivityLog } from './account/activity.service';
+import { createDevMailRouter } from './mail/dev-mail.routes';
+import { createMailer, type Mailer } from './mail/mailer';
+import type { SignedInHook } from './session/session.middleware';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
+  /** The server passes its own, to let queued mail out at shutdown; otherwise the app makes one. */
+  mailer?: Mailer;
 }
 
 function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: { probes: boolean }): Express {
@@ -57,7 +65,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   return app;
 }
 
-export function createApp({ config, logger }: AppDeps): Express {
+export function createApp({ config, logger, mailer = createMailer(config, logger) }: AppDeps): Express {
   return buildApp(
     { config, logger },
     (app) => {
@@ -65,16 +73,22 @@ export function createApp({ config, logger }: AppDeps): Express {
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config);
       const csrf = createCsrf(config);
+      const activity = createActivityLog(logger);
       // The one password check, shared by every surface that checks a password.
-      const signIn = createSignIn(config);
+      const signIn = createSignIn(config, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger);
+      const signedIn: SignedInHook = (userId, where) => activity.record(userId, 'signed-in', where);
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded));
-      app.use(createSocialRouter(config, logger, sessions));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, signedIn));
+      app.use(createSocialRouter(config, logger, sessions, signedIn));
+      const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
+      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded));
+      // The development outbox: never in production (there is no outbox there either).
+      if (!config.isProduction && mailer.outbox() !== null) app.use(createDevMailRouter(mailer));
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));
     },

@@ -85,6 +85,13 @@ export interface Config {
     readonly userProfileUrl: string;
     readonly userEmailsUrl: string;
   };
+  /** docs/operations.md (Mail): where account mail goes. */
+  readonly mail: {
+    /** `smtp://` or `smtps://` with optional user and password; null: the development outbox, or no mail in production. */
+    readonly smtpUrl: string | null;
+    /** The From address of every message. */
+    readonly from: string;
+  };
   /** argon2id parameters for new password hashes. */
   readonly passwordHashing: { readonly memoryKib: number; readonly timeCost: number; readonly parallelism: number };
   readonly weather: {
@@ -206,6 +213,28 @@ function mongodbUri(env: Env): string | null {
   return raw;
 }
 
+function smtpUrl(env: Env): string | null {
+  const raw = read(env, 'SMTP_URL');
+  if (raw === undefined) return null;
+  const parsed = URL.parse(raw);
+  // The value may hold a password, so it is not repeated in the message.
+  if (!parsed || !['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) {
+    return invalid(env, 'SMTP_URL', 'must be smtp://host:port or smtps://host:port, with an optional user:password@', null);
+  }
+  return raw;
+}
+
+function mailFrom(env: Env, publicUrl: string): string {
+  const fallback = `no-reply@${new URL(publicUrl).hostname}`;
+  const raw = read(env, 'MAIL_FROM');
+  if (raw === undefined) return fallback;
+  // One line, with an address in it: a header value must not carry a line break.
+  if (/[\r\n]/.test(raw) || !/[^\s@<>]+@[^\s@<>]+/.test(raw)) {
+    return invalid(env, 'MAIL_FROM', `must be one address such as "Example <no-reply@example.com>" (got "${raw}")`, fallback);
+  }
+  return raw;
+}
+
 function optionalSecret(env: Env, name: string): string | null {
   const raw = read(env, name);
   if (raw === undefined) return null;
@@ -284,6 +313,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       userProfileUrl: url(env, 'GITHUB_USER_PROFILE_URL', 'https://api.github.com/user'),
       userEmailsUrl: url(env, 'GITHUB_USER_EMAILS_URL', 'https://api.github.com/user/emails'),
     }),
+    mail: Object.freeze({ smtpUrl: smtpUrl(env), from: mailFrom(env, publicUrl) }),
     passwordHashing: Object.freeze({
       memoryKib: positiveInteger(env, 'ARGON2_MEMORY_KIB', 19_456, 4_194_304),
       timeCost: positiveInteger(env, 'ARGON2_TIME_COST', 2, 20),
@@ -312,6 +342,9 @@ export function startupWarnings(config: Config): string[] {
       'USERS_API_AUTH=open in production: anyone can list every user and change or delete any account without credentials ' +
         "(seed 000's behaviour); set USERS_API_AUTH=jwt to require the account's own access token",
     );
+  }
+  if (config.isProduction && !config.mail.smtpUrl) {
+    warnings.push('SMTP_URL is not set: no mail is sent, so sign-up sends no verification link and forgotten passwords cannot be reset');
   }
   const missingKeys = [
     config.weather.openWeatherMapApiKey ? null : 'OPENWEATHERMAP_API_KEY',

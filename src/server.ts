@@ -7,6 +7,7 @@ import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, startupWarnings, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
 import { openDatabase } from './db/open';
+import { createMailer } from './mail/mailer';
 import { CALLBACK_DEBUG_PATH, followServer } from './oauth/demo/demo.service';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -58,7 +59,8 @@ export async function start(
   if (!config.isProduction && (await followServer(config.publicUrl))) {
     logger.info(`the demo client now also accepts ${config.publicUrl}${CALLBACK_DEBUG_PATH}`);
   }
-  const servers = [createServer(createApp({ config, logger }))];
+  const mailer = createMailer(config, logger);
+  const servers = [createServer(createApp({ config, logger, mailer }))];
   const port = await listen(servers[0], config.port);
   logger.info(`listening on http://localhost:${port}`);
   let weatherPort: number | null = null;
@@ -80,6 +82,8 @@ export async function start(
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
       await Promise.all(servers.map(closeServer));
+      // Mail the last requests queued (a reset link) goes out before the database closes.
+      await mailer.drained(SHUTDOWN_GRACE_MS);
       await database.close();
       logger.info('stopped');
       // Log writes are asynchronous: wait for them before the process exits.

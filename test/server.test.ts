@@ -150,12 +150,30 @@ describe('start() in production with USERS_API_AUTH=open', () => {
       WEATHER_PORT: 'off',
       MONGODB_URI: testDatabaseUriWithName(),
       LOG_LEVEL: 'warn',
+      // Mail is configured (nothing is sent here), so only the users API's warning remains.
+      SMTP_URL: 'smtp://127.0.0.1:2525',
       ...WEATHER_KEYS,
     };
     const open = await warningsAtStart(testConfig(production));
     expect(open.warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
     const quiet = await warningsAtStart(testConfig({ ...production, USERS_API_AUTH: 'jwt' }));
     expect(quiet.lines).toEqual([]);
+  });
+});
+
+describe('start() in production without SMTP_URL', () => {
+  it('warns that no mail is sent', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      PORT: '0',
+      WEATHER_PORT: 'off',
+      MONGODB_URI: testDatabaseUriWithName(),
+      LOG_LEVEL: 'warn',
+      USERS_API_AUTH: 'jwt',
+      ...WEATHER_KEYS,
+    };
+    const { warnings } = await warningsAtStart(testConfig({ ...production, SMTP_URL: '' }));
+    expect(warnings).toEqual([expect.stringMatching(/^SMTP_URL is not set: no mail is sent/)]);
   });
 });
 

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of every route, served at GET /openapi.json and rendered at GET /docs.
 // Tests check that it lists exactly the app's routes, and validate every response the integration
 // tests receive against it.
+import { accountOpenApi } from '../account/account.openapi';
 import { authOpenApi } from '../auth/auth.openapi';
 import { catalogueOpenApi } from '../catalogue/catalogue.openapi';
 import { healthOpenApi } from '../health/health.openapi';
@@ -19,6 +20,7 @@ const fragments: OpenApiFragment[] = [
   authOpenApi,
   socialOpenApi,
   sessionOpenApi,
+  accountOpenApi,
   oauthOpenApi,
   catalogueOpenApi,
   weatherOpenApi,

@@ -10,7 +10,7 @@ import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
-import { signedInPerson, signIn, signOut, type SessionEndedHook } from './session.middleware';
+import { signedInPerson, signIn, signOut, type SessionEndedHook, type SignedInHook } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -30,7 +30,13 @@ async function verify(attempt: PasswordAttempt, verifyPassword: PasswordVerifier
   }
 }
 
-export function createSessionController(csrf: Csrf, verifyPassword: PasswordVerifier, github: boolean, sessionEnded: SessionEndedHook) {
+export function createSessionController(
+  csrf: Csrf,
+  verifyPassword: PasswordVerifier,
+  github: boolean,
+  sessionEnded: SessionEndedHook,
+  signedIn: SignedInHook,
+) {
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) =>
     loginPage({ ...view, csrfToken: csrf.token(req, res), github });
   return {
@@ -61,6 +67,7 @@ export function createSessionController(csrf: Csrf, verifyPassword: PasswordVeri
         return;
       }
       await signIn(req, userId, remember === '1' || remember === 'on');
+      await signedIn(userId, { address: clientAddress(req), detail: `password, ${req.session.device ?? ''}` });
       res.redirect(303, returnTo);
     },
 

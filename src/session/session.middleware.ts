@@ -4,11 +4,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import { randomToken } from '../common/crypto';
+import { clientAddress } from '../common/rate-limit';
 import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
 import type { UserRecord } from '../users/users.types';
-import { currentUser } from './session.service';
+import { currentUser, type EndedSession } from './session.service';
 import { MongoSessionStore } from './session.store';
 
 declare module 'express-session' {
@@ -19,17 +20,21 @@ declare module 'express-session' {
     /** OpenID Connect's `sid`: names this session to applications (never the cookie's own id). */
     oidcSid?: string;
     csrfToken?: string;
+    /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
+    device?: string;
+    address?: string;
   }
 }
 
-/** A signed-in session that ended (sign-out, RP-initiated logout): who, and its OpenID Connect `sid`. */
-export interface EndedSession {
-  userId: string;
-  sid: string;
-}
+export type { EndedSession } from './session.service';
+
+/** A person signed in to a browser (the account's security activity): from where, and how. */
+export type SignedInHook = (userId: string, where: { address: string; detail: string }) => Promise<void>;
 
 /** What must happen when a signed-in session ends (back-channel logout); wired in src/wiring.ts. */
 export type SessionEndedHook = (ended: EndedSession) => Promise<void>;
+
+const MAX_DEVICE_LENGTH = 200;
 
 export const REMEMBER_ME_MS = 30 * 24 * 3600 * 1000;
 
@@ -57,6 +62,8 @@ export async function signIn(req: Request, userId: string, remember: boolean): P
   req.session.userId = userId;
   req.session.authTime = Date.now();
   req.session.oidcSid = randomToken(16);
+  req.session.device = (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH);
+  req.session.address = clientAddress(req);
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
   // Stored before the redirect goes out: express-session sends the headers before its own save
   // finishes, and the next request may reach another instance straight away.

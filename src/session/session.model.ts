@@ -7,6 +7,8 @@ export interface SessionDocument {
   /** The signed-in user, so every session of a user can be ended at once. */
   userId?: string;
   expiresAt: Date;
+  /** The last request that used the session (the account page's "last seen"). */
+  lastSeenAt?: Date;
 }
 
 const sessionSchema = new Schema<SessionDocument>(
@@ -15,6 +17,7 @@ const sessionSchema = new Schema<SessionDocument>(
     data: { type: String, required: true },
     userId: { type: String },
     expiresAt: { type: Date, required: true },
+    lastSeenAt: { type: Date },
   },
   { collection: 'sessions', versionKey: false },
 );

@@ -1,6 +1,9 @@
 // The sign-in page and the signed-in home page.
 import { html } from '../web/html';
+import { connectedApplications, type ConnectedApplicationView } from '../web/applications';
 import { csrfField, layout } from '../web/layout';
+
+export type { ConnectedApplicationView } from '../web/applications';
 
 export interface LoginView {
   csrfToken: string;
@@ -26,39 +29,9 @@ ${csrfField(options.csrfToken)}
 <label class="check"><input type="checkbox" name="remember" value="1"> Remember me for 30 days</label>
 <div class="row"><button type="submit">Sign in</button></div>
 </form>
-${options.github ? html`<p><a href="/auth/github">Sign in with GitHub</a></p>` : ''}`,
+${options.github ? html`<p><a href="/auth/github">Sign in with GitHub</a></p>` : ''}
+<p><a href="/forgot-password">Forgot your password?</a> · New here? <a href="/signup">Create an account</a></p>`,
   );
-}
-
-/** An application the person authorized, as /home lists it. */
-export interface ConnectedApplicationView {
-  clientId: string;
-  name: string;
-  website?: string;
-  scope: string[];
-  firstGranted: Date;
-  lastUsed: Date;
-}
-
-/** A date that never breaks across lines at its hyphens. */
-const day = (date: Date) => {
-  const iso = date.toISOString().slice(0, 10);
-  return html`<time datetime="${iso}">${iso}</time>`;
-};
-
-function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string) {
-  if (applications.length === 0) return html`<p>No application has access to your account.</p>`;
-  return html`<ul class="apps">${applications.map(
-    (app) => html`<li>
-<h3>${app.name}</h3>
-${app.website ? html`<p><a href="${app.website}" rel="noopener noreferrer">${app.website}</a></p>` : ''}
-<p>Access: ${app.scope.join(', ')}. Since ${day(app.firstGranted)}, last used ${day(app.lastUsed)}.</p>
-<form method="post" action="/home/applications/${encodeURIComponent(app.clientId)}/revoke">
-${csrfField(csrfToken)}
-<button type="submit" class="secondary">Revoke</button>
-</form>
-</li>`,
-  )}</ul>`;
 }
 
 export function homePage(options: {
@@ -77,8 +50,9 @@ ${options.avatarUrl ? html`<p><img src="${options.avatarUrl}" alt="" width="64" 
 ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>
 </form>
+<p><a href="/account">Your account</a>: profile, password, signed-in browsers and recent activity.</p>
 <h2>Connected applications</h2>
-${connectedApplications(options.applications, options.csrfToken)}
+${connectedApplications(options.applications, options.csrfToken, '/home')}
 <h2>Elsewhere</h2>
 <ul>
 <li><a href="/device">Connect a device</a> that shows you a code</li>

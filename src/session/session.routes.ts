@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
-import type { SessionEndedHook } from './session.middleware';
+import type { SessionEndedHook, SignedInHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
 export function createSessionRouter(
@@ -14,8 +14,9 @@ export function createSessionRouter(
   config: Config,
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
+  signedIn: SignedInHook,
 ): Router {
-  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded);
+  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded, signedIn);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);

@@ -2,18 +2,69 @@
 import type { SessionData } from 'express-session';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
-import { removeSessionsOf } from './session.store';
+import { createHash } from 'node:crypto';
+import { removeSessionOf, removeSessionsOf, sessionsOf, type StoredSession } from './session.store';
+
+/** A signed-in session that ended (sign-out, RP-initiated logout): who, and its OpenID Connect `sid`. */
+export interface EndedSession {
+  userId: string;
+  sid: string;
+}
+
+/** A signed-in browser as the account page shows it. */
+export interface SessionSummary {
+  /** Names the session in forms; never the cookie's id, which would sign its holder in. */
+  handle: string;
+  device: string;
+  address: string;
+  signedInAt: Date | null;
+  lastSeenAt: Date;
+  current: boolean;
+}
 
 /** A deleted user or a new password signs the user out of every browser, on every instance. */
 export const signOutEverywhere = (userId: string): Promise<void> => removeSessionsOf(userId);
 
-/** The signed-in user, or null (a session whose user was deleted counts as signed out). */
+/** The signed-in user, or null (a session whose user was deleted or disabled counts as signed out). */
 export async function currentUser(session: Partial<SessionData> | undefined): Promise<UserRecord | null> {
   const userId = session?.userId;
-  return userId ? usersService.findById(userId) : null;
+  const user = userId ? await usersService.findById(userId) : null;
+  return usersService.isActive(user) ? user : null;
 }
 
 /** A local path to go back to after signing in; anything else (other hosts included) becomes /home. */
 export function safeReturnTo(value: unknown): string {
   return typeof value === 'string' && value.length <= 2048 && /^\/(?![/\\])/.test(value) ? value : '/home';
+}
+
+const handleOf = (id: string) => createHash('sha256').update(`session:${id}`).digest('base64url').slice(0, 22);
+
+const endedOf = (userId: string, session: StoredSession): EndedSession[] =>
+  session.data.oidcSid ? [{ userId, sid: session.data.oidcSid }] : [];
+
+/** One page of the person's signed-in browsers, most recently used first, and whether more follow. */
+export async function listSessions(userId: string, currentId: string, page: number, pageSize: number) {
+  const found = await sessionsOf(userId, { skip: page * pageSize, limit: pageSize + 1 });
+  const sessions: SessionSummary[] = found.slice(0, pageSize).map((session) => ({
+    handle: handleOf(session.id),
+    device: session.data.device || 'Unknown browser',
+    address: session.data.address ?? 'unknown',
+    signedInAt: session.data.authTime ? new Date(session.data.authTime) : null,
+    lastSeenAt: session.lastSeenAt,
+    current: session.id === currentId,
+  }));
+  return { sessions, more: found.length > pageSize };
+}
+
+/** Ends the person's session with this handle (not the current one: that is signing out). */
+export async function endSession(userId: string, currentId: string, handle: string): Promise<EndedSession[]> {
+  const session = (await sessionsOf(userId)).find((candidate) => handleOf(candidate.id) === handle && candidate.id !== currentId);
+  return session && (await removeSessionOf(userId, session.id)) ? endedOf(userId, session) : [];
+}
+
+/** Ends every session of the person but the current one. */
+export async function endOtherSessions(userId: string, currentId: string): Promise<EndedSession[]> {
+  const others = (await sessionsOf(userId)).filter((session) => session.id !== currentId);
+  const removed = await Promise.all(others.map((session) => removeSessionOf(userId, session.id)));
+  return others.flatMap((session, i) => (removed[i] ? endedOf(userId, session) : []));
 }

@@ -31,9 +31,8 @@ export class MongoSessionStore extends Store {
 
   set(sid: string, session: SessionData, callback?: Callback): void {
     const { userId } = session;
-    const update = userId
-      ? { $set: { data: JSON.stringify(session), userId, expiresAt: expiryOf(session) } }
-      : { $set: { data: JSON.stringify(session), expiresAt: expiryOf(session) }, $unset: { userId: 1 } };
+    const seen = { data: JSON.stringify(session), expiresAt: expiryOf(session), lastSeenAt: new Date() };
+    const update = userId ? { $set: { ...seen, userId } } : { $set: seen, $unset: { userId: 1 } };
     upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec())
       .then(() => sweepExpired())
       .then(
@@ -52,7 +51,7 @@ export class MongoSessionStore extends Store {
   }
 
   touch(sid: string, session: SessionData, callback?: Callback): void {
-    SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session) } })
+    SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session), lastSeenAt: new Date() } })
       .exec()
       .then(
         () => callback?.(),
@@ -64,4 +63,25 @@ export class MongoSessionStore extends Store {
 /** Ends every session of a user, remember-me ones included. */
 export async function removeSessionsOf(userId: string): Promise<void> {
   await SessionModel.deleteMany({ userId }).exec();
+}
+
+/** A signed-in session as the account page lists it. */
+export interface StoredSession {
+  id: string;
+  data: SessionData;
+  lastSeenAt: Date;
+}
+
+/** The user's live sessions, most recently used first; `range` takes one page of them. */
+export async function sessionsOf(userId: string, range?: { skip: number; limit: number }): Promise<StoredSession[]> {
+  let query = SessionModel.find({ userId, expiresAt: trusted({ $gt: new Date() }) }).sort({ lastSeenAt: -1, _id: 1 });
+  if (range) query = query.skip(range.skip).limit(range.limit);
+  const docs = await query.lean().exec();
+  return docs.map((doc) => ({ id: doc._id, data: JSON.parse(doc.data) as SessionData, lastSeenAt: doc.lastSeenAt ?? doc.expiresAt }));
+}
+
+/** Ends one session of the user; false when it is not theirs or already gone. */
+export async function removeSessionOf(userId: string, id: string): Promise<boolean> {
+  const result = await SessionModel.deleteOne({ _id: id, userId }).exec();
+  return result.deletedCount === 1;
 }

@@ -28,7 +28,10 @@ export interface SignIn {
   verifyRepeated: PasswordVerifier;
 }
 
-export function createSignIn(config: Config): SignIn {
+/** A wrong password for an existing account (its security activity); never awaited by the check. */
+export type SignInFailedHook = (userId: string, address: string) => Promise<void>;
+
+export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn {
   const limits = signInLimits(config);
   const cache = config.credentialCache ? new VerifiedCredentialsCache() : undefined;
 
@@ -63,6 +66,8 @@ export function createSignIn(config: Config): SignIn {
     if (!verified || !credentials || storedHash === undefined) {
       signInFailures.inc();
       await outcome.failed();
+      // Not awaited: a known account's failure must take no longer to answer than an unknown one's.
+      if (credentials && failed) void failed(credentials._id, attempt.address);
       return null;
     }
     await outcome.withdraw();

@@ -5,15 +5,17 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
-import { signIn } from '../session/session.middleware';
+import { signIn, type SignedInHook } from '../session/session.middleware';
+import { clientAddress } from '../common/rate-limit';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
+import * as usersService from '../users/users.service';
 import type { SocialProvider } from './social.types';
 
 /** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
 const PROVIDER_DEADLINE_MS = 15_000;
 
-export function createSocialController(config: Config, logger: Logger) {
+export function createSocialController(config: Config, logger: Logger, signedIn: SignedInHook) {
   const passport = new Passport();
   const providers = new Map<string, { provider: SocialProvider; configured: boolean }>();
   for (const provider of SOCIAL_PROVIDERS) {
@@ -45,7 +47,11 @@ export function createSocialController(config: Config, logger: Logger) {
         'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
       );
     }
+    if (!usersService.isActive(await usersService.findById(userId))) {
+      throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
+    }
     await signIn(req, userId, true);
+    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${req.session.device ?? ''}` });
     res.redirect(302, '/home');
   }
 

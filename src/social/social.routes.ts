@@ -4,9 +4,10 @@ import { Router, type RequestHandler } from 'express';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config';
 import { createSocialController } from './social.controller';
+import type { SignedInHook } from '../session/session.middleware';
 
-export function createSocialRouter(config: Config, logger: Logger, sessions: RequestHandler): Router {
+export function createSocialRouter(config: Config, logger: Logger, sessions: RequestHandler, signedIn: SignedInHook): Router {
   const router = Router();
-  router.get('/auth/:provider', sessions, createSocialController(config, logger));
+  router.get('/auth/:provider', sessions, createSocialController(config, logger, signedIn));
   return router;
 }

@@ -68,7 +68,7 @@ async function proveCurrentPassword(req: Request, res: Response, verifyPassword:
     currentPassword !== undefined &&
     user.email !== undefined &&
     (await verifyPassword({ email: user.email, password: currentPassword, address: clientAddress(req) })) === user._id;
-  if (!proven) throw new BadRequestError('Invalid current password');
+  if (!proven) throw new BadRequestError(usersService.INVALID_CURRENT_PASSWORD);
 }
 
 export function update(endAccess: usersService.AccessEndedHook, verifyPassword: PasswordVerifier) {

@@ -5,7 +5,8 @@ import type { ProviderIdField } from './users.providers';
 import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
-const READ_FIELDS = '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt __v';
+const READ_FIELDS =
+  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled __v';
 
 export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
   const created = await UserModel.create(user);
@@ -20,8 +21,18 @@ export function existsWithEmail(email: string): Promise<boolean> {
   return UserModel.exists({ email }).then((found) => found !== null);
 }
 
-export function findPasswordHashByEmail(email: string): Promise<{ _id: string; password?: string } | null> {
-  return UserModel.findOne({ email }, { _id: 1, password: 1 }).lean<{ _id: string; password?: string }>().exec();
+export interface StoredCredentials {
+  _id: string;
+  password?: string;
+  disabled?: boolean;
+}
+
+export function findPasswordHashByEmail(email: string): Promise<StoredCredentials | null> {
+  return UserModel.findOne({ email }, { _id: 1, password: 1, disabled: 1 }).lean<StoredCredentials>().exec();
+}
+
+export function findByEmail(email: string): Promise<UserRecord | null> {
+  return UserModel.findOne({ email }, READ_FIELDS).lean<UserRecord>().exec();
 }
 
 /** Users in creation order. */
@@ -37,6 +48,38 @@ export async function update(id: string, changes: UserChanges): Promise<boolean>
   const result = await locked(id, () =>
     UserModel.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() }, $inc: { __v: 1 } }).exec(),
   );
+  return result.matchedCount === 1;
+}
+
+/** Marks the email verified, if the user still has this email; false otherwise (or when it already was). */
+export async function markEmailVerified(id: string, email: string): Promise<boolean> {
+  const result = await locked(id, () =>
+    UserModel.updateOne(
+      { _id: id, email, emailVerified: trusted({ $ne: true }) },
+      { $set: { emailVerified: true, updatedAt: new Date() }, $inc: { __v: 1 } },
+    ).exec(),
+  );
+  return result.modifiedCount === 1;
+}
+
+/** Disables or enables the account; disabling also ends every earlier credential (the stamp). False when the user is gone. */
+export async function setDisabled(id: string, disabled: boolean): Promise<boolean> {
+  const update = disabled
+    ? { $set: { disabled: true, credentialsChangedAt: new Date() }, $inc: { __v: 1 } }
+    : { $unset: { disabled: 1 }, $inc: { __v: 1 } };
+  const result = await locked(id, () => UserModel.updateOne({ _id: id }, update).exec());
+  return result.matchedCount === 1;
+}
+
+/** Sets the defined fields and removes the undefined ones, as one update; false when the user is gone. */
+export async function replaceFields(id: string, fields: Record<string, unknown>): Promise<boolean> {
+  const set: Record<string, unknown> = { updatedAt: new Date() };
+  const unset: Record<string, 1> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) unset[field] = 1;
+    else set[field] = value;
+  }
+  const result = await locked(id, () => UserModel.updateOne({ _id: id }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec());
   return result.matchedCount === 1;
 }
 

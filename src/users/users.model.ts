@@ -25,6 +25,10 @@ export interface UserDocument extends ProviderIds {
   updatedAt?: Date;
   /** When the password last changed: seed 000 access tokens issued before it no longer count. */
   credentialsChangedAt?: Date;
+  /** The person proved they receive mail at `email` (a verification link, or GitHub's verified primary address). */
+  emailVerified?: boolean;
+  /** Set by an operator (npm run users -- disable): the account cannot sign in anywhere. */
+  disabled?: boolean;
   __v: number;
 }
 
@@ -41,6 +45,8 @@ const userSchema = new Schema<UserDocument>(
     claims: { type: Schema.Types.Mixed },
     updatedAt: { type: Date, default: () => new Date() },
     credentialsChangedAt: { type: Date },
+    emailVerified: { type: Boolean },
+    disabled: { type: Boolean },
   },
   { collection: 'users', strict: true },
 );

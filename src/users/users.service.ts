@@ -25,7 +25,18 @@ export type AccessEndedHook = (userId: string) => Promise<void>;
 
 export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.permissionFlags & ADMIN_FLAG) === ADMIN_FLAG;
 
-const emailTaken = () => new BadRequestError('User email already exists');
+/** The messages seed 000's routes use, shared with the account pages. */
+export const EMAIL_TAKEN = 'User email already exists';
+export const INVALID_CURRENT_PASSWORD = 'Invalid current password';
+
+/** Another account has this email (the unique index, or the check before hashing). */
+export class EmailTakenError extends BadRequestError {
+  constructor() {
+    super(EMAIL_TAKEN);
+  }
+}
+
+const emailTaken = () => new EmailTakenError();
 
 /** `requester`: the client address that asked, which the password-hashing queue serves in turn. */
 export async function create(dto: CreateUserDto, requester?: Requester): Promise<string> {
@@ -124,6 +135,14 @@ export async function update(
   }
 }
 
+/** The account page's profile: names, picture and claims replaced as a whole (an empty one is removed). */
+export async function replaceProfile(
+  id: string,
+  profile: { firstName?: string; lastName?: string; avatarUrl?: string; claims: UserRecord['claims'] },
+): Promise<void> {
+  if (!(await usersDao.replaceFields(id, profile))) throw new NotFoundError(`User ${id} not found`);
+}
+
 /** Deletes the user and ends everything issued to them. */
 export async function remove(id: string, endAccess: AccessEndedHook): Promise<void> {
   if (!(await usersDao.remove(id))) throw new NotFoundError(`User ${id} not found`);
@@ -136,9 +155,36 @@ export async function grantAdmin(email: string): Promise<boolean> {
   return usersDao.addPermissionFlags(normalizeEmail(email), ADMIN_FLAG);
 }
 
-/** For sign-in: the account id and stored hash for an email (normalised here), or null. */
-export function findCredentials(email: string): Promise<{ _id: string; password?: string } | null> {
-  return usersDao.findPasswordHashByEmail(normalizeEmail(email));
+/** For sign-in: the account id and stored hash for an email (normalised here), or null. A disabled account is no account. */
+export async function findCredentials(email: string): Promise<{ _id: string; password?: string } | null> {
+  const found = await usersDao.findPasswordHashByEmail(normalizeEmail(email));
+  return found && !found.disabled ? { _id: found._id, password: found.password } : null;
+}
+
+/** The user with this email (normalised here), or null. */
+export function findByEmail(email: string): Promise<UserRecord | null> {
+  return usersDao.findByEmail(normalizeEmail(email));
+}
+
+/** The user may be signed in to (exists and is not disabled). */
+export const isActive = (user: UserRecord | null): user is UserRecord => user !== null && user.disabled !== true;
+
+/** The verification link was followed: true when this changed the record (the email is still the user's). */
+export function markEmailVerified(id: string, email: string): Promise<boolean> {
+  return usersDao.markEmailVerified(id, email);
+}
+
+/**
+ * An operator disables an account (it cannot sign in anywhere, and everything issued to it ends) or
+ * enables it again. False when there is no such user.
+ */
+export async function setDisabled(id: string, disabled: boolean, endAccess: AccessEndedHook): Promise<boolean> {
+  if (!(await usersDao.setDisabled(id, disabled))) return false;
+  if (disabled) {
+    await credentialsChanged.raise();
+    await endAccess(id);
+  }
+  return true;
 }
 
 export function upgradePasswordHash(id: string, passwordHash: string): Promise<void> {
@@ -164,6 +210,7 @@ export async function createFromProvider(provider: ProviderName, account: Provid
     lastName: account.lastName,
     avatarUrl: account.avatarUrl,
     permissionFlags: DEFAULT_PERMISSION_FLAGS,
+    ...(email && account.emailVerified ? { emailVerified: true } : {}),
   };
   try {
     return await usersDao.insert(user);
@@ -173,7 +220,7 @@ export async function createFromProvider(provider: ProviderName, account: Provid
     const existing = await findIdByProviderAccount(provider, account.providerId);
     if (existing) return existing;
     // The email was taken in the meantime: create the user without it.
-    return usersDao.insert({ ...user, email: undefined });
+    return usersDao.insert({ ...user, email: undefined, emailVerified: undefined });
   }
 }
 

@@ -48,6 +48,8 @@ export interface ProviderAccount {
   firstName?: string;
   lastName?: string;
   avatarUrl?: string;
+  /** The provider vouches that the person receives mail at `email` (GitHub: the verified primary address). */
+  emailVerified?: boolean;
 }
 
 export function toUserRead(user: UserRecord): UserRead {

@@ -8,13 +8,15 @@ const STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24;line-height:1.5}
 main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.5rem;box-shadow:0 1px 3px #0002}
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input[type=email],input[type=password],input[type=text]{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #8a949e;border-radius:.3rem}
+input[type=email],input[type=password],input[type=text],input[type=url]{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #8a949e;border-radius:.3rem}
 .check{display:flex;gap:.4rem;align-items:center;font-weight:400}.row{display:flex;gap:.6rem;margin-top:1.2rem}
 button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid #1b5fb8;background:#1b5fb8;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
 a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}h2{font-size:1.1rem;margin-top:1.8rem}
 ul.apps{list-style:none;padding:0}ul.apps li{border-top:1px solid #dde1e6;padding:.4rem 0}ul.apps p{margin:.3rem 0}time{white-space:nowrap}
 img.logo{width:4rem;height:4rem;object-fit:contain;float:right;margin-left:1rem}
+.notice{color:#145c2e;background:#e6f4ea;padding:.5rem;border-radius:.3rem}.hint{font-size:.9rem;color:#4a525a;margin:.2rem 0}
+fieldset{border:1px solid #dde1e6;border-radius:.3rem;margin:1rem 0 0;padding:.2rem .8rem .8rem}legend{font-weight:600}
 pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
 /** For the content security policy, which allows this one inline stylesheet and no other. */

@@ -62,7 +62,19 @@ const JUSTIFIED_WARNINGS = [
   // The project is private (package.json: UNLICENSED): there is no SPDX identifier or URL to give.
   'info-license-strict #/info/license',
   // Browser form posts and the GitHub round trip answer with a redirect (post/redirect/get), never a 2xx.
-  ...['/auth/{provider}/get', '/login/post', '/logout/post', '/home/applications/{clientId}/revoke/post'].map(
+  ...[
+    '/auth/{provider}/get',
+    '/login/post',
+    '/logout/post',
+    '/home/applications/{clientId}/revoke/post',
+    '/signup/post',
+    '/reset-password/post',
+    '/account/verify-email/post',
+    '/account/profile/post',
+    '/account/password/post',
+    '/account/sessions/sign-out-others/post',
+    '/account/sessions/{handle}/sign-out/post',
+  ].map(
     (at) => `operation-2xx-response #/paths/${at.replace(/\/(get|post)$/, '').replaceAll('/', '~1')}/${at.split('/').at(-1)}/responses`,
   ),
   // Fixed documents and probes take no input a client could get wrong: there is no 4xx to document.

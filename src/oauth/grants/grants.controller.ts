@@ -5,6 +5,7 @@ import { NotFoundError } from '../../common/errors';
 import { jwtClaims } from '../../common/guards';
 import { matchedData } from 'express-validator';
 import { noStore } from '../../common/no-store';
+import { bodyField } from '../../common/request-body';
 import { LIMITS } from '../protocol';
 import { signedInPerson } from '../../session/session.middleware';
 import * as grantsService from './grants.service';
@@ -18,7 +19,7 @@ export async function revokeFromHome(req: Request<{ clientId: string }>, res: Re
     // Already revoked (another tab, another instance): the page shows what is left either way.
     if (!(err instanceof NotFoundError)) throw err;
   }
-  res.redirect(303, '/home');
+  res.redirect(303, bodyField(req, 'back') === '/account' ? '/account' : '/home');
 }
 
 export async function list(req: Request, res: Response): Promise<void> {

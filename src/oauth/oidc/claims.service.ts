@@ -81,8 +81,9 @@ function everyClaim(user: UserRecord): Record<string, unknown> {
     picture: user.avatarUrl,
     updated_at: user.updatedAt ? seconds(user.updatedAt) : undefined,
     email: user.email,
-    // Nothing here proves yet that a person owns the address or number they typed.
-    email_verified: user.email ? false : undefined,
+    // True once a verification link was followed (or GitHub vouched for its primary address);
+    // nothing proves a phone number yet.
+    email_verified: user.email ? user.emailVerified === true : undefined,
     phone_number_verified: shared.phone_number ? false : undefined,
   };
 }

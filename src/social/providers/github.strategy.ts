@@ -49,6 +49,8 @@ export function toAccount(user: GitHubUser, verifiedEmail: string | undefined): 
   return {
     providerId: String(user.id),
     email: (asString(user.email) ?? verifiedEmail)?.toLowerCase(),
+    // Only the address taken from the email list is known to be GitHub's verified primary one.
+    emailVerified: asString(user.email) === undefined && verifiedEmail !== undefined,
     firstName: space > 0 ? name!.slice(0, space) : name,
     lastName: space > 0 ? name!.slice(space + 1) : undefined,
     avatarUrl: asString(user.avatar_url),

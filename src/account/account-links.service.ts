@@ -1,0 +1,53 @@
+// Links the server mails (docs/accounts.md): a random token in the URL, only its hash stored; each
+// works once (of any number of requests at once, one uses it), until it expires, and only while it
+// is the newest of its kind for the account. A reset link also dies when the password changes.
+import { randomToken, sha256 } from '../common/crypto';
+import { throttled } from '../db/sweeper';
+import * as usersService from '../users/users.service';
+import type { UserRecord } from '../users/users.types';
+import * as linksDao from './account-links.dao';
+import type { AccountLinkDocument } from './account-links.model';
+import { LINK_LIFETIME_MS, type LinkPurpose } from './account.rules';
+
+/** Why a link cannot be used: the page says which. */
+export type DeadLink = 'invalid' | 'expired';
+
+const sweepExpired = throttled(3600_000, (now) => linksDao.deleteExpired(now));
+
+/** Makes a link for the user's email and returns its token (to put in the mailed URL). */
+export async function issue(purpose: LinkPurpose, user: UserRecord & { email: string }): Promise<string> {
+  const token = randomToken(32);
+  const now = new Date();
+  const id = sha256(token);
+  await linksDao.insert({
+    _id: id,
+    purpose,
+    userId: user._id,
+    email: user.email,
+    credentialsStamp: usersService.credentialsStampOf(user),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
+  });
+  await linksDao.deleteOthers(user._id, purpose, id);
+  await sweepExpired(now);
+  return token;
+}
+
+/** The link and its user when it can be used now, without using it up. */
+export async function check(
+  purpose: LinkPurpose,
+  token: unknown,
+): Promise<{ link: AccountLinkDocument; user: UserRecord } | { dead: DeadLink }> {
+  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) return { dead: 'invalid' };
+  const link = await linksDao.find(sha256(token));
+  if (!link || link.purpose !== purpose) return { dead: 'invalid' };
+  if (link.expiresAt <= new Date()) return { dead: 'expired' };
+  const user = await usersService.findById(link.userId);
+  if (!usersService.isActive(user) || user.email !== link.email) return { dead: 'invalid' };
+  if (purpose === 'reset-password' && usersService.credentialsStampOf(user) !== link.credentialsStamp) return { dead: 'invalid' };
+  if (await linksDao.existsNewer(link.userId, purpose, link.createdAt)) return { dead: 'invalid' };
+  return { link, user };
+}
+
+/** Uses the link up: true for the one request (of any number at once) that did. */
+export const useUp = (link: AccountLinkDocument): Promise<boolean> => linksDao.take(link._id);

@@ -1,0 +1,236 @@
+// The self-service pages' requests in and pages out; the rules are account.service.ts's.
+import type { Request, Response } from 'express';
+import { noStore } from '../common/no-store';
+import { bodyField } from '../common/request-body';
+import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { MAX_PASSWORD_LENGTH } from '../common/validation';
+import * as grantsService from '../oauth/grants/grants.service';
+import { signedInPerson, signIn, type SessionEndedHook } from '../session/session.middleware';
+import * as sessionService from '../session/session.service';
+import type { PasswordVerifier } from '../sign-in/sign-in.service';
+import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
+import type { Csrf } from '../web/csrf';
+import { errorPage } from '../web/layout';
+import {
+  ACCOUNT_NOTICES,
+  accountPage,
+  deadLinkPage,
+  emailVerifiedPage,
+  forgotPasswordPage,
+  resetPasswordPage,
+  signUpPage,
+  type AccountNotice,
+  type AccountView,
+} from './account.page';
+import { ACCOUNT_RULES } from './account.rules';
+import type { Accounts, Origin } from './account.service';
+import type { ActivityLog } from './activity.service';
+
+const HTML = 'text/html; charset=utf-8';
+const MAX_DEVICE_LENGTH = 200;
+
+const origin = (req: Request): Origin => ({
+  address: clientAddress(req),
+  device: (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH),
+});
+
+/** A form field as text (absent, repeated or over-long fields are empty). */
+function field(req: Request, name: string, max = MAX_PASSWORD_LENGTH): string {
+  const value = bodyField(req, name);
+  return typeof value === 'string' && value.length <= max ? value : '';
+}
+
+/** A page number from the query (0 for anything else). */
+function pageParam(value: unknown): number {
+  return typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : 0;
+}
+
+/** The 429 of these pages: a page that says to wait. */
+export const tooManyPage = (refused: TooManyRequestsError) =>
+  tooManyRequestsAs(
+    errorPage('Too many requests', 'Too many requests from here or for this account. Please wait a few minutes and try again.'),
+    { 'Content-Type': HTML },
+    refused,
+  );
+
+async function limitedPage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw err instanceof TooManyRequestsError ? tooManyPage(err) : err;
+  }
+}
+
+const RESET_AGAIN = { href: '/forgot-password', label: 'Ask for a new link' };
+
+export function createAccountController(
+  csrf: Csrf,
+  accounts: Accounts,
+  activity: ActivityLog,
+  verifyPassword: PasswordVerifier,
+  sessionEnded: SessionEndedHook,
+) {
+  const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);
+  const ended = async (sessions: sessionService.EndedSession[]) => {
+    for (const session of sessions) await sessionEnded(session);
+  };
+
+  async function renderAccount(req: Request, res: Response, extra: Partial<Pick<AccountView, 'notice' | 'problem'>>, status = 200) {
+    const user = signedInPerson(res);
+    const sessionsPage = pageParam(req.query.sessions_page);
+    const activityPage = pageParam(req.query.activity_page);
+    const [sessions, applications, events] = await Promise.all([
+      sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
+      grantsService.listConnected(user._id),
+      activity.list(user._id, activityPage),
+    ]);
+    const { address, ...claims } = user.claims ?? {};
+    page(
+      res,
+      status,
+      accountPage({
+        csrfToken: csrf.token(req, res),
+        ...extra,
+        email: user.email,
+        emailVerified: user.emailVerified === true,
+        mail: accounts.mailAvailable,
+        profile: {
+          firstName: user.firstName ?? '',
+          lastName: user.lastName ?? '',
+          picture: user.avatarUrl ?? '',
+          claims,
+          address: address ?? {},
+        },
+        sessions: { list: sessions.sessions, page: sessionsPage, more: sessions.more },
+        applications: applications.map((app) => ({
+          clientId: app.client_id,
+          name: app.name,
+          website: app.website,
+          scope: app.scope,
+          firstGranted: new Date(app.first_granted_at),
+          lastUsed: new Date(app.last_used_at),
+        })),
+        activity: { list: events.events, page: activityPage, more: events.more },
+      }),
+    );
+  }
+
+  const done = (res: Response, notice: AccountNotice) => res.redirect(303, `/account?done=${notice}`);
+
+  return {
+    async showSignUp(req: Request, res: Response): Promise<void> {
+      if (req.session.userId && (await sessionService.currentUser(req.session))) return void res.redirect(302, '/account');
+      page(res, 200, signUpPage({ csrfToken: csrf.token(req, res), values: { email: '', firstName: '', lastName: '' }, problems: [] }));
+    },
+
+    async signUp(req: Request, res: Response): Promise<void> {
+      const fields = {
+        email: field(req, 'email'),
+        password: field(req, 'password'),
+        firstName: field(req, 'firstName'),
+        lastName: field(req, 'lastName'),
+      };
+      const outcome = await limitedPage(() => accounts.signUp(fields, origin(req)));
+      if ('problems' in outcome) {
+        const values = { email: fields.email.slice(0, 254), firstName: fields.firstName, lastName: fields.lastName };
+        return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), values, problems: outcome.problems }));
+      }
+      await signIn(req, outcome.userId, false);
+      await activity.record(outcome.userId, 'signed-in', { address: clientAddress(req), detail: 'new account' });
+      done(res, 'signed-up');
+    },
+
+    async verifyEmail(req: Request, res: Response): Promise<void> {
+      const outcome = await accounts.verifyEmail(req.query.token, origin(req));
+      if ('dead' in outcome) {
+        const again = req.session.userId
+          ? { href: '/account', label: 'Send a new link from your account' }
+          : { href: '/login', label: 'Sign in to send a new link' };
+        return void page(res, 400, deadLinkPage(outcome.dead, again));
+      }
+      page(res, 200, emailVerifiedPage(outcome.verified, Boolean(await sessionService.currentUser(req.session))));
+    },
+
+    async resendVerification(_req: Request, res: Response): Promise<void> {
+      await limitedPage(() => accounts.resendVerification(signedInPerson(res)));
+      done(res, 'verification');
+    },
+
+    showForgot(req: Request, res: Response): void {
+      page(res, 200, forgotPasswordPage({ csrfToken: csrf.token(req, res), email: '', sent: false, mail: accounts.mailAvailable }));
+    },
+
+    async forgot(req: Request, res: Response): Promise<void> {
+      const email = field(req, 'email', 254);
+      const view = { csrfToken: csrf.token(req, res), email, mail: accounts.mailAvailable };
+      if (!accounts.mailAvailable) return void page(res, 503, forgotPasswordPage({ ...view, sent: false }));
+      const problem = await accounts.emailProblem(email);
+      if (problem) return void page(res, 400, forgotPasswordPage({ ...view, sent: false, problem }));
+      await limitedPage(() => accounts.requestReset(email, origin(req)));
+      page(res, 200, forgotPasswordPage({ ...view, email: '', sent: true }));
+    },
+
+    async showReset(req: Request, res: Response): Promise<void> {
+      const token = req.query.token;
+      const outcome = await accounts.checkReset(token);
+      if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
+      page(res, 200, resetPasswordPage({ csrfToken: csrf.token(req, res), token: token as string }));
+    },
+
+    async reset(req: Request, res: Response): Promise<void> {
+      const token = field(req, 'token', 64);
+      const outcome = await accounts.resetPassword(token, field(req, 'password'), origin(req));
+      if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
+      if ('problem' in outcome)
+        return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
+      // Every session ended with the old password; this browser starts a new one.
+      await signIn(req, outcome.userId, false);
+      done(res, 'reset');
+    },
+
+    async showAccount(req: Request, res: Response): Promise<void> {
+      const notice =
+        typeof req.query.done === 'string' && req.query.done in ACCOUNT_NOTICES ? (req.query.done as AccountNotice) : undefined;
+      await renderAccount(req, res, { notice });
+    },
+
+    async saveProfile(req: Request, res: Response): Promise<void> {
+      const claims: Record<string, unknown> = Object.fromEntries(CLAIM_FIELDS.map((name) => [name, field(req, name).trim()]));
+      claims.address = Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, field(req, `address.${name}`).trim()]));
+      const form = {
+        firstName: field(req, 'firstName').trim(),
+        lastName: field(req, 'lastName').trim(),
+        picture: field(req, 'picture').trim(),
+        claims,
+      };
+      const outcome = await accounts.updateProfile(signedInPerson(res), form);
+      if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'profile', message: outcome.problem } }, 400);
+      done(res, 'profile');
+    },
+
+    async changePassword(req: Request, res: Response): Promise<void> {
+      const user = signedInPerson(res);
+      const outcome = await limitedPage(() =>
+        accounts.changePassword(user, field(req, 'currentPassword'), field(req, 'password'), origin(req), verifyPassword),
+      );
+      if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'password', message: outcome.problem } }, 400);
+      // Every session ended with the old password, this one too: this browser starts a new one.
+      await signIn(req, user._id, false);
+      done(res, 'password');
+    },
+
+    async endSession(req: Request<{ handle: string }>, res: Response): Promise<void> {
+      await ended(await sessionService.endSession(signedInPerson(res)._id, req.sessionID, req.params.handle));
+      done(res, 'session-ended');
+    },
+
+    async endOtherSessions(req: Request, res: Response): Promise<void> {
+      const user = signedInPerson(res);
+      const endedSessions = await sessionService.endOtherSessions(user._id, req.sessionID);
+      await ended(endedSessions);
+      if (endedSessions.length > 0)
+        await activity.record(user._id, 'sessions-ended', { address: clientAddress(req), detail: `${endedSessions.length}` });
+      done(res, 'sessions-ended');
+    },
+  };
+}

@@ -1,0 +1,290 @@
+// The self-service pages: sign-up, the verification result, forgotten password and reset, and the
+// account page (profile, email, password, signed-in browsers, applications, recent activity).
+import { connectedApplications, type ConnectedApplicationView } from '../web/applications';
+import { html, type SafeHtml } from '../web/html';
+import { csrfField, layout } from '../web/layout';
+import type { SessionSummary } from '../session/session.service';
+import { ADDRESS_FIELDS, CLAIM_FIELDS, MAX_CLAIM_LENGTH, MAX_NAME_LENGTH } from '../users/sign-up.service';
+import type { ActivityKind } from './activity.service';
+import type { DeadLink } from './account-links.service';
+
+type ClaimField = (typeof CLAIM_FIELDS)[number];
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+/** Every claim the record keeps gets a label here (the compiler asks for a new one's). */
+const CLAIM_LABELS: Record<ClaimField, string> = {
+  middle_name: 'Middle name',
+  nickname: 'Nickname',
+  preferred_username: 'Preferred username',
+  profile: 'Profile page (URL)',
+  website: 'Website (URL)',
+  gender: 'Gender',
+  birthdate: 'Birthdate (YYYY-MM-DD)',
+  zoneinfo: 'Time zone (such as Europe/Paris)',
+  locale: 'Locale (such as en-US)',
+  phone_number: 'Phone number (such as +15550100)',
+};
+const ADDRESS_LABELS: Record<AddressField, string> = {
+  formatted: 'Full address as printed',
+  street_address: 'Street',
+  locality: 'City',
+  region: 'Region',
+  postal_code: 'Postal code',
+  country: 'Country',
+};
+
+const problemsList = (problems: readonly string[]) =>
+  problems.length === 0
+    ? ''
+    : html`<div class="error" role="alert"><p>Please correct:</p><ul>${problems.map((problem) => html`<li>${problem}</li>`)}</ul></div>`;
+
+const problemLine = (problem: string | undefined) => (problem ? html`<p class="error" role="alert">${problem}</p>` : '');
+
+function textInput(name: string, label: string, value: string, options: { type?: string; autocomplete?: string; max?: number } = {}) {
+  return html`<label for="${name}">${label}</label>
+<input id="${name}" name="${name}" type="${options.type ?? 'text'}" value="${value}" maxlength="${options.max ?? MAX_CLAIM_LENGTH}"${
+    options.autocomplete ? html` autocomplete="${options.autocomplete}"` : ''
+  }>`;
+}
+
+export interface SignUpView {
+  csrfToken: string;
+  values: { email: string; firstName: string; lastName: string };
+  problems: readonly string[];
+}
+
+export function signUpPage(view: SignUpView): string {
+  return layout(
+    'Create an account',
+    html`<h1>Create an account</h1>
+${problemsList(view.problems)}
+<form method="post" action="/signup">
+${csrfField(view.csrfToken)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${view.values.email}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="password-rule">
+<p id="password-rule" class="hint">At least 5 characters.</p>
+${textInput('firstName', 'First name (optional)', view.values.firstName, { autocomplete: 'given-name', max: MAX_NAME_LENGTH })}
+${textInput('lastName', 'Last name (optional)', view.values.lastName, { autocomplete: 'family-name', max: MAX_NAME_LENGTH })}
+<div class="row"><button type="submit">Sign up</button></div>
+</form>
+<p>Already have an account? <a href="/login">Sign in</a></p>`,
+  );
+}
+
+const DEAD_LINK: Record<DeadLink, { title: string; message: string }> = {
+  invalid: {
+    title: 'Link not valid',
+    message: 'This link was already used, was replaced by a newer one, or is not complete. Nothing was changed.',
+  },
+  expired: { title: 'Link expired', message: 'This link has expired. Nothing was changed; ask for a new one.' },
+};
+
+/** A mailed link that cannot be used: what happened, and where to get a new one. */
+export function deadLinkPage(dead: DeadLink, again: { href: string; label: string }): string {
+  const { title, message } = DEAD_LINK[dead];
+  return layout(title, html`<h1>${title}</h1><p>${message}</p><p><a href="${again.href}">${again.label}</a></p>`);
+}
+
+export function emailVerifiedPage(email: string, signedIn: boolean): string {
+  return layout(
+    'Email verified',
+    html`<h1>Email verified</h1>
+<p>Thank you: <strong>${email}</strong> is confirmed as your address.</p>
+<p><a href="${signedIn ? '/account' : '/login'}">${signedIn ? 'Back to your account' : 'Sign in'}</a></p>`,
+  );
+}
+
+export function forgotPasswordPage(view: { csrfToken: string; email: string; sent: boolean; problem?: string; mail: boolean }): string {
+  if (!view.mail) {
+    return layout(
+      'Password reset unavailable',
+      html`<h1>Password reset unavailable</h1><p>This server cannot send mail, so a password cannot be reset here. Please contact its operator.</p>`,
+    );
+  }
+  return layout(
+    'Forgot your password?',
+    html`<h1>Forgot your password?</h1>
+${
+  view.sent
+    ? html`<p role="status">If an account uses that address, a link to choose a new password is on its way. It works for 30 minutes.</p>`
+    : html`<p>Type the email address of your account and we will mail you a link to choose a new password.</p>`
+}
+${problemLine(view.problem)}
+<form method="post" action="/forgot-password">
+${csrfField(view.csrfToken)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${view.email}">
+<div class="row"><button type="submit">Send link</button></div>
+</form>
+<p><a href="/login">Back to sign in</a></p>`,
+  );
+}
+
+export function resetPasswordPage(view: { csrfToken: string; token: string; problem?: string }): string {
+  return layout(
+    'Choose a new password',
+    html`<h1>Choose a new password</h1>
+${problemLine(view.problem)}
+<form method="post" action="/reset-password">
+${csrfField(view.csrfToken)}
+<input type="hidden" name="token" value="${view.token}">
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="password-rule">
+<p id="password-rule" class="hint">At least 5 characters. Every other browser and application signed in to your account will be signed out.</p>
+<div class="row"><button type="submit">Set password</button></div>
+</form>`,
+  );
+}
+
+const ACTIVITY_WORDS: Record<ActivityKind, string> = {
+  'signed-up': 'Account created',
+  'signed-in': 'Signed in',
+  'sign-in-failed': 'Failed sign-in attempt',
+  'password-changed': 'Password changed',
+  'password-reset-requested': 'Password reset link sent',
+  'password-reset': 'Password reset',
+  'email-verified': 'Email verified',
+  'sessions-ended': 'Other browsers signed out',
+};
+
+/** Notices the account page shows after a form (the `done` query parameter). */
+export const ACCOUNT_NOTICES = {
+  profile: 'Your profile is saved.',
+  password: 'Your password is changed. Every other browser and application was signed out.',
+  reset: 'Your new password is set and you are signed in. Every other browser and application was signed out.',
+  verification: 'A new verification link is on its way to your mailbox.',
+  'signed-up': 'Welcome! A link to confirm your email address is on its way to your mailbox.',
+  'session-ended': 'That browser is signed out.',
+  'sessions-ended': 'Every other browser is signed out.',
+} as const;
+export type AccountNotice = keyof typeof ACCOUNT_NOTICES;
+
+export interface AccountView {
+  csrfToken: string;
+  notice?: AccountNotice;
+  problem?: { form: 'profile' | 'password'; message: string };
+  email?: string;
+  emailVerified: boolean;
+  mail: boolean;
+  profile: {
+    firstName: string;
+    lastName: string;
+    picture: string;
+    claims: Partial<Record<ClaimField, string>>;
+    address: Partial<Record<AddressField, string>>;
+  };
+  sessions: { list: SessionSummary[]; page: number; more: boolean };
+  applications: ConnectedApplicationView[];
+  activity: { list: { kind: ActivityKind; at: Date; address: string; detail?: string }[]; page: number; more: boolean };
+}
+
+const when = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+function pager(param: string, page: number, more: boolean): SafeHtml | '' {
+  if (page === 0 && !more) return '';
+  return html`<p class="row">${page > 0 ? html`<a href="/account?${param}=${page - 1}">Newer</a>` : ''}${
+    more ? html`<a href="/account?${param}=${page + 1}">Older</a>` : ''
+  }</p>`;
+}
+
+function emailSection(view: AccountView) {
+  if (!view.email) return html`<p>Your account has no email address.</p>`;
+  if (view.emailVerified) return html`<p><strong>${view.email}</strong> (verified). The email address of an account cannot change.</p>`;
+  return html`<p><strong>${view.email}</strong> (not verified yet). The email address of an account cannot change.</p>
+${
+  view.mail
+    ? html`<form method="post" action="/account/verify-email">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Send the verification link again</button></form>`
+    : ''
+}`;
+}
+
+function profileForm(view: AccountView) {
+  const { profile } = view;
+  return html`<form method="post" action="/account/profile">
+${csrfField(view.csrfToken)}
+${view.problem?.form === 'profile' ? problemLine(view.problem.message) : ''}
+${textInput('firstName', 'First name', profile.firstName, { autocomplete: 'given-name', max: MAX_NAME_LENGTH })}
+${textInput('lastName', 'Last name', profile.lastName, { autocomplete: 'family-name', max: MAX_NAME_LENGTH })}
+${textInput('picture', 'Picture (URL)', profile.picture, { type: 'url', autocomplete: 'photo' })}
+${CLAIM_FIELDS.map((field) => textInput(field, CLAIM_LABELS[field], profile.claims[field] ?? ''))}
+<fieldset><legend>Address</legend>
+${ADDRESS_FIELDS.map((field) => textInput(`address.${field}`, ADDRESS_LABELS[field], profile.address[field] ?? ''))}
+</fieldset>
+<div class="row"><button type="submit">Save profile</button></div>
+</form>`;
+}
+
+function passwordForm(view: AccountView) {
+  return html`<form method="post" action="/account/password">
+${csrfField(view.csrfToken)}
+${view.problem?.form === 'password' ? problemLine(view.problem.message) : ''}
+<input type="text" name="username" value="${view.email ?? ''}" autocomplete="username" hidden>
+<label for="currentPassword">Current password</label>
+<input id="currentPassword" name="currentPassword" type="password" autocomplete="current-password" required>
+<label for="new-password">New password</label>
+<input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="new-password-rule">
+<p id="new-password-rule" class="hint">At least 5 characters. Every other browser and application will be signed out.</p>
+<div class="row"><button type="submit">Change password</button></div>
+</form>`;
+}
+
+function sessionsSection(view: AccountView) {
+  const { list, page, more } = view.sessions;
+  return html`<ul class="apps">${list.map(
+    (session) => html`<li>
+<h3>${session.device}${session.current ? ' (this browser)' : ''}</h3>
+<p>From ${session.address}. ${session.signedInAt ? html`Signed in ${when(session.signedInAt)}, l` : 'L'}ast seen ${when(session.lastSeenAt)}.</p>
+${
+  session.current
+    ? ''
+    : html`<form method="post" action="/account/sessions/${session.handle}/sign-out">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Sign out</button></form>`
+}
+</li>`,
+  )}</ul>
+${pager('sessions_page', page, more)}
+<form method="post" action="/account/sessions/sign-out-others">
+${csrfField(view.csrfToken)}
+<div class="row"><button type="submit" class="secondary">Sign out every other browser</button></div>
+</form>`;
+}
+
+function activitySection(view: AccountView) {
+  const { list, page, more } = view.activity;
+  if (list.length === 0 && page === 0) return html`<p>Nothing in the last 90 days.</p>`;
+  return html`<ul class="apps">${list.map(
+    (event) =>
+      html`<li><p><strong>${ACTIVITY_WORDS[event.kind]}</strong>, ${when(event.at)}, from ${event.address}${
+        event.detail ? html` (${event.detail})` : ''
+      }</p></li>`,
+  )}</ul>
+${pager('activity_page', page, more)}`;
+}
+
+export function accountPage(view: AccountView): string {
+  return layout(
+    'Your account',
+    html`<h1>Your account</h1>
+${view.notice ? html`<p class="notice" role="status">${ACCOUNT_NOTICES[view.notice]}</p>` : ''}
+<h2>Email</h2>
+${emailSection(view)}
+<h2>Profile</h2>
+<p>What applications you allow to read your profile receive. Leave a field empty to share nothing for it.</p>
+${profileForm(view)}
+<h2>Password</h2>
+${passwordForm(view)}
+<h2>Signed-in browsers</h2>
+${sessionsSection(view)}
+<h2>Connected applications</h2>
+${connectedApplications(view.applications, view.csrfToken, '/account')}
+<h2>Recent security activity</h2>
+${activitySection(view)}
+<p><a href="/home">Home</a> · <a href="/device">Connect a device</a></p>
+<form method="post" action="/logout">
+${csrfField(view.csrfToken)}
+<div class="row"><button type="submit" class="secondary">Sign out</button></div>
+</form>`,
+    { wide: true },
+  );
+}

@@ -1,0 +1,41 @@
+import { Schema, model } from 'mongoose';
+
+export const ACTIVITY_KINDS = [
+  'signed-up',
+  'signed-in',
+  'sign-in-failed',
+  'password-changed',
+  'password-reset-requested',
+  'password-reset',
+  'email-verified',
+  'sessions-ended',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** One security event of an account, shown on the account page for 90 days. */
+export interface ActivityDocument {
+  _id: string;
+  userId: string;
+  kind: ActivityKind;
+  at: Date;
+  address: string;
+  /** How (password, GitHub) or from what browser, shortened. */
+  detail?: string;
+}
+
+const activitySchema = new Schema<ActivityDocument>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    kind: { type: String, required: true, enum: ACTIVITY_KINDS },
+    at: { type: Date, required: true },
+    address: { type: String, required: true },
+    detail: { type: String },
+  },
+  { collection: 'account_activity', versionKey: false },
+);
+activitySchema.index({ userId: 1, at: -1 });
+// Older than 90 days is swept by query (FerretDB 1.x has no TTL indexes).
+activitySchema.index({ at: 1 });
+
+export const ActivityModel = model<ActivityDocument>('AccountActivity', activitySchema);

@@ -1,0 +1,42 @@
+// Recent security activity of each account (docs/accounts.md): sign-ins, failed attempts, password
+// changes and resets, verification; kept 90 days. Recording never fails the request it describes.
+import type { Logger } from 'pino';
+import { throttled } from '../db/sweeper';
+import * as activityDao from './activity.dao';
+import type { ActivityDocument, ActivityKind } from './activity.model';
+import { ACCOUNT_RULES } from './account.rules';
+
+export type { ActivityKind } from './activity.model';
+
+const cutoff = (now: Date) => new Date(now.getTime() - ACCOUNT_RULES.activityRetentionMs);
+const sweepOld = throttled(3600_000, (now) => activityDao.deleteOlderThan(cutoff(now)));
+
+/** Where an event came from: the client address, and how or from what browser. */
+export interface EventOrigin {
+  address: string;
+  detail?: string;
+}
+
+/** The activity log of the running app: records (a database failure is logged, never thrown) and lists. */
+export function createActivityLog(logger: Pick<Logger, 'warn'>) {
+  return {
+    async record(userId: string, kind: ActivityKind, where: EventOrigin): Promise<void> {
+      try {
+        const now = new Date();
+        await activityDao.insert({ userId, kind, at: now, address: where.address, detail: where.detail?.slice(0, 200) });
+        await sweepOld(now);
+      } catch (err) {
+        logger.warn({ err, kind }, 'security activity not recorded');
+      }
+    },
+
+    /** One page of the account's events of the last 90 days, newest first, and whether more follow. */
+    async list(userId: string, page: number): Promise<{ events: ActivityDocument[]; more: boolean }> {
+      const size = ACCOUNT_RULES.pageSize;
+      const found = await activityDao.listSince(userId, cutoff(new Date()), page * size, size + 1);
+      return { events: found.slice(0, size), more: found.length > size };
+    },
+  };
+}
+
+export type ActivityLog = ReturnType<typeof createActivityLog>;

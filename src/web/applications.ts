@@ -1,0 +1,37 @@
+// The connected applications list of /home and /account: each application the person authorized,
+// what it may do, and a Revoke button.
+import { html } from './html';
+import { csrfField } from './layout';
+
+/** An application the person authorized, as /home lists it. */
+export interface ConnectedApplicationView {
+  clientId: string;
+  name: string;
+  website?: string;
+  scope: string[];
+  firstGranted: Date;
+  lastUsed: Date;
+}
+
+/** A date that never breaks across lines at its hyphens. */
+const day = (date: Date) => {
+  const iso = date.toISOString().slice(0, 10);
+  return html`<time datetime="${iso}">${iso}</time>`;
+};
+
+/** The list with a Revoke button each; the form comes back to `back` (/home or /account). */
+export function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string, back: '/home' | '/account') {
+  if (applications.length === 0) return html`<p>No application has access to your account.</p>`;
+  return html`<ul class="apps">${applications.map(
+    (app) => html`<li>
+<h3>${app.name}</h3>
+${app.website ? html`<p><a href="${app.website}" rel="noopener noreferrer">${app.website}</a></p>` : ''}
+<p>Access: ${app.scope.join(', ')}. Since ${day(app.firstGranted)}, last used ${day(app.lastUsed)}.</p>
+<form method="post" action="/home/applications/${encodeURIComponent(app.clientId)}/revoke">
+${csrfField(csrfToken)}
+<input type="hidden" name="back" value="${back}">
+<button type="submit" class="secondary">Revoke</button>
+</form>
+</li>`,
+  )}</ul>`;
+}
