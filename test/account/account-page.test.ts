@@ -38,7 +38,7 @@ describe('GET /account', () => {
   });
 
   it('shows every section, the change-password form with its names, and is linked from /home', async () => {
-    const { agent, user } = await signedInAgent(app);
+    const { agent, user } = await signedInAgent(app, await createUser());
     expect((await agent.get('/home').expect(200)).text).toContain('href="/account"');
     const page = await agent.get('/account').expect(200);
     expect(page.headers['cache-control']).toBe('no-store');
@@ -54,7 +54,7 @@ describe('GET /account', () => {
 
 describe('POST /account/profile', () => {
   it('saves names, picture and claims, which userinfo then releases for their scopes', async () => {
-    const { agent, user } = await signedInAgent(app);
+    const { agent, user } = await signedInAgent(app, await createUser());
     const res = await postForm(agent, '/account', '/account/profile', {
       ...EMPTY_PROFILE,
       firstName: 'Grace',
@@ -130,7 +130,7 @@ describe('POST /account/profile', () => {
     ['picture', 'javascript:alert(1)', 'picture must be an http or https URL'],
     ['firstName', 'x'.repeat(101), 'firstName must be at most 100 characters'],
   ])('refuses %s=%j with the rule, and changes nothing', async (field, value, message) => {
-    const { agent, user } = await signedInAgent(app);
+    const { agent, user } = await signedInAgent(app, await createUser());
     const before = await UserModel.findById(user.id).lean();
     const res = await postForm(agent, '/account', '/account/profile', { ...EMPTY_PROFILE, firstName: 'Kept', [field]: value });
     expect(res.status).toBe(400);

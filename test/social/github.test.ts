@@ -307,3 +307,32 @@ describe('configuration', () => {
     await request(app()).get('/auth/myspace').expect(404);
   });
 });
+
+describe('GitHub and the account rules', () => {
+  it('counts a verified primary email from the email list as verified, and a public profile email not', async () => {
+    account.email = null;
+    emails = [
+      { email: `other${nextId}@example.com`, primary: false, verified: true },
+      { email: `primary${nextId}@example.com`, primary: true, verified: true },
+    ];
+    expect((await signIn()).res.status).toBe(302);
+    const fromList = await UserModel.findOne({ github_id: String(nextId) }).lean();
+    expect(fromList).toMatchObject({ email: `primary${nextId}@example.com`, emailVerified: true });
+
+    nextId += 1;
+    account = { ...account, id: nextId, login: `octo${nextId}`, email: `public${nextId}@example.com` };
+    expect((await signIn()).res.status).toBe(302);
+    const fromProfile = await UserModel.findOne({ github_id: String(nextId) }).lean();
+    expect(fromProfile?.email).toBe(`public${nextId}@example.com`);
+    expect(fromProfile?.emailVerified).toBeUndefined();
+  });
+
+  it('refuses a disabled account with a page that says so, and starts no session', async () => {
+    expect((await signIn()).res.status).toBe(302);
+    await UserModel.updateOne({ github_id: String(nextId) }, { $set: { disabled: true } });
+    const { agent, res } = await signIn();
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('Account disabled');
+    expect((await agent.get('/home')).status).toBe(302);
+  });
+});
