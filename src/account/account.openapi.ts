@@ -1,5 +1,16 @@
 // The self-service pages (docs/accounts.md), and the development outbox.
-import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, sessionAuth, str } from '../openapi/openapi.kit';
+import {
+  formRequest,
+  json,
+  type OpenApiFragment,
+  page,
+  ref,
+  pageFaults,
+  pathParam,
+  redirect,
+  sessionAuth,
+  str,
+} from '../openapi/openapi.kit';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
 
 const tags = ['Account pages'];
@@ -171,7 +182,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'developmentOutbox',
         security: [],
         summary: 'Outside production without SMTP_URL: the mail the server would have sent (404 in production)',
-        responses: { '200': page('The newest messages'), ...pageFaults },
+        responses: { '200': page('The newest messages'), '404': json(ref('Error'), 'Not served in production'), ...pageFaults },
       },
     },
   },
