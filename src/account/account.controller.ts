@@ -1,6 +1,7 @@
 // The self-service pages' requests in and pages out; the rules are account.service.ts's.
 import type { Request, Response } from 'express';
 import { noStore } from '../common/no-store';
+import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
@@ -27,12 +28,7 @@ import type { Accounts, Origin } from './account.service';
 import type { ActivityLog } from './activity.service';
 
 const HTML = 'text/html; charset=utf-8';
-const MAX_DEVICE_LENGTH = 200;
-
-const origin = (req: Request): Origin => ({
-  address: clientAddress(req),
-  device: (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH),
-});
+const origin = (req: Request): Origin => ({ address: clientAddress(req), device: deviceName(req.get('User-Agent')) });
 
 /** A form field as text (absent, repeated or over-long fields are empty). */
 function field(req: Request, name: string, max = MAX_PASSWORD_LENGTH): string {

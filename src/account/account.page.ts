@@ -6,6 +6,17 @@ import { csrfField, layout } from '../web/layout';
 import type { SessionSummary } from '../session/session.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS, MAX_CLAIM_LENGTH, MAX_NAME_LENGTH } from '../users/sign-up.service';
 import type { ActivityKind } from './activity.service';
+import { LINK_LIFETIME_MS } from './account.rules';
+import { MIN_PASSWORD_LENGTH } from '../common/validation';
+
+const RESET_MINUTES = LINK_LIFETIME_MS['reset-password'] / 60_000;
+
+/** The new-password input with its rule (POST /users's minimum), and what follows a change. */
+function newPasswordInput(id: string, label: string, after = '') {
+  return html`<label for="${id}">${label}</label>
+<input id="${id}" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="${id}-rule">
+<p id="${id}-rule" class="hint">At least ${MIN_PASSWORD_LENGTH} characters.${after}</p>`;
+}
 import type { DeadLink } from './account-links.service';
 
 type ClaimField = (typeof CLAIM_FIELDS)[number];
@@ -62,9 +73,7 @@ ${problemsList(view.problems)}
 ${csrfField(view.csrfToken)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${view.values.email}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="password-rule">
-<p id="password-rule" class="hint">At least 5 characters.</p>
+${newPasswordInput('password', 'Password')}
 ${textInput('firstName', 'First name (optional)', view.values.firstName, { autocomplete: 'given-name', max: MAX_NAME_LENGTH })}
 ${textInput('lastName', 'Last name (optional)', view.values.lastName, { autocomplete: 'family-name', max: MAX_NAME_LENGTH })}
 <div class="row"><button type="submit">Sign up</button></div>
@@ -108,7 +117,7 @@ export function forgotPasswordPage(view: { csrfToken: string; email: string; sen
     html`<h1>Forgot your password?</h1>
 ${
   view.sent
-    ? html`<p role="status">If an account uses that address, a link to choose a new password is on its way. It works for 30 minutes.</p>`
+    ? html`<p role="status">If an account uses that address, a link to choose a new password is on its way. It works for ${RESET_MINUTES} minutes.</p>`
     : html`<p>Type the email address of your account and we will mail you a link to choose a new password.</p>`
 }
 ${problemLine(view.problem)}
@@ -130,9 +139,7 @@ ${problemLine(view.problem)}
 <form method="post" action="/reset-password">
 ${csrfField(view.csrfToken)}
 <input type="hidden" name="token" value="${view.token}">
-<label for="password">New password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="password-rule">
-<p id="password-rule" class="hint">At least 5 characters. Every other browser and application signed in to your account will be signed out.</p>
+${newPasswordInput('password', 'New password', ' Every other browser and application signed in to your account will be signed out.')}
 <div class="row"><button type="submit">Set password</button></div>
 </form>`,
   );
@@ -223,9 +230,7 @@ ${view.problem?.form === 'password' ? problemLine(view.problem.message) : ''}
 <input type="text" name="username" value="${view.email ?? ''}" autocomplete="username" hidden>
 <label for="currentPassword">Current password</label>
 <input id="currentPassword" name="currentPassword" type="password" autocomplete="current-password" required>
-<label for="new-password">New password</label>
-<input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="5" aria-describedby="new-password-rule">
-<p id="new-password-rule" class="hint">At least 5 characters. Every other browser and application will be signed out.</p>
+${newPasswordInput('new-password', 'New password', ' Every other browser and application will be signed out.')}
 <div class="row"><button type="submit">Change password</button></div>
 </form>`;
 }

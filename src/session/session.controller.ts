@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
+import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
@@ -67,7 +68,7 @@ export function createSessionController(
         return;
       }
       await signIn(req, userId, remember === '1' || remember === 'on');
-      await signedIn(userId, { address: clientAddress(req), detail: `password, ${req.session.device ?? ''}` });
+      await signedIn(userId, { address: clientAddress(req), detail: `password, ${deviceName(req.session.device)}` });
       res.redirect(303, returnTo);
     },
 

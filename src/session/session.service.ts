@@ -3,6 +3,7 @@ import type { SessionData } from 'express-session';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import { createHash } from 'node:crypto';
+import { deviceName } from '../common/user-agent';
 import { removeSessionOf, removeSessionsOf, sessionsOf, type StoredSession } from './session.store';
 
 /** A signed-in session that ended (sign-out, RP-initiated logout): who, and its OpenID Connect `sid`. */
@@ -47,7 +48,7 @@ export async function listSessions(userId: string, currentId: string, page: numb
   const found = await sessionsOf(userId, { skip: page * pageSize, limit: pageSize + 1 });
   const sessions: SessionSummary[] = found.slice(0, pageSize).map((session) => ({
     handle: handleOf(session.id),
-    device: session.data.device || 'Unknown browser',
+    device: deviceName(session.data.device),
     address: session.data.address ?? 'unknown',
     signedInAt: session.data.authTime ? new Date(session.data.authTime) : null,
     lastSeenAt: session.lastSeenAt,

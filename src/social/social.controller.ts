@@ -7,6 +7,7 @@ import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
 import { signIn, type SignedInHook } from '../session/session.middleware';
 import { clientAddress } from '../common/rate-limit';
+import { deviceName } from '../common/user-agent';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
 import * as usersService from '../users/users.service';
@@ -51,7 +52,7 @@ export function createSocialController(config: Config, logger: Logger, signedIn:
       throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
     }
     await signIn(req, userId, true);
-    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${req.session.device ?? ''}` });
+    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${deviceName(req.session.device)}` });
     res.redirect(302, '/home');
   }
 

@@ -168,7 +168,11 @@ describe('signed-in browsers', () => {
   it('lists each with its device, address and last use, and signs out one, or every other', async () => {
     const user = await createUser();
     const agents = [];
-    for (const device of ['Firefox on Linux', 'Safari on iPhone', 'Chrome on Windows']) {
+    for (const device of [
+      'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    ]) {
       const agent = request.agent(app);
       agent.set('User-Agent', device);
       const page = await agent.get('/login');

@@ -1,12 +1,10 @@
 // Every page leads somewhere: /home to a device, the API reference and the start page; the device
 // flow's last page back to the account; the start page says how to make the demo client. Each page is
 // screenshot at 1280 and 390 px (into the temp folder, to be looked at) and checked by axe-core.
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { DEVICE_CODE_GRANT } from '../../src/oauth/protocol';
-import { accessibilityViolations, describeWithBrowser } from '../helpers/browser';
+import { describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 
@@ -17,15 +15,6 @@ describeWithBrowser('ways-on')('pages that lead on', () => {
   beforeAll(() => {
     ({ base, browser } = live());
   });
-
-  /** Screenshots at both widths, and no axe-core violation at either. */
-  async function lookAt(page: Page, name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.screenshot({ path: path.join(tmpdir(), `${name}-${width}.png`), fullPage: true });
-      expect(await accessibilityViolations(page)).toEqual([]);
-    }
-  }
 
   it('the start page says how to make the demo client', async () => {
     const page = await browser.newPage();

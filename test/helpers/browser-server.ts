@@ -8,14 +8,17 @@ import { testConfig } from './app';
 import { launchChromium } from './browser';
 import { testDatabaseUriWithName } from './db';
 
-export function useServerInBrowser(): () => { base: string; browser: Browser } {
+/** `settings`: more configuration, read when the server starts (after the describe's earlier beforeAll). */
+export function useServerInBrowser(settings: () => Record<string, string> = () => ({})): () => { base: string; browser: Browser } {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let base = '';
   beforeAll(async () => {
     const port = await findFreePort();
     base = `http://127.0.0.1:${port}`;
-    server = await start(testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }));
+    server = await start(
+      testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...settings() }),
+    );
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,7 @@
 // Debian's Chromium through playwright-core, started the way this closed network needs.
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -34,4 +36,13 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } }).then((results) => results.violations)`,
   );
   return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
+}
+
+/** Screenshots (full page, into the temp folder, to be looked at) at 1280 and 390 px, and no axe-core violation at either. */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.screenshot({ path: path.join(tmpdir(), `${name}-${width}.png`), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
 }
