@@ -1,6 +1,7 @@
 // /account: the profile form (claims released by userinfo), changing the password, the signed-in
 // browsers with Sign out, connected applications, and the recent security activity.
 import request from 'supertest';
+import { ActivityModel } from '../../src/account/activity.model';
 import { SessionModel } from '../../src/session/session.model';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
@@ -250,5 +251,37 @@ describe('connected applications on /account', () => {
       .expect(303);
     expect(res.headers.location).toBe('/account');
     expect((await agent.get('/account').expect(200)).text).toContain('No application has access to your account.');
+  });
+});
+
+describe('activity retention', () => {
+  it('lists nothing older than 90 days, and pages the rest 20 at a time', async () => {
+    const { agent, user } = await signedInAgent(app, await createUser());
+    const day = 24 * 3600_000;
+    await ActivityModel.create({
+      _id: `old-${user.id}`,
+      userId: user.id,
+      kind: 'signed-in',
+      at: new Date(Date.now() - 91 * day),
+      address: '192.0.2.91',
+    });
+    await ActivityModel.insertMany(
+      Array.from({ length: 25 }, (_, i) => ({
+        _id: `recent-${user.id}-${i}`,
+        userId: user.id,
+        kind: 'sign-in-failed',
+        at: new Date(Date.now() - (i + 1) * day),
+        address: `192.0.2.${i}`,
+      })),
+    );
+    const first = (await agent.get('/account').expect(200)).text;
+    expect(first).not.toContain('192.0.2.91');
+    expect(first).toContain('href="/account?activity_page=1"');
+    const second = (await agent.get('/account?activity_page=1').expect(200)).text;
+    expect(second).toContain('href="/account?activity_page=0"');
+    const rows = (text: string) => (text.slice(text.indexOf('Recent security activity')).match(/Failed sign-in attempt/g) ?? []).length;
+    // 26 in all (the sign-in of this test too): 20 on the first page, the rest on the second.
+    expect(rows(first) + rows(second)).toBe(25);
+    expect(second).not.toContain('192.0.2.91');
   });
 });
