@@ -189,6 +189,16 @@ def before_call(ctx, case, **kwargs):
     elif method == "POST" and path == "/login":
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"], "email": EMAIL, "password": PASSWORD})
+    elif method == "POST" and path in ("/signup", "/forgot-password", "/reset-password"):
+        # The anonymous form token; the fields (accounts to create, addresses, links) are the fuzzer's.
+        case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
+        _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"]})
+    elif path.startswith("/account"):
+        # The run's session and its token. The current password the fuzzer sends is never the run's
+        # (it does not know it), so the run's password stays.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        if method == "POST":
+            _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
     elif path == "/api/user":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OAUTH_TOKEN']}"}
     elif path == "/oauth/userinfo":
