@@ -31,6 +31,8 @@ import { createAccountRouter } from './account/account.routes';
 import { createAccounts } from './account/account.service';
 import { createActivityLog } from './account/activity.service';
 import { createDevMailRouter } from './mail/dev-mail.routes';
+import { createSecondStep } from './factors/factors.controller';
+import { createFactorsRouter } from './factors/factors.routes';
 import { createMailer, type Mailer } from './mail/mailer';
 import type { SignedInHook } from './session/session.middleware';
 
@@ -83,10 +85,12 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, signedIn));
+      const secondStep = createSecondStep();
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, signedIn, secondStep));
       app.use(createSocialRouter(config, logger, sessions, signedIn));
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
-      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded));
+      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, secondStep));
+      app.use(createFactorsRouter(config, sessions, csrf, activity, signIn.verifyFactor));
       // The development outbox: never in production (there is no outbox there either).
       if (!config.isProduction && mailer.outbox() !== null) app.use(createDevMailRouter(mailer));
       app.use(createOpenApiRouter());

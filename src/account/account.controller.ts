@@ -6,7 +6,9 @@ import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
-import { signedInPerson, signIn, type SessionEndedHook } from '../session/session.middleware';
+import * as factorsService from '../factors/factors.service';
+import { allowOwnScripts } from '../web/scripts';
+import { signedInPerson, signIn, type SecondStep, type SessionEndedHook } from '../session/session.middleware';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
@@ -65,6 +67,7 @@ export function createAccountController(
   activity: ActivityLog,
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
+  secondStep: SecondStep,
 ) {
   const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);
   const ended = async (sessions: sessionService.EndedSession[]) => {
@@ -75,17 +78,29 @@ export function createAccountController(
     const user = signedInPerson(res);
     const sessionsPage = pageParam(req.query.sessions_page);
     const activityPage = pageParam(req.query.activity_page);
-    const [sessions, applications, events] = await Promise.all([
+    const [sessions, applications, events, factors] = await Promise.all([
       sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
       grantsService.listConnected(user._id),
       activity.list(user._id, activityPage),
+      factorsService.summary(user._id),
     ]);
     const { address, ...claims } = user.claims ?? {};
     page(
-      res,
+      allowOwnScripts(res),
       status,
       accountPage({
         csrfToken: csrf.token(req, res),
+        factors: {
+          totp: factors.totp,
+          recoveryLeft: factors.recoveryLeft,
+          recoveryMade: factors.recoveryMade,
+          passkeys: factors.passkeys.map((passkey) => ({
+            id: passkey._id,
+            name: passkey.name,
+            createdAt: passkey.createdAt,
+            lastUsedAt: passkey.lastUsedAt,
+          })),
+        },
         ...extra,
         email: user.email,
         emailVerified: user.emailVerified === true,
@@ -131,7 +146,7 @@ export function createAccountController(
         const values = { email: fields.email.slice(0, 254), firstName: fields.firstName, lastName: fields.lastName };
         return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), values, problems: outcome.problems }));
       }
-      await signIn(req, outcome.userId, false);
+      await signIn(req, outcome.userId, false, ['pwd']);
       await activity.record(outcome.userId, 'signed-in', { address: clientAddress(req), detail: 'new account' });
       done(res, 'signed-up');
     },
@@ -179,8 +194,11 @@ export function createAccountController(
       if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
       if ('problem' in outcome)
         return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
-      // Every session ended with the old password; this browser starts a new one.
-      await signIn(req, outcome.userId, false);
+      // Every session ended with the old password; this browser starts a new one, after the second
+      // factor when the account has one (a mailbox is not a second factor).
+      if (await secondStep.required(outcome.userId))
+        return secondStep.start(req, res, { userId: outcome.userId, remember: false, returnTo: '/account?done=reset', amr: ['pwd'] });
+      await signIn(req, outcome.userId, false, ['pwd']);
       done(res, 'reset');
     },
 
@@ -210,8 +228,9 @@ export function createAccountController(
         accounts.changePassword(user, field(req, 'currentPassword'), field(req, 'password'), origin(req), verifyPassword),
       );
       if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'password', message: outcome.problem } }, 400);
-      // Every session ended with the old password, this one too: this browser starts a new one.
-      await signIn(req, user._id, false);
+      // Every session ended with the old password, this one too: this browser starts a new one,
+      // signed in as strongly as before.
+      await signIn(req, user._id, false, req.session.amr ?? ['pwd']);
       done(res, 'password');
     },
 

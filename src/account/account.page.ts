@@ -3,6 +3,8 @@
 import { connectedApplications, type ConnectedApplicationView } from '../web/applications';
 import { html, type SafeHtml } from '../web/html';
 import { csrfField, layout } from '../web/layout';
+import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
+
 import type { SessionSummary } from '../session/session.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS, MAX_CLAIM_LENGTH, MAX_NAME_LENGTH } from '../users/sign-up.service';
 import type { ActivityKind } from './activity.service';
@@ -154,6 +156,9 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'password-reset': 'Password reset',
   'email-verified': 'Email verified',
   'sessions-ended': 'Other browsers signed out',
+  'factor-added': 'Second factor added',
+  'factor-removed': 'Second factor removed',
+  'recovery-codes-made': 'New recovery codes made',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */
@@ -165,11 +170,25 @@ export const ACCOUNT_NOTICES = {
   'signed-up': 'Welcome! A link to confirm your email address is on its way to your mailbox.',
   'session-ended': 'That browser is signed out.',
   'sessions-ended': 'Every other browser is signed out.',
+  totp: 'Your authenticator app is on: signing in now asks for its code after your password.',
+  passkey: 'Your passkey is added: use it to sign in, or as the second step after your password.',
+  'passkey-renamed': 'The passkey is renamed.',
+  'factor-removed': 'The second factor is removed.',
+  'verified-again': 'Second factor confirmed: you can now remove factors or make new recovery codes.',
 } as const;
 export type AccountNotice = keyof typeof ACCOUNT_NOTICES;
 
+/** A passkey as the account page lists it. */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt?: Date;
+}
+
 export interface AccountView {
   csrfToken: string;
+  factors: { totp: boolean; passkeys: PasskeyView[]; recoveryLeft: number; recoveryMade: number };
   notice?: AccountNotice;
   problem?: { form: 'profile' | 'password'; message: string };
   email?: string;
@@ -255,6 +274,38 @@ ${csrfField(view.csrfToken)}
 </form>`;
 }
 
+function factorsSection(view: AccountView) {
+  const { totp, passkeys, recoveryLeft, recoveryMade } = view.factors;
+  const any = totp || passkeys.length > 0;
+  return html`<p>${any ? 'Signing in asks for one of these after your password.' : 'Add one so that a password alone cannot sign in to your account.'}</p>
+<h3>Authenticator app</h3>
+${
+  totp
+    ? html`<p>On.</p><form method="post" action="/account/totp/remove">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Turn off the authenticator app</button></form>`
+    : html`<p><a href="/account/totp">Set up an authenticator app</a></p>`
+}
+<h3>Passkeys</h3>
+${
+  passkeys.length === 0
+    ? html`<p>No passkey yet.</p>`
+    : html`<ul class="apps">${passkeys.map(
+        (passkey) => html`<li>
+<p><strong>${passkey.name}</strong>: added ${when(passkey.createdAt)}${passkey.lastUsedAt ? html`, last used ${when(passkey.lastUsedAt)}` : ''}.</p>
+<form method="post" action="/account/passkeys/${passkey.id}/rename" class="row">${csrfField(view.csrfToken)}<label for="rename-${passkey.id}" class="visually-hidden">New name for ${passkey.name}</label><input id="rename-${passkey.id}" name="name" type="text" maxlength="60" value="${passkey.name}"><button type="submit" class="secondary">Rename</button></form>
+<form method="post" action="/account/passkeys/${passkey.id}/remove">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Remove</button></form>
+</li>`,
+      )}</ul>`
+}
+${passkeyForm({ csrfToken: view.csrfToken, kind: 'register', options: '/account/passkeys/options', verify: '/account/passkeys', label: 'Add a passkey', nameInput: true, id: 'new-passkey' })}
+${
+  any
+    ? html`<h3>Recovery codes</h3>
+<p>${recoveryLeft} of ${recoveryMade} left. Each signs you in once without your app or passkey.</p>
+<form method="post" action="/account/recovery-codes">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Make new recovery codes</button></form>`
+    : ''
+}`;
+}
+
 function activitySection(view: AccountView) {
   const { list, page, more } = view.activity;
   if (list.length === 0 && page === 0) return html`<p>Nothing in the last 90 days.</p>`;
@@ -279,6 +330,8 @@ ${emailSection(view)}
 ${profileForm(view)}
 <h2>Password</h2>
 ${passwordForm(view)}
+<h2>Second factors</h2>
+${factorsSection(view)}
 <h2>Signed-in browsers</h2>
 ${sessionsSection(view)}
 <h2>Connected applications</h2>
@@ -289,7 +342,8 @@ ${activitySection(view)}
 <form method="post" action="/logout">
 ${csrfField(view.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>
-</form>`,
+</form>
+${PASSKEY_SCRIPTS}`,
     { wide: true },
   );
 }

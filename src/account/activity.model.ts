@@ -9,6 +9,9 @@ export const ACTIVITY_KINDS = [
   'password-reset',
   'email-verified',
   'sessions-ended',
+  'factor-added',
+  'factor-removed',
+  'recovery-codes-made',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

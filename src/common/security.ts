@@ -1,5 +1,6 @@
 // Response headers for a server exposed to browsers: helmet's defaults with a content security
 // policy the login and consent pages can live with, and CORS only for origins named in config.
+import { allowsOwnScripts, OWN_SCRIPTS_DIRECTIVES } from '../web/scripts';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -21,6 +22,8 @@ export function securityHeaders(styleHash: string, publicUrl: string): RequestHa
         const own = res.getHeader('Content-Security-Policy');
         pageHeaders(req, res, () => undefined);
         if (own !== undefined) res.setHeader('Content-Security-Policy', own);
+        else if (allowsOwnScripts(res))
+          res.setHeader('Content-Security-Policy', `${String(res.getHeader('Content-Security-Policy'))}; ${OWN_SCRIPTS_DIRECTIVES}`);
       }
       return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
     } as typeof res.writeHead;

@@ -143,13 +143,23 @@ export const scopesReleasing = (claim: string): Scope[] =>
   SCOPES.filter((scope) => (SCOPE_DEFINITIONS[scope].claims as readonly string[]).includes(claim));
 
 /**
- * Authentication context classes (docs/oauth.md, Claims): `1` is a single factor, the only one this
- * server asserts until second factors exist.
+ * Authentication context classes (docs/oauth.md, Claims): `1` is a single factor (a password, or
+ * GitHub); `2` is a second factor on top (a one-time code or a passkey), or a passkey alone.
  */
-export const ACR_VALUES = ['1'] as const;
+export const ACR_VALUES = ['1', '2'] as const;
+export type Acr = (typeof ACR_VALUES)[number];
+/** The multi-factor class: what a client asks for with acr_values=2. */
+export const MULTI_FACTOR_ACR: Acr = '2';
+
+/** How the person signed in (RFC 8176 values), as the session and every token descending from it record it. */
+export type Amr = 'pwd' | 'otp' | 'hwk' | 'swk' | 'mfa' | 'fed';
+
+/** The class the methods reach: a passkey, or any two factors (`mfa`), is `2`. */
+export const acrOf = (amr: readonly string[] | undefined): Acr =>
+  amr?.some((method) => method === 'mfa' || method === 'hwk' || method === 'swk') ? '2' : '1';
 
 /** Claims of the ID token itself, besides those about the person. */
-export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr', 'sid'] as const;
+export const ID_TOKEN_CLAIMS = ['iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'azp', 'at_hash', 'c_hash', 'acr', 'amr', 'sid'] as const;
 export const CLAIMS_SUPPORTED = [...new Set([...PERSON_CLAIMS, ...ID_TOKEN_CLAIMS])];
 
 /**

@@ -2,6 +2,7 @@
 // Tests check that it lists exactly the app's routes, and validate every response the integration
 // tests receive against it.
 import { accountOpenApi } from '../account/account.openapi';
+import { factorsOpenApi } from '../factors/factors.openapi';
 import { authOpenApi } from '../auth/auth.openapi';
 import { catalogueOpenApi } from '../catalogue/catalogue.openapi';
 import { healthOpenApi } from '../health/health.openapi';
@@ -21,6 +22,7 @@ const fragments: OpenApiFragment[] = [
   socialOpenApi,
   sessionOpenApi,
   accountOpenApi,
+  factorsOpenApi,
   oauthOpenApi,
   catalogueOpenApi,
   weatherOpenApi,

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
+import { allowOwnScripts } from '../web/scripts';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
@@ -11,7 +12,7 @@ import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
-import { signedInPerson, signIn, signOut, type SessionEndedHook, type SignedInHook } from './session.middleware';
+import { signedInPerson, signIn, signOut, type SecondStep, type SessionEndedHook, type SignedInHook } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -37,9 +38,13 @@ export function createSessionController(
   github: boolean,
   sessionEnded: SessionEndedHook,
   signedIn: SignedInHook,
+  secondStep: SecondStep,
 ) {
-  const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) =>
-    loginPage({ ...view, csrfToken: csrf.token(req, res), github });
+  // The login page runs the passkey button's script (web/scripts.ts).
+  const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) => {
+    allowOwnScripts(res);
+    return loginPage({ ...view, csrfToken: csrf.token(req, res), github });
+  };
   return {
     async showLogin(req: Request, res: Response): Promise<void> {
       const returnTo = sessionService.safeReturnTo(req.query.return_to);
@@ -67,8 +72,10 @@ export function createSessionController(
           .send(page(req, res, { returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }));
         return;
       }
-      await signIn(req, userId, remember === '1' || remember === 'on');
-      await signedIn(userId, { address: clientAddress(req), detail: `password, ${deviceName(req.session.device)}` });
+      const remembered = remember === '1' || remember === 'on';
+      await signedIn(userId, { address: clientAddress(req), detail: `password, ${deviceName(req.get('User-Agent'))}` });
+      if (await secondStep.required(userId)) return secondStep.start(req, res, { userId, remember: remembered, returnTo, amr: ['pwd'] });
+      await signIn(req, userId, remembered, ['pwd']);
       res.redirect(303, returnTo);
     },
 

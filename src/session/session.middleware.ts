@@ -17,13 +17,61 @@ declare module 'express-session' {
     userId?: string;
     /** When the person signed in (ms since the epoch): OpenID Connect's auth_time. */
     authTime?: number;
+    /** How the person signed in (RFC 8176): `pwd`, `otp`, `hwk`/`swk`, `mfa`, `fed`. */
+    amr?: string[];
     /** OpenID Connect's `sid`: names this session to applications (never the cookie's own id). */
     oidcSid?: string;
     csrfToken?: string;
     /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
     device?: string;
     address?: string;
+    /** A password was right and a second factor is owed: nobody is signed in yet (docs/security.md, Second factors). */
+    pending?: PendingSignIn;
   }
+}
+
+/** What a right password (or a step-up) leaves while the second factor is asked for. */
+export interface PendingSignIn {
+  userId: string;
+  remember: boolean;
+  /** Where to go once the second factor is given (a local path). */
+  returnTo: string;
+  /** The methods already proven (`pwd`, or `fed`, or those of the session being stepped up). */
+  amr: string[];
+  /** When the password was given (ms): the second step must follow within a few minutes. */
+  at: number;
+}
+
+/**
+ * Sign-in that owes a second factor, wired in createApp from the factors feature: whether the person
+ * has one, and the step that asks for it (the browser goes to /login/verify).
+ */
+export interface SecondStep {
+  required(userId: string): Promise<boolean>;
+  start(req: Request, res: Response, pending: Omit<PendingSignIn, 'at'>): Promise<void>;
+}
+
+/** Keeps the pending sign-in in a new session (nobody signed in), stored before the redirect goes out. */
+export async function holdSignIn(req: Request, pending: Omit<PendingSignIn, 'at'>): Promise<void> {
+  const stepUp = req.session.userId === pending.userId;
+  if (!stepUp) await settled((done) => req.session.regenerate(done));
+  req.session.pending = { ...pending, at: Date.now() };
+  await settled((done) => req.session.save(done));
+}
+
+/**
+ * The second factor was given: a new signed-in session, or, for a person already signed in to this
+ * browser (a step-up), the same session with the stronger methods and a new auth_time.
+ */
+export async function completeSignIn(req: Request, pending: PendingSignIn, amr: string[]): Promise<void> {
+  if (req.session.userId === pending.userId) {
+    delete req.session.pending;
+    req.session.amr = amr;
+    req.session.authTime = Date.now();
+    await settled((done) => req.session.save(done));
+    return;
+  }
+  await signIn(req, pending.userId, pending.remember, amr);
 }
 
 export type { EndedSession } from './session.service';
@@ -56,11 +104,15 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
   );
 }
 
-/** Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last 30 days. */
-export async function signIn(req: Request, userId: string, remember: boolean): Promise<void> {
+/**
+ * Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last
+ * 30 days. `amr`: how the person proved who they are (RFC 8176).
+ */
+export async function signIn(req: Request, userId: string, remember: boolean, amr: string[]): Promise<void> {
   await settled((done) => req.session.regenerate(done));
   req.session.userId = userId;
   req.session.authTime = Date.now();
+  req.session.amr = amr;
   req.session.oidcSid = randomToken(16);
   req.session.device = (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH);
   req.session.address = clientAddress(req);

@@ -2,6 +2,7 @@
 import { html } from '../web/html';
 import { connectedApplications, type ConnectedApplicationView } from '../web/applications';
 import { csrfField, layout } from '../web/layout';
+import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
 
 export type { ConnectedApplicationView } from '../web/applications';
 
@@ -30,7 +31,9 @@ ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit">Sign in</button></div>
 </form>
 ${options.github ? html`<p><a href="/auth/github">Sign in with GitHub</a></p>` : ''}
-<p><a href="/forgot-password">Forgot your password?</a> · New here? <a href="/signup">Create an account</a></p>`,
+${passkeyForm({ csrfToken: options.csrfToken, kind: 'authenticate', options: '/login/passkey/options', verify: '/login/passkey', label: 'Use a passkey', id: 'passkey' })}
+<p><a href="/forgot-password">Forgot your password?</a> · New here? <a href="/signup">Create an account</a></p>
+${PASSKEY_SCRIPTS}`,
   );
 }
 

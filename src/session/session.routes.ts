@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
-import type { SessionEndedHook, SignedInHook } from './session.middleware';
+import type { SecondStep, SessionEndedHook, SignedInHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
 export function createSessionRouter(
@@ -15,8 +15,16 @@ export function createSessionRouter(
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
   signedIn: SignedInHook,
+  secondStep: SecondStep,
 ): Router {
-  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded, signedIn);
+  const sessionController = createSessionController(
+    csrf,
+    verifyPassword,
+    config.github.credentials !== null,
+    sessionEnded,
+    signedIn,
+    secondStep,
+  );
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);

@@ -21,9 +21,19 @@ export interface PasswordAttempt {
 /** The id of the user with this email and password, or null. */
 export type PasswordVerifier = (attempt: PasswordAttempt) => Promise<string | null>;
 
+/**
+ * A second factor's check (a one-time code, a recovery code) for an account, from an address: true
+ * when it was right. Wrong ones count against the same budget as wrong passwords.
+ */
+export type FactorVerifier = (
+  account: { userId: string; email?: string; address: string },
+  check: () => Promise<boolean>,
+) => Promise<boolean>;
+
 export interface SignIn {
   /** For people typing a password: every check runs argon2. */
   verify: PasswordVerifier;
+  verifyFactor: FactorVerifier;
   /** For HTTP Basic: a pair verified recently is answered from memory (CREDENTIAL_CACHE). */
   verifyRepeated: PasswordVerifier;
 }
@@ -78,6 +88,23 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
 
   return {
     verify: (attempt) => check(attempt, undefined),
+    async verifyFactor(account, checkFactor) {
+      // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
+      const outcome = await reserveAttempt(limits, { email: account.email ?? `user:${account.userId}`, address: account.address });
+      let right: boolean;
+      try {
+        right = await checkFactor();
+      } catch (err) {
+        await outcome.withdraw();
+        throw err;
+      }
+      if (right) await outcome.withdraw();
+      else {
+        signInFailures.inc();
+        await outcome.failed();
+      }
+      return right;
+    },
     verifyRepeated: (attempt) => check(attempt, cache),
   };
 }

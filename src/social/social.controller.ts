@@ -51,7 +51,7 @@ export function createSocialController(config: Config, logger: Logger, signedIn:
     if (!usersService.isActive(await usersService.findById(userId))) {
       throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
     }
-    await signIn(req, userId, true);
+    await signIn(req, userId, true, ['fed']);
     await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${deviceName(req.session.device)}` });
     res.redirect(302, '/home');
   }

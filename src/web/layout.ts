@@ -17,6 +17,8 @@ ul.apps{list-style:none;padding:0}ul.apps li{border-top:1px solid #dde1e6;paddin
 img.logo{width:4rem;height:4rem;object-fit:contain;float:right;margin-left:1rem}
 .notice{color:#145c2e;background:#e6f4ea;padding:.5rem;border-radius:.3rem}.hint{font-size:.9rem;color:#4a525a;margin:.2rem 0}
 fieldset{border:1px solid #dde1e6;border-radius:.3rem;margin:1rem 0 0;padding:.2rem .8rem .8rem}legend{font-weight:600}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+form.row input{flex:1}ul.codes{columns:2;font-size:1.1rem}figure.qr{margin:1rem 0}figure.qr svg{width:12rem;height:12rem}
 pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
 /** For the content security policy, which allows this one inline stylesheet and no other. */

@@ -33,7 +33,7 @@ describeWithBrowser('account-browser')("looking after one's own account in a rea
     await page.getByLabel('Last name (optional)').fill('Johnson');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${base}/account?done=signed-up`);
-    expect(await page.getByRole('status').textContent()).toContain('Welcome');
+    expect(await page.locator('.notice').textContent()).toContain('Welcome');
     await lookAt(page, 'account-page-new');
 
     const [verification] = await sink.mailTo(email);
@@ -58,7 +58,7 @@ describeWithBrowser('account-browser')("looking after one's own account in a rea
     await page.getByLabel('New password').fill('second-password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.waitForURL(`${base}/account?done=password`);
-    expect(await page.getByRole('status').textContent()).toContain('Your password is changed');
+    expect(await page.locator('.notice').textContent()).toContain('Your password is changed');
     await lookAt(page, 'account-page');
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).last().click();

@@ -238,5 +238,5 @@ it('discovery lists the scopes, the releasable claims, the claims parameter and 
     ]),
   );
   expect(body.claims_parameter_supported).toBe(true);
-  expect(body.acr_values_supported).toEqual(['1']);
+  expect(body.acr_values_supported).toEqual(['1', '2']);
 });

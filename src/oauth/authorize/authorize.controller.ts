@@ -45,6 +45,7 @@ async function signedIn(session: Partial<SessionData> | undefined): Promise<(Sig
     userId: user._id,
     name: displayName(user),
     authTime: session?.authTime ? new Date(session.authTime) : undefined,
+    amr: session?.amr,
     sid: session?.oidcSid,
   };
 }
@@ -67,6 +68,12 @@ function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: s
   return `/login?${login.toString()}`;
 }
 
+/** The second step for a signed-in person, then back to this request (by GET, its parameters in the query). */
+function stepUpLocation(req: Request, parameters: OAuthParameters): string {
+  const back = `${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`;
+  return `/login/step-up?${new URLSearchParams({ return_to: back }).toString()}`;
+}
+
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
   return {
     async show(req: Request, res: Response): Promise<void> {
@@ -79,6 +86,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if (typeof next === 'object') return answer(res, next);
       // 'consent' comes only with a signed-in person.
       if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, reviewed.parameters, request.loginHint));
+      if (next === 'step-up') return res.redirect(302, stepUpLocation(req, reviewed.parameters));
       noStore(res)
         .type('text/html; charset=utf-8')
         .send(

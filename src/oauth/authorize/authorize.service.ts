@@ -10,8 +10,11 @@ import * as grantsService from '../grants/grants.service';
 import * as claimsService from '../oidc/claims.service';
 import type { RequestedClaims } from '../oidc/claims.service';
 import type { OAuthParameters } from '../oauth.parameters';
+import * as factorsService from '../../factors/factors.service';
 import {
+  acrOf,
   grantedScope,
+  MULTI_FACTOR_ACR,
   PKCE_METHODS,
   PKCE_VALUE,
   PROMPTS,
@@ -45,6 +48,19 @@ export interface AuthorizationRequest {
   loginHint?: string;
   /** What the `claims` parameter asked for (OIDC Core §5.5). */
   claims?: RequestedClaims;
+  /** OpenID Connect `acr_values`: the classes the client would like, in order of preference. */
+  acrValues?: string[];
+}
+
+/**
+ * Whether the client asks for the multi-factor class (docs/oauth.md, Claims): as essential (the
+ * `claims` parameter's `acr` with `essential: true`), as a wish (`acr_values`, or a voluntary `acr`
+ * claim), or not at all.
+ */
+function multiFactorWanted(request: AuthorizationRequest): 'essential' | 'voluntary' | null {
+  const acr = request.claims?.acr;
+  if (acr?.values.includes(MULTI_FACTOR_ACR)) return acr.essential ? 'essential' : 'voluntary';
+  return request.acrValues?.includes(MULTI_FACTOR_ACR) ? 'voluntary' : null;
 }
 
 /** A request that may go on to the consent page. */
@@ -72,6 +88,8 @@ export interface Refusal {
 export interface SignedIn {
   userId: string;
   authTime?: Date;
+  /** How the person signed in (RFC 8176 values). */
+  amr?: string[];
   /** The browser session's OpenID Connect `sid` (back-channel logout). */
   sid?: string;
 }
@@ -196,6 +214,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
       maxAge,
       loginHint: parameters.login_hint,
       claims,
+      acrValues: parameters.acr_values?.split(' ').filter(Boolean),
     };
     if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
@@ -237,9 +256,32 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
    * an expired `max_age` sends the person to sign in again; consent they gave before for these scopes
    * answers at once (unless `prompt=consent`); `prompt=none` never shows a page.
    */
-  async function beforeConsent(request: AuthorizationRequest, person: SignedIn | null): Promise<Redirect | 'sign-in' | 'consent'> {
+  async function beforeConsent(
+    request: AuthorizationRequest,
+    person: SignedIn | null,
+  ): Promise<Redirect | 'sign-in' | 'step-up' | 'consent'> {
     const age = person?.authTime ? (Date.now() - person.authTime.getTime()) / 1000 : Infinity;
     const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
+    // A client asking for the multi-factor class: a person signed in with one factor gives their
+    // second (a step-up); one who has none goes on at class 1, unless the client made it essential.
+    const wanted = mustSignIn ? null : multiFactorWanted(request);
+    if (wanted && acrOf(person!.amr) !== MULTI_FACTOR_ACR) {
+      if (request.prompt.includes('none')) {
+        return redirectBack(request.redirectUri, request.responseMode, {
+          error: 'interaction_required',
+          error_description: 'prompt=none: the person would have to give a second factor',
+          state: request.state,
+        });
+      }
+      if (await factorsService.hasSecondFactor(person!.userId)) return 'step-up';
+      if (wanted === 'essential') {
+        return redirectBack(request.redirectUri, request.responseMode, {
+          error: 'access_denied',
+          error_description: 'acr 2 was essential and the person has no second factor (they can add one on their account page)',
+          state: request.state,
+        });
+      }
+    }
     const remembered =
       !mustSignIn &&
       !request.prompt.includes('consent') &&
@@ -272,6 +314,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
         codeChallengeMethod: request.codeChallengeMethod,
         nonce: request.nonce,
         authTime: signedIn.authTime,
+        amr: signedIn.amr,
         sid: signedIn.sid,
         claims: request.claims,
       });
@@ -291,6 +334,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
               grantType: 'implicit',
               refreshToken: false,
               authTime: signedIn.authTime,
+              amr: signedIn.amr,
               claims: request.claims,
             },
             { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
@@ -307,6 +351,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
           algorithm: request.client.metadata?.id_token_signed_response_alg,
           claims: idTokenClaims,
           authTime: signedIn.authTime,
+          amr: signedIn.amr,
           sid: signedIn.sid,
           nonce: request.nonce,
           accessToken: issued?.accessToken,

@@ -92,7 +92,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
       if (
         !authorization ||
         (!approved && decision !== 'deny') ||
-        !(await deviceService.decide(authorization, approved, user._id, authTimeOf(req)))
+        !(await deviceService.decide(authorization, approved, user._id, { authTime: authTimeOf(req), amr: req.session?.amr }))
       ) {
         noStore(res)
           .status(400)

@@ -21,7 +21,7 @@ export function findPendingByUserCode(userCodeHash: string, now: Date): Promise<
 /** Records the person's decision; false when the authorization is no longer pending. */
 export async function decide(
   hash: string,
-  decision: Pick<DeviceAuthorizationDocument, 'status' | 'userId' | 'authTime'>,
+  decision: Pick<DeviceAuthorizationDocument, 'status' | 'userId' | 'authTime' | 'amr'>,
 ): Promise<boolean> {
   // Under the record's lock: FerretDB does not make "update where still pending" atomic, and two
   // decisions sent at once must not both count.

@@ -16,6 +16,7 @@ export interface DeviceAuthorizationDocument {
   status: 'pending' | 'approved' | 'denied';
   userId?: string;
   authTime?: Date;
+  amr?: string[];
 }
 
 const deviceSchema = new Schema<DeviceAuthorizationDocument>(
@@ -30,6 +31,7 @@ const deviceSchema = new Schema<DeviceAuthorizationDocument>(
     status: { type: String, required: true },
     userId: { type: String },
     authTime: { type: Date },
+    amr: { type: [String], default: undefined },
   },
   { collection: 'oauth_device_authorizations', versionKey: false },
 );

@@ -55,14 +55,22 @@ export function findPending(typedUserCode: string): Promise<DeviceAuthorizationD
 }
 
 /** Records a person's decision on a pending authorization; false when it is no longer pending. */
-export function decide(authorization: DeviceAuthorizationDocument, approved: boolean, userId: string, authTime?: Date): Promise<boolean> {
-  return deviceDao.decide(authorization._id, approved ? { status: 'approved', userId, authTime } : { status: 'denied' });
+export function decide(
+  authorization: DeviceAuthorizationDocument,
+  approved: boolean,
+  userId: string,
+  signedIn: { authTime?: Date; amr?: string[] } = {},
+): Promise<boolean> {
+  return deviceDao.decide(authorization._id, approved ? { status: 'approved', userId, ...signedIn } : { status: 'denied' });
 }
 
 const pollError = (name: string, description: string) => new OAuthErrorResponse(name, description);
 
 /** What the device's poll gets: the person and scope once approved (then the code is spent), else the RFC's error. */
-export async function redeem(deviceCode: string, clientId: string): Promise<{ userId: string; authTime?: Date; scope: string[] }> {
+export async function redeem(
+  deviceCode: string,
+  clientId: string,
+): Promise<{ userId: string; authTime?: Date; amr?: string[]; scope: string[] }> {
   const hash = sha256(deviceCode);
   const authorization = await deviceDao.find(hash);
   // Another client's device code is answered like an unknown one.
@@ -78,5 +86,5 @@ export async function redeem(deviceCode: string, clientId: string): Promise<{ us
   }
   if (!(await deviceDao.take(hash))) throw pollError('invalid_grant', 'The device code is invalid');
   if (authorization.status === 'denied' || !authorization.userId) throw pollError('access_denied', 'The person denied access');
-  return { userId: authorization.userId, authTime: authorization.authTime, scope: authorization.scope };
+  return { userId: authorization.userId, authTime: authorization.authTime, amr: authorization.amr, scope: authorization.scope };
 }

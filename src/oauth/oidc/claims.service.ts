@@ -9,6 +9,8 @@ import { PERSON_CLAIMS, SCOPE_DEFINITIONS, scopesReleasing, type Scope } from '.
 export interface RequestedClaims {
   userinfo: string[];
   id_token: string[];
+  /** The ID token's `acr` request (OIDC Core §5.5.1.1): the classes it takes, and whether essential. */
+  acr?: { essential: boolean; values: string[] };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,6 +41,10 @@ export function parseClaimsParameter(value: string): RequestedClaims | string {
         if (request.values !== undefined && !Array.isArray(request.values)) return `claims.${target}.${name}.values must be an array`;
       }
       if (PERSON_CLAIMS.includes(name) && name !== 'sub') requested[target].push(name);
+      if (target === 'id_token' && name === 'acr' && isObject(request)) {
+        const values: unknown[] = [...(Array.isArray(request.values) ? (request.values as unknown[]) : []), request.value];
+        requested.acr = { essential: request.essential === true, values: values.filter((value) => typeof value === 'string') };
+      }
     }
   }
   return requested;
@@ -47,7 +53,9 @@ export function parseClaimsParameter(value: string): RequestedClaims | string {
 /** Requested claims written back as a `claims` parameter, to travel through the consent form. */
 export function claimsParameterOf(requested: RequestedClaims): string {
   const members = (names: string[]) => Object.fromEntries(names.map((name) => [name, null]));
-  return JSON.stringify({ userinfo: members(requested.userinfo), id_token: members(requested.id_token) });
+  const idToken: Record<string, unknown> = members(requested.id_token);
+  if (requested.acr) idToken.acr = { essential: requested.acr.essential, values: requested.acr.values };
+  return JSON.stringify({ userinfo: members(requested.userinfo), id_token: idToken });
 }
 
 /** The claims the scopes release, `sub` included when openid is there. */

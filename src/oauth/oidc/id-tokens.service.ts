@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
 import { randomToken } from '../../common/crypto';
-import { ACR_VALUES, BACKCHANNEL_LOGOUT_EVENT, type SigningAlgorithm } from '../protocol';
+import { acrOf, BACKCHANNEL_LOGOUT_EVENT, type SigningAlgorithm } from '../protocol';
 
 /** A logout token is for delivery now (retries included), not for keeping. */
 const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
@@ -26,6 +26,8 @@ export interface IdTokenRequest {
   /** The claims about the person it carries besides `sub`. */
   claims: readonly string[];
   authTime?: Date;
+  /** How the person signed in (RFC 8176); absent for authorizations older than the record of it. */
+  amr?: string[];
   /** The browser session it came from (Back-Channel Logout's `sid`). */
   sid?: string;
   nonce?: string;
@@ -50,8 +52,12 @@ export function createIdTokens(keys: KeyRing, config: Config) {
   return {
     /** A signed ID token for the person. */
     async sign(request: IdTokenRequest): Promise<string> {
-      // A password is the one factor this server checks so far: acr 1 (docs/oauth.md, Claims).
-      const claims: Record<string, unknown> = { ...personClaims(request.user, request.claims), azp: request.clientId, acr: ACR_VALUES[0] };
+      const claims: Record<string, unknown> = {
+        ...personClaims(request.user, request.claims),
+        azp: request.clientId,
+        acr: acrOf(request.amr),
+      };
+      if (request.amr?.length) claims.amr = request.amr;
       if (request.authTime) claims.auth_time = Math.floor(request.authTime.getTime() / 1000);
       if (request.sid) claims.sid = request.sid;
       if (request.nonce) claims.nonce = request.nonce;

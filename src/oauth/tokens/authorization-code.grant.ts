@@ -42,10 +42,17 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
       refreshToken: true,
       familyId: hash,
       authTime: code.authTime,
+      amr: code.amr,
       claims: code.claims,
       sid: code.sid,
     },
     lifetimes,
   );
-  return withIdToken(idTokens, issued, client, { authTime: code.authTime, nonce: code.nonce, claims: code.claims, sid: code.sid });
+  return withIdToken(idTokens, issued, client, {
+    authTime: code.authTime,
+    amr: code.amr,
+    nonce: code.nonce,
+    claims: code.claims,
+    sid: code.sid,
+  });
 };

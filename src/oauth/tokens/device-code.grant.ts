@@ -7,8 +7,8 @@ import { issue, withIdToken } from './issuing.service';
 import { personOf, required, type GrantHandler } from './token-request';
 
 export const deviceCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens }) => {
-  const { userId, authTime, scope } = await deviceService.redeem(required(parameters, 'device_code'), client._id);
+  const { userId, authTime, amr, scope } = await deviceService.redeem(required(parameters, 'device_code'), client._id);
   const person = await personOf(userId);
-  const issued = await issue({ client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime }, lifetimes);
-  return withIdToken(idTokens, issued, client, { authTime });
+  const issued = await issue({ client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime, amr }, lifetimes);
+  return withIdToken(idTokens, issued, client, { authTime, amr });
 };

@@ -25,6 +25,8 @@ export interface GrantDecision {
   familyId?: string;
   /** When the person signed in for the authorization (OpenID Connect's auth_time). */
   authTime?: Date;
+  /** How the person signed in (RFC 8176). */
+  amr?: string[];
   /** What the authorization's `claims` parameter asked for: kept with the tokens for userinfo and renewals. */
   claims?: RequestedClaims;
   /** The browser session of the authorization (OpenID Connect `sid`). */
@@ -70,6 +72,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
       familyId: decision.familyId ?? randomToken(16),
       issuedAt: now,
       authTime: decision.authTime,
+      amr: decision.amr,
       claims: decision.claims,
       sid: decision.sid,
     }),
@@ -139,7 +142,7 @@ export async function withIdToken(
   signer: IdTokenSigner | null,
   issued: IssuedToken,
   client: ClientDocument,
-  context: { authTime?: Date; nonce?: string; claims?: RequestedClaims; sid?: string },
+  context: { authTime?: Date; amr?: string[]; nonce?: string; claims?: RequestedClaims; sid?: string },
 ): Promise<IssuedToken> {
   if (!signer || !issued.person || !issued.scope.includes('openid')) return issued;
   const { claims, ...rest } = context;

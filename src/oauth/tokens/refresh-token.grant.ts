@@ -75,11 +75,12 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
         refreshToken: true,
         familyId: token.familyId,
         authTime: token.authTime,
+        amr: token.amr,
         claims: token.claims,
         sid: token.sid,
       },
       lifetimes,
     );
-    return withIdToken(idTokens, issued, client, { authTime: token.authTime, claims: token.claims, sid: token.sid });
+    return withIdToken(idTokens, issued, client, { authTime: token.authTime, amr: token.amr, claims: token.claims, sid: token.sid });
   };
 }

@@ -18,6 +18,8 @@ export interface TokenDocument {
   issuedAt: Date;
   /** When the person signed in for the authorization this token descends from (OpenID Connect). */
   authTime?: Date;
+  /** How the person signed in (RFC 8176), for renewed ID tokens. */
+  amr?: string[];
   /** What the authorization's `claims` parameter asked for (OpenID Connect), for userinfo and renewed ID tokens. */
   claims?: RequestedClaims;
   /** The browser session the authorization came from (OpenID Connect `sid`), for renewed ID tokens. */
@@ -37,6 +39,7 @@ export interface CodeDocument {
   /** OpenID Connect: echoed in the ID token of the exchange. */
   nonce?: string;
   authTime?: Date;
+  amr?: string[];
   claims?: RequestedClaims;
   sid?: string;
 }
@@ -69,6 +72,7 @@ const tokenSchema = new Schema<TokenDocument>(
     familyId: { type: String, required: true },
     issuedAt: { type: Date, required: true },
     authTime: { type: Date },
+    amr: { type: [String], default: undefined },
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
   },
@@ -93,6 +97,7 @@ const codeSchema = new Schema<CodeDocument>(
     codeChallengeMethod: { type: String },
     nonce: { type: String },
     authTime: { type: Date },
+    amr: { type: [String], default: undefined },
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
   },

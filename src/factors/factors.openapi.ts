@@ -1,0 +1,177 @@
+// Second factors and passkeys (docs/security.md, Second factors).
+import {
+  formRequest,
+  json,
+  jsonRequest,
+  type OpenApiFragment,
+  page,
+  pageFaults,
+  pathParam,
+  redirect,
+  ref,
+  sessionAuth,
+  str,
+} from '../openapi/openapi.kit';
+
+const tags = ['Second factors'];
+const form = (fields: string[]) =>
+  formRequest({ type: 'object', properties: Object.fromEntries(['_csrf', ...fields].map((name) => [name, str])) });
+const ceremony = (fields: string[]) =>
+  jsonRequest({ type: 'object', properties: { _csrf: str, ...Object.fromEntries(fields.map((name) => [name, {}])) } });
+const refusals = { '403': page('Missing or wrong CSRF token'), '413': page('Body over 100 kB') };
+const jsonRefusals = {
+  '400': json(ref('Error'), 'The passkey was refused (wrong origin or RP id, a replayed or unknown challenge, a counter that went back)'),
+  '401': json(ref('Error'), 'No sign-in waiting (or not signed in)'),
+  '403': page('Missing or wrong CSRF token'),
+  '413': json(ref('Errors'), 'Body over 100 kB'),
+};
+const options = json(
+  { type: 'object' },
+  'WebAuthn options (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON)',
+);
+const next = json({ type: 'object', properties: { redirect: str }, required: ['redirect'] }, 'Accepted: where the browser goes next');
+
+function post(operationId: string, summary: string, body: unknown, responses: Record<string, unknown>, security: unknown[] = sessionAuth) {
+  return { post: { tags, operationId, summary, security, requestBody: body, responses: { ...responses, ...pageFaults } } };
+}
+
+export const factorsOpenApi: OpenApiFragment = {
+  paths: {
+    '/login/step-up': {
+      get: {
+        tags,
+        operationId: 'stepUp',
+        summary: 'A signed-in person gives their second factor again (acr_values=2, removing a factor), then returns',
+        security: sessionAuth,
+        parameters: [{ name: 'return_to', in: 'query', required: false, schema: { type: 'string', maxLength: 1000 } }],
+        responses: {
+          '302': redirect('To /login/verify; to return_to for a person without a factor; to /login when not signed in'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/login/verify': {
+      get: {
+        tags,
+        operationId: 'secondStepPage',
+        security: [],
+        summary: 'The second step of signing in: input `code`, button Verify, and a passkey button',
+        responses: { '200': page('The second step'), '302': redirect('No sign-in waiting: to /login'), ...pageFaults },
+      },
+      ...post(
+        'secondStep',
+        'Give a one-time code from the authenticator app, or a recovery code',
+        form(['code']),
+        {
+          '303': redirect('Signed in: to where the sign-in was going; to /login when none is waiting'),
+          '401': page('The code is wrong or used (counted like a wrong password)'),
+          '429': page('Too many wrong passwords or codes; see Retry-After'),
+          ...refusals,
+        },
+        [],
+      ),
+    },
+    '/login/verify/passkey/options': post(
+      'secondStepPasskeyOptions',
+      'Passkey options for the second step',
+      ceremony([]),
+      { '200': options, ...jsonRefusals },
+      [],
+    ),
+    '/login/verify/passkey': post(
+      'secondStepPasskey',
+      'A passkey as the second step',
+      ceremony(['response']),
+      { '200': next, ...jsonRefusals },
+      [],
+    ),
+    '/login/passkey/options': post(
+      'passkeySignInOptions',
+      'Options for signing in with a passkey alone (discoverable credentials)',
+      ceremony([]),
+      { '200': options, '429': json(ref('Error'), 'Too many from this address'), ...jsonRefusals },
+      [],
+    ),
+    '/login/passkey': post('passkeySignIn', 'Sign in with a passkey alone', ceremony(['response']), { '200': next, ...jsonRefusals }, []),
+    '/account/totp': {
+      get: {
+        tags,
+        operationId: 'totpEnrolPage',
+        summary: 'Set up an authenticator app: a QR code and the key',
+        security: sessionAuth,
+        responses: {
+          '200': page('The QR code and the first-code form'),
+          '302': redirect('Already on: to /account; not signed in: to /login'),
+          ...pageFaults,
+        },
+      },
+      ...post('confirmTotp', 'Turn the app on with its first code', form(['code']), {
+        '200': page('On: the recovery codes, shown once'),
+        '303': redirect('On (recovery codes exist already): to /account'),
+        '400': page('The code is wrong: the QR code again'),
+        ...refusals,
+      }),
+    },
+    '/account/totp/remove': post('removeTotp', 'Turn the authenticator app off (needs a recent second factor)', form([]), {
+      '303': redirect('Done: to /account; or to /login/verify for a fresh second factor first'),
+      ...refusals,
+    }),
+    '/account/recovery-codes': post(
+      'regenerateRecoveryCodes',
+      'Make new recovery codes (the old ones end; needs a recent second factor)',
+      form([]),
+      {
+        '200': page('The new codes, shown once'),
+        '303': redirect('To /login/verify for a fresh second factor first'),
+        '400': page('The account has no second factor'),
+        ...refusals,
+      },
+    ),
+    '/account/recovery-codes/first': {
+      get: {
+        tags,
+        operationId: 'firstRecoveryCodes',
+        summary: 'After the first passkey: the recovery codes, made and shown once',
+        security: sessionAuth,
+        responses: { '200': page('The codes'), '302': redirect('Codes exist already, or no factor: to /account'), ...pageFaults },
+      },
+    },
+    '/account/passkeys/options': post('passkeyRegistrationOptions', 'Options for registering a passkey', ceremony([]), {
+      '200': options,
+      ...jsonRefusals,
+    }),
+    '/account/passkeys': post('registerPasskey', 'Register a passkey under a name', ceremony(['response', 'name']), {
+      '200': next,
+      ...jsonRefusals,
+    }),
+    '/account/passkeys/{id}/rename': {
+      post: {
+        ...post('renamePasskey', 'Rename a passkey', form(['name']), { '303': redirect('To /account'), ...refusals }).post,
+        parameters: [pathParam('id', 'The passkey (its credential id)')],
+      },
+    },
+    '/account/passkeys/{id}/remove': {
+      post: {
+        ...post('removePasskey', 'Remove a passkey (needs a recent second factor)', form([]), {
+          '303': redirect('Done: to /account; or to /login/verify for a fresh second factor first'),
+          ...refusals,
+        }).post,
+        parameters: [pathParam('id', 'The passkey (its credential id)')],
+      },
+    },
+    '/assets/{script}': {
+      get: {
+        tags,
+        operationId: 'passkeyScripts',
+        security: [],
+        summary: 'The passkey scripts: webauthn-browser.js (@simplewebauthn/browser) and passkeys.js',
+        parameters: [pathParam('script', 'webauthn-browser.js or passkeys.js')],
+        responses: {
+          '200': { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
+          '404': json(ref('Error'), 'No such script'),
+          ...pageFaults,
+        },
+      },
+    },
+  },
+};

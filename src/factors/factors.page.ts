@@ -1,0 +1,64 @@
+// The second step of signing in, and the pages that turn factors on: the authenticator app's QR code
+// and the recovery codes, shown once.
+import { html, SafeHtml } from '../web/html';
+import { csrfField, layout } from '../web/layout';
+import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
+import { FACTOR_RULES } from './factors.rules';
+
+export function secondStepPage(view: { csrfToken: string; passkeys: boolean; totp: boolean; error?: string }): string {
+  return layout(
+    'Second step',
+    html`<h1>Second step</h1>
+<p>Your account asks for a second factor.</p>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="/login/verify">
+${csrfField(view.csrfToken)}
+<label for="code">${view.totp ? 'Code from your authenticator app, or a recovery code' : 'A recovery code'}</label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20" autofocus>
+<div class="row"><button type="submit">Verify</button></div>
+</form>
+${
+  view.passkeys
+    ? passkeyForm({
+        csrfToken: view.csrfToken,
+        kind: 'authenticate',
+        options: '/login/verify/passkey/options',
+        verify: '/login/verify/passkey',
+        label: 'Use a passkey instead',
+        id: 'second-passkey',
+      })
+    : ''
+}
+<p><a href="/login">Start again</a></p>
+${view.passkeys ? PASSKEY_SCRIPTS : ''}`,
+  );
+}
+
+export function totpEnrolPage(view: { csrfToken: string; qrSvg: string; secret: string; error?: string }): string {
+  const grouped = view.secret.replace(/(.{4})/g, '$1 ').trim();
+  return layout(
+    'Set up an authenticator app',
+    html`<h1>Set up an authenticator app</h1>
+<p>Scan this code with an authenticator app (any app for "TOTP" codes), or type the key below into it. Then type the ${FACTOR_RULES.totp.digits}-digit code it shows.</p>
+<figure class="qr" aria-label="QR code of the key">${new SafeHtml(view.qrSvg)}</figure>
+<p>Key: <code>${grouped}</code></p>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="/account/totp">
+${csrfField(view.csrfToken)}
+<label for="code">Code from the app</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+<div class="row"><button type="submit">Turn on</button></div>
+</form>
+<p><a href="/account">Back to your account</a></p>`,
+  );
+}
+
+export function recoveryCodesPage(codes: string[], reason: 'new' | 'again'): string {
+  return layout(
+    'Your recovery codes',
+    html`<h1>Your recovery codes</h1>
+<p>${reason === 'new' ? 'Your second factor is on.' : 'These replace your earlier recovery codes, which no longer work.'} Keep these codes somewhere safe: each one signs you in once if you lose your authenticator app or passkey. They are shown only now.</p>
+<ul class="codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ul>
+<p><a href="/account">Back to your account</a></p>`,
+  );
+}

@@ -1,0 +1,83 @@
+// Second factors (docs/security.md): the second step at /login/verify (and /login/step-up for a
+// signed-in person), passkey sign-in at /login/passkey, the factor pages under /account, and the
+// passkey scripts under /assets.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Router, type RequestHandler } from 'express';
+import { jsonBody } from '../common/json-body';
+import { limitsFor, perAddress } from '../common/rate-limit';
+import type { Config } from '../config';
+import type { ActivityLog } from '../account/activity.service';
+import { requireSession } from '../session/session.middleware';
+import type { FactorVerifier } from '../sign-in/sign-in.service';
+import type { Csrf } from '../web/csrf';
+import { pageFormBody } from '../web/form-body';
+import { createFactorsController } from './factors.controller';
+import { createPasskeys } from './passkeys.service';
+import { createTotp } from './totp.service';
+import { AppError } from '../common/errors';
+import type { TooManyRequestsError } from '../common/rate-limit';
+
+/** Passkey sign-in options anyone may ask for (each stores a challenge for 5 minutes), per address. */
+const PASSKEY_OPTIONS_PER_ADDRESS = 60;
+
+const SCRIPTS: Record<string, string> = {
+  // The package's own browser bundle (its exports name no subpath for it): beside its CommonJS entry.
+  'webauthn-browser.js': path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'),
+  'passkeys.js': path.join(__dirname, '..', '..', 'public', 'passkeys.js'),
+};
+
+export function createFactorsRouter(
+  config: Config,
+  sessions: RequestHandler,
+  csrf: Csrf,
+  activity: ActivityLog,
+  verifyFactor: FactorVerifier,
+): Router {
+  const site = new URL(config.publicUrl).host;
+  const factors = createFactorsController({
+    csrf,
+    totp: createTotp({ issuer: site, sealingSecret: config.oauth.signingKeysSecret }),
+    passkeys: createPasskeys({ publicUrl: config.publicUrl, rpName: site }),
+    activity,
+    verifyFactor,
+  });
+  const tooMany = (refused: TooManyRequestsError) =>
+    new AppError(
+      429,
+      { error: true, message: 'Too many requests', status_code: 429 },
+      { 'Retry-After': String(refused.retryAfterSeconds) },
+    );
+  const optionLimits = limitsFor(config, [perAddress('passkey-options:address', PASSKEY_OPTIONS_PER_ADDRESS)], tooMany);
+  const form = [sessions, pageFormBody, csrf.require];
+  const json = [sessions, jsonBody, csrf.require];
+  const person = requireSession('sign-in', '/account');
+  const personJson = requireSession('unauthorized');
+
+  const router = Router();
+  const scripts = Object.fromEntries(Object.entries(SCRIPTS).map(([name, file]) => [name, readFileSync(file, 'utf8')]));
+  router.get('/assets/:script', (req, res, next) => {
+    const script = scripts[req.params.script];
+    if (script === undefined) return next();
+    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(script);
+  });
+
+  router.get('/login/step-up', sessions, requireSession(), factors.stepUp);
+  router.get('/login/verify', sessions, factors.showVerify);
+  router.post('/login/verify', ...form, factors.verifyCode);
+  router.post('/login/verify/passkey/options', ...json, factors.secondStepPasskeyOptions);
+  router.post('/login/verify/passkey', ...json, factors.secondStepPasskey);
+  router.post('/login/passkey/options', ...json, ...optionLimits, factors.passkeyOptions);
+  router.post('/login/passkey', ...json, factors.passkeySignIn);
+
+  router.get('/account/totp', sessions, requireSession(), factors.showTotp);
+  router.post('/account/totp', sessions, pageFormBody, person, csrf.require, factors.confirmTotp);
+  router.post('/account/totp/remove', sessions, pageFormBody, person, csrf.require, factors.removeTotp);
+  router.post('/account/recovery-codes', sessions, pageFormBody, person, csrf.require, factors.regenerateCodes);
+  router.get('/account/recovery-codes/first', sessions, requireSession(), factors.firstCodes);
+  router.post('/account/passkeys/options', sessions, jsonBody, personJson, csrf.require, factors.registrationOptions);
+  router.post('/account/passkeys', sessions, jsonBody, personJson, csrf.require, factors.register);
+  router.post('/account/passkeys/:id/rename', sessions, pageFormBody, person, csrf.require, factors.renamePasskey);
+  router.post('/account/passkeys/:id/remove', sessions, pageFormBody, person, csrf.require, factors.removePasskey);
+  return router;
+}

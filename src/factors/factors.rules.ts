@@ -1,0 +1,16 @@
+// Second factors' parameters, written once (docs/security.md, Second factors restates them).
+export const FACTOR_RULES = {
+  /** RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s; a code from the step before or after is accepted. */
+  totp: { algorithm: 'SHA1', digits: 6, period: 30, window: 1, secretBytes: 20 },
+  /** Ten single-use recovery codes of 10 base32 characters (50 bits) each. */
+  recoveryCodes: { count: 10, length: 10 },
+  /** The second step must follow the password within this. */
+  pendingLifetimeMs: 5 * 60_000,
+  /** A passkey ceremony's challenge lives this long, once. */
+  challengeLifetimeMs: 5 * 60_000,
+  /** Removing a factor or making new recovery codes needs a sign-in with a factor this recent. */
+  freshSignInMs: 10 * 60_000,
+  /** Passkeys one account may register. */
+  maxPasskeys: 20,
+  maxPasskeyNameLength: 60,
+} as const;

@@ -1,0 +1,152 @@
+// Passkeys (WebAuthn) with @simplewebauthn/server: registered from the account page (discoverable,
+// with user verification), used as the second step after a password or alone ("Sign in with a
+// passkey"). The relying party id and origin come from PUBLIC_URL. Each ceremony's challenge is
+// stored and taken once (a replayed response finds it gone); a signature counter that does not move
+// forward is refused by the library.
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { throttled } from '../db/sweeper';
+import { FACTOR_RULES } from './factors.rules';
+import * as passkeysDao from './passkeys.dao';
+import type { ChallengeDocument, PasskeyDocument } from './passkeys.model';
+
+/** Why a ceremony's answer was refused (the page or the JSON says it; nothing is stored). */
+export class PasskeyRefused extends Error {}
+
+const sweepChallenges = throttled(600_000, (now) => passkeysDao.deleteExpiredChallenges(now));
+
+export interface PasskeyIdentity {
+  userId: string;
+  /** What the authenticator shows the person (their email, or their name). */
+  userName: string;
+}
+
+export function createPasskeys(config: { publicUrl: string; rpName: string }) {
+  const origin = new URL(config.publicUrl).origin;
+  const rpID = new URL(config.publicUrl).hostname;
+
+  async function newChallenge(purpose: ChallengeDocument['purpose'], challenge: string, userId?: string): Promise<void> {
+    await passkeysDao.insertChallenge({
+      _id: challenge,
+      purpose,
+      userId,
+      expiresAt: new Date(Date.now() + FACTOR_RULES.challengeLifetimeMs),
+    });
+    await sweepChallenges();
+  }
+
+  /** Checks that the response answers a live challenge of ours for this purpose and person, taking it. */
+  function challengeTaker(purpose: ChallengeDocument['purpose'], userId: string | undefined) {
+    return async (challenge: string): Promise<boolean> => {
+      const taken = await passkeysDao.takeChallenge(challenge);
+      return taken !== null && taken.purpose === purpose && taken.userId === userId && taken.expiresAt > new Date();
+    };
+  }
+
+  const descriptor = (passkey: PasskeyDocument) => ({
+    id: passkey._id,
+    transports: passkey.transports as AuthenticatorTransport[] | undefined,
+  });
+
+  return {
+    rpID,
+    origin,
+
+    async registrationOptions(person: PasskeyIdentity): Promise<PublicKeyCredentialCreationOptionsJSON> {
+      const existing = await passkeysDao.listFor(person.userId);
+      if (existing.length >= FACTOR_RULES.maxPasskeys)
+        throw new PasskeyRefused(`An account can have ${FACTOR_RULES.maxPasskeys} passkeys at most.`);
+      const options = await generateRegistrationOptions({
+        rpName: config.rpName,
+        rpID,
+        userName: person.userName,
+        userID: isoUint8Array.fromUTF8String(person.userId),
+        attestationType: 'none',
+        excludeCredentials: existing.map(descriptor),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      });
+      await newChallenge('register', options.challenge, person.userId);
+      return options;
+    },
+
+    /** Stores the new passkey under its name; refused when the response does not verify. */
+    async register(userId: string, response: RegistrationResponseJSON, name: string): Promise<PasskeyDocument> {
+      const verification = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challengeTaker('register', userId),
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: true,
+      }).catch((err: unknown) => {
+        throw new PasskeyRefused(err instanceof Error ? err.message : 'The passkey could not be checked.');
+      });
+      if (!verification.verified) throw new PasskeyRefused('The passkey could not be checked.');
+      const { credential, credentialDeviceType } = verification.registrationInfo;
+      if (await passkeysDao.find(credential.id)) throw new PasskeyRefused('This passkey is registered already.');
+      const passkey: PasskeyDocument = {
+        _id: credential.id,
+        userId,
+        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports,
+        deviceType: credentialDeviceType,
+        name: name.trim().slice(0, FACTOR_RULES.maxPasskeyNameLength) || 'Passkey',
+        createdAt: new Date(),
+      };
+      await passkeysDao.insert(passkey);
+      return passkey;
+    },
+
+    /** Options for a sign-in: the person's own passkeys (a second step), or any discoverable one (no userId). */
+    async authenticationOptions(userId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+      const allowCredentials = userId ? (await passkeysDao.listFor(userId)).map(descriptor) : undefined;
+      const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification: 'required' });
+      await newChallenge('authenticate', options.challenge, userId);
+      return options;
+    },
+
+    /**
+     * Checks a sign-in answer: the passkey's owner and the amr it gives (`hwk` for a passkey bound to
+     * its device, `swk` for a synced one). `userId`: the person of a second step, who must own it.
+     */
+    async authenticate(response: AuthenticationResponseJSON, userId?: string): Promise<{ userId: string; method: 'hwk' | 'swk' }> {
+      const passkey = typeof response?.id === 'string' ? await passkeysDao.find(response.id) : null;
+      if (!passkey || (userId !== undefined && passkey.userId !== userId)) throw new PasskeyRefused('This passkey is not registered here.');
+      const verification = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challengeTaker('authenticate', userId),
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        credential: {
+          id: passkey._id,
+          publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+          counter: passkey.counter,
+          transports: passkey.transports,
+        },
+        requireUserVerification: true,
+      }).catch((err: unknown) => {
+        throw new PasskeyRefused(err instanceof Error ? err.message : 'The passkey could not be checked.');
+      });
+      if (!verification.verified) throw new PasskeyRefused('The passkey could not be checked.');
+      await passkeysDao.recordUse(passkey._id, verification.authenticationInfo.newCounter);
+      return { userId: passkey.userId, method: passkey.deviceType === 'multiDevice' ? 'swk' : 'hwk' };
+    },
+
+    list: (userId: string) => passkeysDao.listFor(userId),
+    rename: (userId: string, id: string, name: string) =>
+      passkeysDao.rename(userId, id, name.trim().slice(0, FACTOR_RULES.maxPasskeyNameLength) || 'Passkey'),
+    remove: (userId: string, id: string) => passkeysDao.remove(userId, id),
+  };
+}
+
+export type Passkeys = ReturnType<typeof createPasskeys>;

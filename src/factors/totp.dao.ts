@@ -1,0 +1,48 @@
+// The only importer of the TOTP models.
+import { trusted } from 'mongoose';
+import type { Sealed } from '../common/crypto';
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import { CodeUseModel, TotpModel, type TotpDocument } from './totp.model';
+
+export function find(userId: string): Promise<TotpDocument | null> {
+  return TotpModel.findById(userId).lean<TotpDocument>().exec();
+}
+
+/** A new secret waiting for its first code; a confirmed one is never replaced here. */
+export async function replacePending(userId: string, secret: Sealed): Promise<boolean> {
+  const result = await TotpModel.updateOne(
+    { _id: userId, confirmedAt: trusted({ $exists: false }) },
+    { $set: { secret, createdAt: new Date() } },
+    { upsert: true },
+  )
+    .exec()
+    .catch((err: unknown) => {
+      // A confirmed secret exists (the upsert collided with it).
+      if (isDuplicateKeyError(err)) return { upsertedCount: 0, modifiedCount: 0 };
+      throw err;
+    });
+  return result.upsertedCount + result.modifiedCount === 1;
+}
+
+export async function confirm(userId: string): Promise<void> {
+  await TotpModel.updateOne({ _id: userId }, { $set: { confirmedAt: new Date() } }).exec();
+}
+
+export async function remove(userId: string): Promise<boolean> {
+  return (await TotpModel.deleteOne({ _id: userId }).exec()).deletedCount === 1;
+}
+
+/** Records a code's use; false when it was used already (of any number at once, one records it). */
+export async function recordUse(id: string, expiresAt: Date): Promise<boolean> {
+  try {
+    await CodeUseModel.create({ _id: id, expiresAt });
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+export async function deleteExpiredUses(now: Date): Promise<void> {
+  await CodeUseModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
+}

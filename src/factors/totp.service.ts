@@ -1,0 +1,87 @@
+// Authenticator-app codes (RFC 6238) with otpauth: enrolment confirmed by a first code, a QR code
+// made here (qrcode, inline SVG), the secret sealed with SIGNING_KEYS_SECRET, and each code accepted
+// once: its time step is recorded by a unique insert, so a replay (or the same code sent many times
+// at once, to any instance) is refused.
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import { seal, unseal } from '../common/crypto';
+import { throttled } from '../db/sweeper';
+import * as totpDao from './totp.dao';
+import { FACTOR_RULES } from './factors.rules';
+
+const { algorithm, digits, period, window, secretBytes } = FACTOR_RULES.totp;
+const PURPOSE = 'totp-secret';
+
+const sweepUses = throttled(3600_000, (now) => totpDao.deleteExpiredUses(now));
+
+export interface Enrolment {
+  /** The secret in base32, for typing into an app by hand. */
+  secret: string;
+  /** The otpauth:// URI as an inline SVG QR code. */
+  qrSvg: string;
+}
+
+export function createTotp(config: { issuer: string; sealingSecret: string }) {
+  const totpOf = (secretBase32: string, label: string) =>
+    new TOTP({ issuer: config.issuer, label, algorithm, digits, period, secret: Secret.fromBase32(secretBase32) });
+
+  async function secretOf(userId: string, confirmed: boolean): Promise<string | null> {
+    const stored = await totpDao.find(userId);
+    if (!stored || Boolean(stored.confirmedAt) !== confirmed) return null;
+    return unseal(stored.secret, config.sealingSecret, PURPOSE);
+  }
+
+  /** Whether the code is right for this secret now and not used before (then it is used up). */
+  async function accept(userId: string, secretBase32: string, code: string): Promise<boolean> {
+    if (!new RegExp(`^\\d{${digits}}$`).test(code)) return false;
+    const now = Date.now();
+    const delta = totpOf(secretBase32, '').validate({ token: code, timestamp: now, window });
+    if (delta === null) return false;
+    const step = Math.floor(now / 1000 / period) + delta;
+    const expiresAt = new Date((step + window + 2) * period * 1000);
+    const fresh = await totpDao.recordUse(`${userId}:${step}`, expiresAt);
+    await sweepUses();
+    return fresh;
+  }
+
+  return {
+    /** Whether the account has an authenticator app turned on. */
+    async enabled(userId: string): Promise<boolean> {
+      return Boolean((await totpDao.find(userId))?.confirmedAt);
+    },
+
+    /** Starts (or restarts) enrolment: a new secret waiting for its first code. Null when one is on already. */
+    async begin(userId: string, label: string): Promise<Enrolment | null> {
+      const secret = new Secret({ size: secretBytes }).base32;
+      if (!(await totpDao.replacePending(userId, seal(secret, config.sealingSecret, PURPOSE)))) return null;
+      const qrSvg = await QRCode.toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      return { secret, qrSvg };
+    },
+
+    /** The pending enrolment's secret shown again (a wrong first code), or null. */
+    async pending(userId: string, label: string): Promise<Enrolment | null> {
+      const secret = await secretOf(userId, false);
+      if (!secret) return null;
+      const qrSvg = await QRCode.toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      return { secret, qrSvg };
+    },
+
+    /** The first code turns the app on; false when it is wrong (or there is no enrolment). */
+    async confirm(userId: string, code: string): Promise<boolean> {
+      const secret = await secretOf(userId, false);
+      if (!secret || !(await accept(userId, secret, code))) return false;
+      await totpDao.confirm(userId);
+      return true;
+    },
+
+    /** A code at sign-in: right, in its window, and not used before. */
+    async verify(userId: string, code: string): Promise<boolean> {
+      const secret = await secretOf(userId, true);
+      return secret !== null && accept(userId, secret, code);
+    },
+
+    remove: (userId: string): Promise<boolean> => totpDao.remove(userId),
+  };
+}
+
+export type Totp = ReturnType<typeof createTotp>;

@@ -1,0 +1,14 @@
+// Pages that run a script of this server (the passkey buttons): the pages' usual policy
+// (common/security.ts) with scripts and fetches from this origin added. Every other page runs none.
+import type { Response } from 'express';
+
+/** Lets this page run the server's own scripts: `script-src 'self'` and `connect-src 'self'`. */
+export function allowOwnScripts(res: Response): Response {
+  (res.locals as { ownScripts?: boolean }).ownScripts = true;
+  return res;
+}
+
+/** The directives a page that allowOwnScripts marked adds to the usual policy. */
+export const OWN_SCRIPTS_DIRECTIVES = "script-src 'self'; connect-src 'self'";
+
+export const allowsOwnScripts = (res: Response): boolean => (res.locals as { ownScripts?: boolean }).ownScripts === true;

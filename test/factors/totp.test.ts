@@ -1,0 +1,226 @@
+// An authenticator app (RFC 6238) as a second factor, through HTTP, codes computed with otpauth:
+// enrolment from the account page, the second step after the password, each code once (also when
+// sent 100 times at once to two instances), wrong codes counted by the sign-in budget, recovery
+// codes, and the amr and acr the ID tokens then carry.
+import request from 'supertest';
+import { SessionModel } from '../../src/session/session.model';
+import { TotpModel } from '../../src/factors/totp.model';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp, giveCode, passwordStep, totpCode } from '../helpers/factors';
+import { clientSecretPost, csrfFrom, REDIRECT_URI, registerClient, signedInAgent, unescapeHtml } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp();
+const NEXT_STEP = 30_000;
+
+/** A person with the app on (enrolled in a session that then signed out), and the app's key. */
+async function personWithApp() {
+  const user = await createUser();
+  const { agent } = await signedInAgent(app, user);
+  const enrolled = await enrolTotp(agent);
+  return { user, ...enrolled };
+}
+
+const claimsOf = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+
+/** The code flow from a signed-in agent, following a step-up when it comes; the ID token's claims. */
+async function idTokenFor(agent: ReturnType<typeof request.agent>, extra: Record<string, string>, key?: string) {
+  const client = await registerClient();
+  const query = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'openid', nonce: 'n-1', ...extra };
+  let res = await agent.get('/oauth/authorize').query(query);
+  if (res.status === 302 && res.headers.location.startsWith('/login/step-up')) {
+    res = await agent.get(res.headers.location).expect(302);
+    expect(res.headers.location).toBe('/login/verify');
+    const verified = await giveCode(agent, totpCode(key!, Date.now() + NEXT_STEP)).then((r) => r);
+    expect(verified.status).toBe(303);
+    res = await agent.get(verified.headers.location);
+  }
+  if (res.status === 302) return { location: new URL(res.headers.location) };
+  expect(res.status).toBe(200);
+  const fields = Object.fromEntries(
+    [...res.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]),
+  );
+  const decided = await agent
+    .post('/oauth/authorize')
+    .type('form')
+    .send({ ...fields, decision: 'approve' })
+    .expect(302);
+  const code = new URL(decided.headers.location).searchParams.get('code')!;
+  const tokens = await request(app)
+    .post('/oauth/token')
+    .type('form')
+    .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, ...clientSecretPost(client) })
+    .expect(200);
+  return { claims: claimsOf((tokens.body as { id_token: string }).id_token) };
+}
+
+describe('enrolling an authenticator app', () => {
+  it('shows a QR code and the key, turns on with a first right code, and shows ten recovery codes once', async () => {
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    const page = await agent.get('/account/totp').expect(200);
+    expect(page.text).toContain('<svg');
+    expect(page.headers['cache-control']).toBe('no-store');
+    const key = /<code>([A-Z2-7 ]+)<\/code>/.exec(page.text)![1].replace(/ /g, '');
+    // Stored sealed: the key itself is nowhere in the record.
+    expect(JSON.stringify(await TotpModel.findById(user.id).lean())).not.toContain(key);
+
+    const wrong = await agent
+      .post('/account/totp')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), code: '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('That code is not right');
+    expect((await TotpModel.findById(user.id).lean())?.confirmedAt).toBeUndefined();
+
+    const done = await agent
+      .post('/account/totp')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), code: totpCode(key) })
+      .expect(200);
+    expect([...done.text.matchAll(/<li><code>[a-z0-9]{5}-[a-z0-9]{5}<\/code><\/li>/g)]).toHaveLength(10);
+    const account = (await agent.get('/account').expect(200)).text;
+    expect(account).toContain('Turn off the authenticator app');
+    expect(account).toContain('10 of 10 left');
+    expect(account).toContain('Second factor added');
+    // On already: the enrolment page leads back.
+    expect((await agent.get('/account/totp')).status).toBe(302);
+  });
+});
+
+describe('signing in with the app', () => {
+  it('asks for the code after the password, and signs in only with a right one', async () => {
+    const { user, key } = await personWithApp();
+    const { agent, res } = await passwordStep(app, user);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/login/verify');
+    // Not signed in yet.
+    expect((await agent.get('/home')).status).toBe(302);
+    const page = await agent.get('/login/verify').expect(200);
+    expect(page.text).toContain('name="code"');
+    expect(page.text).toMatch(/<button type="submit">Verify<\/button>/);
+
+    const wrong = await giveCode(agent, '123456');
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('That code is not right');
+    const right = await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP));
+    expect(right.status).toBe(303);
+    expect(right.headers.location).toBe('/home');
+    await agent.get('/home').expect(200);
+    const { claims } = await idTokenFor(agent, {});
+    expect(claims).toMatchObject({ acr: '2', amr: ['pwd', 'otp', 'mfa'] });
+  });
+
+  it('accepts a code once: again, or 100 times at once on two instances, it signs in one browser', async () => {
+    const { user, key } = await personWithApp();
+    const code = totpCode(key, Date.now() + NEXT_STEP);
+    const second = testApp();
+    // The passwords a few at a time (argon2's queue holds 4 per client address); then the 100 codes at once.
+    const browsers: Awaited<ReturnType<typeof passwordStep>>[] = [];
+    for (let batch = 0; batch < 25; batch++) {
+      const servers = Array.from({ length: 4 }, (_, i) => (i % 2 ? second : app));
+      browsers.push(...(await Promise.all(servers.map((server) => passwordStep(server, user, request.agent(server))))));
+    }
+    expect(browsers.map(({ res }) => `${res.status} ${res.headers.location}`).filter((line) => line !== '303 /login/verify')).toEqual([]);
+    const pages = await Promise.all(browsers.map(({ agent }) => agent.get('/login/verify').expect(200)));
+    const answers = await Promise.all(
+      browsers.map(({ agent }, i) =>
+        agent
+          .post('/login/verify')
+          .type('form')
+          .send({ _csrf: csrfFrom(pages[i].text), code }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 303)).toHaveLength(1);
+    expect(answers.filter((res) => res.status === 401)).toHaveLength(99);
+  }, 60_000);
+
+  it('counts wrong codes in the sign-in budget, like wrong passwords', async () => {
+    const limited = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '3' });
+    const { user, key } = await personWithApp();
+    const { agent } = await passwordStep(limited, user);
+    for (let i = 0; i < 3; i++) expect((await giveCode(agent, `00000${i}`)).status).toBe(401);
+    const refused = await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it('takes a recovery code instead, once', async () => {
+    const { user, recoveryCodes } = await personWithApp();
+    const first = await passwordStep(app, user);
+    expect((await giveCode(first.agent, recoveryCodes[0].toUpperCase())).status).toBe(303);
+    expect((await first.agent.get('/account').expect(200)).text).toContain('9 of 10 left');
+    const again = await passwordStep(app, user);
+    expect((await giveCode(again.agent, recoveryCodes[0])).status).toBe(401);
+  });
+
+  it('sends a browser without a waiting sign-in back to /login', async () => {
+    const agent = request.agent(app);
+    expect((await agent.get('/login/verify')).headers.location).toBe('/login');
+  });
+});
+
+describe('acr and step-up', () => {
+  it('gives acr 1 and amr pwd for a password alone', async () => {
+    const { agent } = await signedInAgent(app, await createUser());
+    const { claims } = await idTokenFor(agent, {});
+    expect(claims).toMatchObject({ acr: '1', amr: ['pwd'] });
+  });
+
+  it('asks a person signed in with a password alone for the second factor when a client wants acr 2', async () => {
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    const { key } = await enrolTotp(agent);
+    const { claims } = await idTokenFor(agent, { acr_values: '2' }, key);
+    expect(claims).toMatchObject({ acr: '2', amr: ['pwd', 'otp', 'mfa'] });
+  });
+
+  it('goes on at acr 1 for a person without a factor when acr 2 is only wished, and refuses when it is essential', async () => {
+    const { agent } = await signedInAgent(app, await createUser());
+    const { claims } = await idTokenFor(agent, { acr_values: '2' });
+    expect(claims).toMatchObject({ acr: '1' });
+    const essential = await idTokenFor(agent, { claims: JSON.stringify({ id_token: { acr: { essential: true, values: ['2'] } } }) });
+    expect(essential.location?.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('answers interaction_required to prompt=none when a second factor would be needed', async () => {
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    await enrolTotp(agent);
+    const { location } = await idTokenFor(agent, { acr_values: '2', prompt: 'none' });
+    expect(location?.searchParams.get('error')).toBe('interaction_required');
+  });
+});
+
+describe('removing a factor', () => {
+  it('needs a second factor given in the last 10 minutes', async () => {
+    const { user, key } = await personWithApp();
+    const { agent } = await passwordStep(app, user);
+    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
+    // The sign-in is made 11 minutes old.
+    const session = (await SessionModel.findOne({ userId: user.id }).sort({ lastSeenAt: -1 }).lean())!;
+    const data = JSON.parse(session.data) as { authTime: number };
+    data.authTime -= 11 * 60_000;
+    await SessionModel.updateOne({ _id: session._id }, { $set: { data: JSON.stringify(data) } });
+    const account = await agent.get('/account').expect(200);
+    const stale = await agent
+      .post('/account/totp/remove')
+      .type('form')
+      .send({ _csrf: csrfFrom(account.text) });
+    expect(stale.status).toBe(303);
+    expect(stale.headers.location).toBe('/login/verify');
+    expect((await TotpModel.findById(user.id).lean())?.confirmedAt).toBeDefined();
+    const again = await giveCode(agent, totpCode(key, Date.now() - NEXT_STEP));
+    expect(again.headers.location).toBe('/account?done=verified-again');
+    const removed = await agent
+      .post('/account/totp/remove')
+      .type('form')
+      .send({ _csrf: csrfFrom((await agent.get('/account')).text) });
+    expect(removed.headers.location).toBe('/account?done=factor-removed');
+    expect(await TotpModel.findById(user.id).lean()).toBeNull();
+    // Without a factor the recovery codes go too, and signing in is one step again.
+    expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
+  });
+});
