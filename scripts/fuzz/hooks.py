@@ -189,7 +189,16 @@ def before_call(ctx, case, **kwargs):
     elif method == "POST" and path == "/login":
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"], "email": EMAIL, "password": PASSWORD})
-    elif method == "POST" and path in ("/signup", "/forgot-password", "/reset-password"):
+    elif method == "POST" and path in (
+        "/signup",
+        "/forgot-password",
+        "/reset-password",
+        "/login/verify",
+        "/login/verify/passkey",
+        "/login/verify/passkey/options",
+        "/login/passkey",
+        "/login/passkey/options",
+    ):
         # The anonymous form token; the fields (accounts to create, addresses, links) are the fuzzer's.
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"]})

@@ -34,6 +34,9 @@ const tooManyCodes = (refused: TooManyRequestsError) =>
 /** A passkey ceremony's refusal, as JSON for the script. */
 const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: true, message, status_code: status });
 
+/** No password step waits here (none was given, or more than 5 minutes ago): a 400, not a 401, since nobody is refused. */
+const NOTHING_PENDING = 'No sign-in is waiting for a second factor here: sign in again.';
+
 /** The pending sign-in of this browser, if it is still fresh. */
 function pendingOf(req: Request): PendingSignIn | null {
   const pending = req.session?.pending;
@@ -135,13 +138,13 @@ export function createFactorsController(deps: {
 
     async secondStepPasskeyOptions(req: Request, res: Response): Promise<void> {
       const pending = pendingOf(req);
-      if (!pending) throw passkeyRefusal('The sign-in has expired: start again.', 401);
+      if (!pending) throw passkeyRefusal(NOTHING_PENDING);
       noStore(res).json(await passkeys.authenticationOptions(pending.userId));
     },
 
     async secondStepPasskey(req: Request, res: Response): Promise<void> {
       const pending = pendingOf(req);
-      if (!pending) throw passkeyRefusal('The sign-in has expired: start again.', 401);
+      if (!pending) throw passkeyRefusal(NOTHING_PENDING);
       try {
         const { method } = await passkeys.authenticate(bodyField(req, 'response') as never, pending.userId);
         noStore(res).json({ redirect: await finish(req, pending, method, 'passkey') });

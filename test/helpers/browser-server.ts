@@ -9,17 +9,22 @@ import { launchChromium } from './browser';
 import { testDatabaseUriWithName } from './db';
 
 /** `settings`: more configuration, read when the server starts (after the describe's earlier beforeAll). */
-export function useServerInBrowser(settings: () => Record<string, string> = () => ({})): () => { base: string; browser: Browser } {
+export function useServerInBrowser(
+  settings: () => Record<string, string> = () => ({}),
+  /** The host name in PUBLIC_URL (WebAuthn needs a name, such as localhost, not an address). */
+  host = '127.0.0.1',
+): () => { base: string; browser: Browser } {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let base = '';
   beforeAll(async () => {
     const port = await findFreePort();
-    base = `http://127.0.0.1:${port}`;
+    base = `http://${host}:${port}`;
     server = await start(
       testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...settings() }),
     );
-    browser = await launchChromium();
+    // Another host name still reaches this server on 127.0.0.1 only.
+    browser = await launchChromium(host === '127.0.0.1' ? [] : [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
