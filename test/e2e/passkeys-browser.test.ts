@@ -109,7 +109,7 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
         })
       ).json()) as { accessToken: string }
     ).accessToken;
-    const loopbackFetch: oidc.CustomFetch = (url, options) => fetch(toLoopback(url), options as RequestInit);
+    const loopbackFetch: oidc.CustomFetch = (url, options) => fetch(toLoopback(url), options);
     const config = await oidc.dynamicClientRegistration(
       new URL(base),
       { client_name: 'Strong App', redirect_uris: [redirectUri] },
