@@ -8,6 +8,9 @@ import { describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { PasskeyModel } from '../../src/factors/passkeys.model';
+import { createPasskeys, PasskeyRefused } from '../../src/factors/passkeys.service';
+import { csrfFrom } from '../helpers/oauth';
 
 /** Node reaches the server on 127.0.0.1; the browser knows it as localhost (WebAuthn needs a name). */
 const toLoopback = (url: string | URL) => url.toString().replace('//localhost:', '//127.0.0.1:');
@@ -138,6 +141,50 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
     const claims = tokens.claims()!;
     expect(claims.acr).toBe('2');
     expect(claims.amr).toEqual([expect.stringMatching(/^(hwk|swk)$/)]);
+    await context.close();
+  }, 120_000);
+
+  it('refuses an answer made for another origin, and a signature counter that went back', async () => {
+    const person = await createUser();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await withAuthenticator(page);
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${base}/home`);
+    await page.goto(`${base}/account`);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    await page.goto(`${base}/home`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/login`);
+
+    // The browser's answer, kept from the server: checked by a relying party at another origin.
+    let held: string | undefined;
+    await page.route(`${base}/login/passkey`, async (route) => {
+      held = route.request().postData() ?? undefined;
+      await route.abort();
+    });
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByText('The passkey did not work.').or(page.getByText('Failed to fetch')).first().waitFor();
+    const elsewhere = createPasskeys({ publicUrl: base.replace('localhost', 'passkeys.localhost'), rpName: 'elsewhere' });
+    const { response } = JSON.parse(held!) as { response: Parameters<typeof elsewhere.authenticate>[0] };
+    await expect(elsewhere.authenticate(response)).rejects.toBeInstanceOf(PasskeyRefused);
+    await page.unroute(`${base}/login/passkey`);
+
+    // A stored counter ahead of the authenticator's: a cloned key, refused, and nobody signed in.
+    await PasskeyModel.updateMany({ userId: person.id }, { $set: { counter: 1_000_000 } });
+    await page.goto(`${base}/login`);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /counter/i })
+      .waitFor();
+    await page.goto(`${base}/home`);
+    await page.waitForURL(/\/login/);
+    expect(csrfFrom(await page.content())).toBeTruthy();
     await context.close();
   }, 120_000);
 });
