@@ -14,7 +14,7 @@
       body: JSON.stringify(body),
     }).then(function (res) {
       return res.json().then(function (json) {
-        if (!res.ok) throw new Error(json.message || 'The passkey was refused.');
+        if (!res.ok) throw new Error(typeof json.error === 'string' ? json.error : 'The passkey was refused.');
         return json;
       });
     });

@@ -31,8 +31,8 @@ const tooManyCodes = (refused: TooManyRequestsError) =>
     refused,
   );
 
-/** A passkey ceremony's refusal, as JSON for the script. */
-const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: true, message, status_code: status });
+/** A passkey ceremony's refusal, as JSON for the script (`{ error }`, like the API's other refusals). */
+const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: message });
 
 /** No password step waits here (none was given, or more than 5 minutes ago): a 400, not a 401, since nobody is refused. */
 const NOTHING_PENDING = 'No sign-in is waiting for a second factor here: sign in again.';

@@ -20,8 +20,11 @@ const ceremony = (fields: string[]) =>
   jsonRequest({ type: 'object', properties: { _csrf: str, ...Object.fromEntries(fields.map((name) => [name, {}])) } });
 const refusals = { '403': page('Missing or wrong CSRF token'), '413': page('Body over 100 kB') };
 const jsonRefusals = {
-  '400': json(ref('Error'), 'The passkey was refused (wrong origin or RP id, a replayed or unknown challenge, a counter that went back), or no sign-in is waiting'),
-  '401': json(ref('Error'), 'Not signed in (the account page\'s passkeys)'),
+  '400': json(
+    { oneOf: [ref('Error'), ref('Errors')] },
+    'The passkey was refused (wrong origin or RP id, a replayed or unknown challenge, a counter that went back), no sign-in is waiting, or the body is not JSON',
+  ),
+  '401': json(ref('Error'), "Not signed in (the account page's passkeys)"),
   '403': page('Missing or wrong CSRF token'),
   '413': json(ref('Errors'), 'Body over 100 kB'),
 };

@@ -23,6 +23,21 @@ import type { ChallengeDocument, PasskeyDocument } from './passkeys.model';
 /** Why a ceremony's answer was refused (the page or the JSON says it; nothing is stored). */
 export class PasskeyRefused extends Error {}
 
+const NOT_AN_ANSWER = 'This is not a passkey answer.';
+
+/** The outline every WebAuthn answer has (the library checks the rest). */
+function isCeremonyAnswer(value: unknown): value is { id: string; response: object } {
+  const answer = value as { id?: unknown; response?: unknown } | null;
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    typeof answer.id === 'string' &&
+    answer.id.length <= 1024 &&
+    typeof answer.response === 'object' &&
+    answer.response !== null
+  );
+}
+
 const sweepChallenges = throttled(600_000, (now) => passkeysDao.deleteExpiredChallenges(now));
 
 export interface PasskeyIdentity {
@@ -81,6 +96,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
 
     /** Stores the new passkey under its name; refused when the response does not verify. */
     async register(userId: string, response: RegistrationResponseJSON, name: string): Promise<PasskeyDocument> {
+      if (!isCeremonyAnswer(response)) throw new PasskeyRefused(NOT_AN_ANSWER);
       const verification = await verifyRegistrationResponse({
         response,
         expectedChallenge: challengeTaker('register', userId),
@@ -120,7 +136,8 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
      * its device, `swk` for a synced one). `userId`: the person of a second step, who must own it.
      */
     async authenticate(response: AuthenticationResponseJSON, userId?: string): Promise<{ userId: string; method: 'hwk' | 'swk' }> {
-      const passkey = typeof response?.id === 'string' ? await passkeysDao.find(response.id) : null;
+      if (!isCeremonyAnswer(response)) throw new PasskeyRefused(NOT_AN_ANSWER);
+      const passkey = await passkeysDao.find(response.id);
       if (!passkey || (userId !== undefined && passkey.userId !== userId)) throw new PasskeyRefused('This passkey is not registered here.');
       const verification = await verifyAuthenticationResponse({
         response,

@@ -99,7 +99,7 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
       body: (await answer).postData()!,
     });
     expect(replayed.status).toBe(400);
-    expect(((await replayed.json()) as { message: string }).message).toMatch(/challenge/i);
+    expect(((await replayed.json()) as { error: string }).error).toMatch(/challenge/i);
 
     // A relying party asking for acr 2 gets it, in an ID token openid-client verifies.
     const redirectUri = `${clientApp.url}/cb`;
