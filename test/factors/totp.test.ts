@@ -4,6 +4,7 @@
 // codes, and the amr and acr the ID tokens then carry.
 import request from 'supertest';
 import { SessionModel } from '../../src/session/session.model';
+import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -222,5 +223,73 @@ describe('removing a factor', () => {
     expect(await TotpModel.findById(user.id).lean()).toBeNull();
     // Without a factor the recovery codes go too, and signing in is one step again.
     expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
+  });
+});
+
+describe('codes out of their window, new recovery codes, and passkeys on the account page', () => {
+  it('refuses a code from two steps ago (out of the window)', async () => {
+    const { user, key } = await personWithApp();
+    const { agent } = await passwordStep(app, user);
+    expect((await giveCode(agent, totpCode(key, Date.now() - 2 * NEXT_STEP - 1000))).status).toBe(401);
+  });
+
+  it('makes new recovery codes (the old ones end) after a fresh second factor', async () => {
+    const { user, key, recoveryCodes } = await personWithApp();
+    const { agent } = await passwordStep(app, user);
+    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
+    const page = await agent.get('/account').expect(200);
+    const made = await agent
+      .post('/account/recovery-codes')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(200);
+    const fresh = [...made.text.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((match) => match[1]);
+    expect(fresh).toHaveLength(10);
+    expect(fresh).not.toContain(recoveryCodes[1]);
+    const old = await passwordStep(app, user);
+    expect((await giveCode(old.agent, recoveryCodes[1])).status).toBe(401);
+    const next = await passwordStep(app, user);
+    expect((await giveCode(next.agent, fresh[0])).status).toBe(303);
+    expect((await next.agent.get('/account')).text).toContain('New recovery codes made');
+  });
+
+  it('renames and removes a passkey, and only the owner can', async () => {
+    const { user, key } = await personWithApp();
+    await PasskeyModel.create({
+      _id: `cred-${user.id}`,
+      userId: user.id,
+      publicKey: 'AQID',
+      counter: 0,
+      deviceType: 'singleDevice',
+      name: 'Old laptop',
+      createdAt: new Date(),
+    });
+    const { agent } = await passwordStep(app, user);
+    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
+    const page = await agent.get('/account').expect(200);
+    expect(page.text).toContain('Old laptop');
+
+    const stranger = await signedInAgent(app, await createUser());
+    const strangerPage = await stranger.agent.get('/account');
+    await stranger.agent
+      .post(`/account/passkeys/cred-${user.id}/rename`)
+      .type('form')
+      .send({ _csrf: csrfFrom(strangerPage.text), name: 'Mine now' });
+    expect((await PasskeyModel.findById(`cred-${user.id}`).lean())?.name).toBe('Old laptop');
+
+    await agent
+      .post(`/account/passkeys/cred-${user.id}/rename`)
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), name: 'Work laptop' })
+      .expect(303);
+    expect((await PasskeyModel.findById(`cred-${user.id}`).lean())?.name).toBe('Work laptop');
+    const removed = await agent
+      .post(`/account/passkeys/cred-${user.id}/remove`)
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) });
+    expect(removed.headers.location).toBe('/account?done=factor-removed');
+    expect(await PasskeyModel.findById(`cred-${user.id}`).lean()).toBeNull();
+    // The app is still on: the recovery codes stay.
+    expect((await agent.get('/account')).text).toContain('10 of 10 left');
   });
 });
