@@ -87,7 +87,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
       const secondStep = createSecondStep();
       app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, signedIn, secondStep));
-      app.use(createSocialRouter(config, logger, sessions, signedIn));
+      app.use(createSocialRouter(config, logger, sessions, signedIn, secondStep));
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, secondStep));
       app.use(createFactorsRouter(config, sessions, csrf, activity, signIn.verifyFactor));

@@ -54,7 +54,8 @@ export function createSecondStep(): SecondStep {
     required: (userId) => factorsService.hasSecondFactor(userId),
     async start(req, res, pending) {
       await holdSignIn(req, pending);
-      res.redirect(303, '/login/verify');
+      // After a form, 303; after a GET (GitHub's callback), 302 as any other redirect of a page.
+      res.redirect(req.method === 'GET' ? 302 : 303, '/login/verify');
     },
   };
 }

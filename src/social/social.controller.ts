@@ -5,7 +5,7 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
-import { signIn, type SignedInHook } from '../session/session.middleware';
+import { signIn, type SecondStep, type SignedInHook } from '../session/session.middleware';
 import { clientAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import { SOCIAL_PROVIDERS } from './providers';
@@ -16,7 +16,7 @@ import type { SocialProvider } from './social.types';
 /** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
 const PROVIDER_DEADLINE_MS = 15_000;
 
-export function createSocialController(config: Config, logger: Logger, signedIn: SignedInHook) {
+export function createSocialController(config: Config, logger: Logger, signedIn: SignedInHook, secondStep: SecondStep) {
   const passport = new Passport();
   const providers = new Map<string, { provider: SocialProvider; configured: boolean }>();
   for (const provider of SOCIAL_PROVIDERS) {
@@ -51,8 +51,10 @@ export function createSocialController(config: Config, logger: Logger, signedIn:
     if (!usersService.isActive(await usersService.findById(userId))) {
       throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
     }
+    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${deviceName(req.get('User-Agent'))}` });
+    // An account with a second factor gives it after the provider too.
+    if (await secondStep.required(userId)) return secondStep.start(req, res, { userId, remember: true, returnTo: '/home', amr: ['fed'] });
     await signIn(req, userId, true, ['fed']);
-    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${deviceName(req.session.device)}` });
     res.redirect(302, '/home');
   }
 

@@ -4,10 +4,16 @@ import { Router, type RequestHandler } from 'express';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config';
 import { createSocialController } from './social.controller';
-import type { SignedInHook } from '../session/session.middleware';
+import type { SecondStep, SignedInHook } from '../session/session.middleware';
 
-export function createSocialRouter(config: Config, logger: Logger, sessions: RequestHandler, signedIn: SignedInHook): Router {
+export function createSocialRouter(
+  config: Config,
+  logger: Logger,
+  sessions: RequestHandler,
+  signedIn: SignedInHook,
+  secondStep: SecondStep,
+): Router {
   const router = Router();
-  router.get('/auth/:provider', sessions, createSocialController(config, logger, signedIn));
+  router.get('/auth/:provider', sessions, createSocialController(config, logger, signedIn, secondStep));
   return router;
 }

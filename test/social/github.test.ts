@@ -6,6 +6,7 @@ import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { approve, REDIRECT_URI, registerClient } from '../helpers/oauth';
+import { enrolTotp, giveCode, totpCode } from '../helpers/factors';
 
 useTestDatabase();
 
@@ -334,5 +335,20 @@ describe('GitHub and the account rules', () => {
     expect(res.status).toBe(403);
     expect(res.text).toContain('Account disabled');
     expect((await agent.get('/home')).status).toBe(302);
+  });
+});
+
+describe('GitHub and second factors', () => {
+  it('asks an account with an authenticator app for its code after GitHub too', async () => {
+    const first = await signIn();
+    expect(first.res.status).toBe(302);
+    const { key } = await enrolTotp(first.agent);
+    const again = await signIn();
+    expect(again.res.status).toBe(302);
+    expect(again.res.headers.location).toBe('/login/verify');
+    expect((await again.agent.get('/home')).status).toBe(302);
+    const verified = await giveCode(again.agent, totpCode(key, Date.now() + 30_000));
+    expect(verified.headers.location).toBe('/home');
+    await again.agent.get('/home').expect(200);
   });
 });
