@@ -137,6 +137,12 @@ export function createFactorsController(deps: {
       res.redirect(303, await finish(req, pending, 'otp', used === 'app' ? 'authenticator app' : 'recovery code'));
     },
 
+    /** The JSON second-step routes: a 400 when no sign-in waits here. */
+    requirePending(req: Request, _res: Response, next: () => void): void {
+      if (!pendingOf(req)) throw passkeyRefusal(NOTHING_PENDING);
+      next();
+    },
+
     async secondStepPasskeyOptions(req: Request, res: Response): Promise<void> {
       const pending = pendingOf(req);
       if (!pending) throw passkeyRefusal(NOTHING_PENDING);

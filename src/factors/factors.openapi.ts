@@ -13,6 +13,8 @@ import {
   str,
 } from '../openapi/openapi.kit';
 
+import { ASSET_SCRIPTS } from './factors.rules';
+
 const tags = ['Second factors'];
 const form = (fields: string[]) =>
   formRequest({ type: 'object', properties: Object.fromEntries(['_csrf', ...fields].map((name) => [name, str])) });
@@ -168,7 +170,7 @@ export const factorsOpenApi: OpenApiFragment = {
         operationId: 'passkeyScripts',
         security: [],
         summary: 'The passkey scripts: webauthn-browser.js (@simplewebauthn/browser) and passkeys.js',
-        parameters: [pathParam('script', 'webauthn-browser.js or passkeys.js')],
+        parameters: [{ ...pathParam('script', 'Which script'), schema: { type: 'string', enum: [...ASSET_SCRIPTS] } }],
         responses: {
           '200': { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
           '404': json(ref('Error'), 'No such script'),

@@ -15,13 +15,14 @@ import { pageFormBody } from '../web/form-body';
 import { createFactorsController } from './factors.controller';
 import { createPasskeys } from './passkeys.service';
 import { createTotp } from './totp.service';
+import { ASSET_SCRIPTS } from './factors.rules';
 import { AppError } from '../common/errors';
 import type { TooManyRequestsError } from '../common/rate-limit';
 
 /** Passkey sign-in options anyone may ask for (each stores a challenge for 5 minutes), per address. */
 const PASSKEY_OPTIONS_PER_ADDRESS = 60;
 
-const SCRIPTS: Record<string, string> = {
+const SCRIPTS: Record<(typeof ASSET_SCRIPTS)[number], string> = {
   // The package's own browser bundle (its exports name no subpath for it): beside its CommonJS entry.
   'webauthn-browser.js': path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'),
   'passkeys.js': path.join(__dirname, '..', '..', 'public', 'passkeys.js'),
@@ -57,7 +58,7 @@ export function createFactorsRouter(
   const router = Router();
   const scripts = Object.fromEntries(Object.entries(SCRIPTS).map(([name, file]) => [name, readFileSync(file, 'utf8')]));
   router.get('/assets/:script', (req, res, next) => {
-    const script = scripts[req.params.script];
+    const script = (scripts as Record<string, string | undefined>)[req.params.script];
     if (script === undefined) return next();
     res.type('text/javascript; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(script);
   });
@@ -65,8 +66,10 @@ export function createFactorsRouter(
   router.get('/login/step-up', sessions, requireSession(), factors.stepUp);
   router.get('/login/verify', sessions, factors.showVerify);
   router.post('/login/verify', ...form, factors.verifyCode);
-  router.post('/login/verify/passkey/options', ...json, factors.secondStepPasskeyOptions);
-  router.post('/login/verify/passkey', ...json, factors.secondStepPasskey);
+  // Nothing waiting is a 400 before the form token is looked at: there is nothing to protect.
+  const pendingJson = [sessions, jsonBody, factors.requirePending, csrf.require];
+  router.post('/login/verify/passkey/options', ...pendingJson, factors.secondStepPasskeyOptions);
+  router.post('/login/verify/passkey', ...pendingJson, factors.secondStepPasskey);
   router.post('/login/passkey/options', ...json, ...optionLimits, factors.passkeyOptions);
   router.post('/login/passkey', ...json, factors.passkeySignIn);
 

@@ -14,3 +14,6 @@ export const FACTOR_RULES = {
   maxPasskeys: 20,
   maxPasskeyNameLength: 60,
 } as const;
+
+/** The scripts the passkey pages load from /assets. */
+export const ASSET_SCRIPTS = ['webauthn-browser.js', 'passkeys.js'] as const;

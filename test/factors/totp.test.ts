@@ -293,3 +293,25 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
     expect((await agent.get('/account')).text).toContain('10 of 10 left');
   });
 });
+
+describe('the passkey endpoints without a ceremony', () => {
+  it('serve the two scripts from this server, and nothing else under /assets', async () => {
+    for (const name of ['webauthn-browser.js', 'passkeys.js']) {
+      const res = await request(app).get(`/assets/${name}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    }
+    await request(app).get('/assets/other.js').expect(404);
+  });
+
+  it('answer 400 when no sign-in waits for a second factor, and refuse what is no WebAuthn answer', async () => {
+    const res = await request(app).post('/login/verify/passkey').send({ response: {} }).expect(400);
+    expect(res.body).toEqual({ error: expect.stringContaining('No sign-in is waiting') });
+    const agent = request.agent(app);
+    const login = await agent.get('/login');
+    const refused = await agent
+      .post('/login/passkey')
+      .send({ _csrf: csrfFrom(login.text), response: { id: 42 } })
+      .expect(400);
+    expect(refused.body).toEqual({ error: 'This is not a passkey answer.' });
+  });
+});
