@@ -114,6 +114,10 @@ export async function signIn(req: Request, userId: string, remember: boolean, am
   req.session.authTime = Date.now();
   req.session.amr = amr;
   req.session.oidcSid = randomToken(16);
+  // The forms' token is made now and stored with the session: made later, while a page renders,
+  // express-session would save it only as that page's last byte goes out, and a quick click on the
+  // page (consent's Approve) could reach the server before it is stored.
+  req.session.csrfToken = randomToken();
   req.session.device = (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH);
   req.session.address = clientAddress(req);
   if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;

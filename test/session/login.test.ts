@@ -63,6 +63,18 @@ describe('POST /login', () => {
     expect(home.text).toContain(user.email);
   });
 
+  it("stores the forms' token with the session at sign-in, so no page has to store it while it is sent", async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const res = await postLoginForm(agent, { email: user.email, password: user.password }, 303);
+    const sid = decodeURIComponent(sidCookie(res).split(';')[0].slice(4)).slice(2).split('.')[0];
+    const atSignIn = JSON.parse((await SessionModel.findById(sid).lean())!.data) as { csrfToken?: string };
+    expect(atSignIn.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The page's form carries that very token (a click before the page has finished loading works).
+    const home = await agent.get('/home').expect(200);
+    expect(csrfFrom(home.text)).toBe(atSignIn.csrfToken);
+  });
+
   it('with remember-me sets a persistent cookie for 30 days', async () => {
     const user = await createUser();
     const agent = request.agent(app);
