@@ -94,6 +94,7 @@ export function createAccountController(
           totp: factors.totp,
           recoveryLeft: factors.recoveryLeft,
           recoveryMade: factors.recoveryMade,
+          passkeyNameMax: factors.passkeyNameMax,
           passkeys: factors.passkeys.map((passkey) => ({
             id: passkey._id,
             name: passkey.name,

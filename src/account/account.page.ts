@@ -188,7 +188,7 @@ export interface PasskeyView {
 
 export interface AccountView {
   csrfToken: string;
-  factors: { totp: boolean; passkeys: PasskeyView[]; recoveryLeft: number; recoveryMade: number };
+  factors: { totp: boolean; passkeys: PasskeyView[]; recoveryLeft: number; recoveryMade: number; passkeyNameMax: number };
   notice?: AccountNotice;
   problem?: { form: 'profile' | 'password'; message: string };
   email?: string;
@@ -275,7 +275,7 @@ ${csrfField(view.csrfToken)}
 }
 
 function factorsSection(view: AccountView) {
-  const { totp, passkeys, recoveryLeft, recoveryMade } = view.factors;
+  const { totp, passkeys, recoveryLeft, recoveryMade, passkeyNameMax } = view.factors;
   const any = totp || passkeys.length > 0;
   return html`<p>${any ? 'Signing in asks for one of these after your password.' : 'Add one so that a password alone cannot sign in to your account.'}</p>
 <h3>Authenticator app</h3>
@@ -291,12 +291,12 @@ ${
     : html`<ul class="apps">${passkeys.map(
         (passkey) => html`<li>
 <p><strong>${passkey.name}</strong>: added ${when(passkey.createdAt)}${passkey.lastUsedAt ? html`, last used ${when(passkey.lastUsedAt)}` : ''}.</p>
-<form method="post" action="/account/passkeys/${passkey.id}/rename" class="row">${csrfField(view.csrfToken)}<label for="rename-${passkey.id}" class="visually-hidden">New name for ${passkey.name}</label><input id="rename-${passkey.id}" name="name" type="text" maxlength="60" value="${passkey.name}"><button type="submit" class="secondary">Rename</button></form>
+<form method="post" action="/account/passkeys/${passkey.id}/rename" class="row">${csrfField(view.csrfToken)}<label for="rename-${passkey.id}" class="visually-hidden">New name for ${passkey.name}</label><input id="rename-${passkey.id}" name="name" type="text" maxlength="${passkeyNameMax}" value="${passkey.name}"><button type="submit" class="secondary">Rename</button></form>
 <form method="post" action="/account/passkeys/${passkey.id}/remove">${csrfField(view.csrfToken)}<button type="submit" class="secondary">Remove</button></form>
 </li>`,
       )}</ul>`
 }
-${passkeyForm({ csrfToken: view.csrfToken, kind: 'register', options: '/account/passkeys/options', verify: '/account/passkeys', label: 'Add a passkey', nameInput: true, id: 'new-passkey' })}
+${passkeyForm({ csrfToken: view.csrfToken, kind: 'register', options: '/account/passkeys/options', verify: '/account/passkeys', label: 'Add a passkey', nameInput: passkeyNameMax, id: 'new-passkey' })}
 ${
   any
     ? html`<h3>Recovery codes</h3>

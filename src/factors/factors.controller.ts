@@ -123,7 +123,7 @@ export function createFactorsController(deps: {
       let used: 'app' | 'recovery code' | null = null;
       try {
         const right = await verifyFactor({ userId: user._id, email: user.email, address: clientAddress(req) }, async () => {
-          if (/^\d{6}$/.test(typed) && (await totp.verify(user._id, typed))) used = 'app';
+          if (typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed))) used = 'app';
           else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
           return used !== null;
         });

@@ -5,6 +5,8 @@ import { csrfField, layout } from '../web/layout';
 import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
 import { FACTOR_RULES } from './factors.rules';
 
+const DIGITS = FACTOR_RULES.totp.digits;
+
 export function secondStepPage(view: { csrfToken: string; passkeys: boolean; totp: boolean; error?: string }): string {
   return layout(
     'Second step',
@@ -46,7 +48,7 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="/account/totp">
 ${csrfField(view.csrfToken)}
 <label for="code">Code from the app</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{${DIGITS}}" maxlength="${DIGITS}" required>
 <div class="row"><button type="submit">Turn on</button></div>
 </form>
 <p><a href="/account">Back to your account</a></p>`,

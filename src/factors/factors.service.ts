@@ -20,7 +20,13 @@ export async function summary(userId: string) {
     passkeysDao.listFor(userId),
     recoveryCodes.remaining(userId),
   ]);
-  return { totp: Boolean(totp?.confirmedAt), passkeys, recoveryLeft, recoveryMade: FACTOR_RULES.recoveryCodes.count };
+  return {
+    totp: Boolean(totp?.confirmedAt),
+    passkeys,
+    recoveryLeft,
+    recoveryMade: FACTOR_RULES.recoveryCodes.count,
+    passkeyNameMax: FACTOR_RULES.maxPasskeyNameLength,
+  };
 }
 
 /** Two factors were given (or a passkey, which checks the person itself). */

@@ -13,8 +13,8 @@ export interface PasskeyButton {
   options: string;
   verify: string;
   label: string;
-  /** A name input for a new passkey. */
-  nameInput?: boolean;
+  /** A name input for a new passkey, of at most this many characters. */
+  nameInput?: number;
   /** The status line's id (messages are spoken: role=status). */
   id: string;
 }
@@ -22,7 +22,7 @@ export interface PasskeyButton {
 export function passkeyForm(button: PasskeyButton): SafeHtml {
   return html`<form class="passkey" hidden>
 ${csrfField(button.csrfToken)}
-${button.nameInput ? html`<label for="${button.id}-name">Name of the new passkey</label><input id="${button.id}-name" name="name" type="text" maxlength="60" value="Passkey">` : ''}
+${button.nameInput ? html`<label for="${button.id}-name">Name of the new passkey</label><input id="${button.id}-name" name="name" type="text" maxlength="${button.nameInput}" value="Passkey">` : ''}
 <div class="row"><button type="button" class="secondary" hidden data-passkey="${button.kind}" data-options="${button.options}" data-verify="${button.verify}" data-status="${button.id}-status">${button.label}</button></div>
 <p id="${button.id}-status" role="status"></p>
 </form>`;
