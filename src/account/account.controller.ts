@@ -8,6 +8,7 @@ import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
+import { applicationView } from '../web/applications';
 import { signedInPerson, signIn, type SecondStep, type SessionEndedHook } from '../session/session.middleware';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
@@ -114,14 +115,7 @@ export function createAccountController(
           address: address ?? {},
         },
         sessions: { list: sessions.sessions, page: sessionsPage, more: sessions.more },
-        applications: applications.map((app) => ({
-          clientId: app.client_id,
-          name: app.name,
-          website: app.website,
-          scope: app.scope,
-          firstGranted: new Date(app.first_granted_at),
-          lastUsed: new Date(app.last_used_at),
-        })),
+        applications: applications.map(applicationView),
         activity: { list: events.events, page: activityPage, more: events.more },
       }),
     );

@@ -3,6 +3,7 @@ import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.servi
 import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
+import { applicationView } from '../web/applications';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
@@ -88,14 +89,7 @@ export function createSessionController(
 
     async home(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      const applications = (await grantsService.listConnected(user._id)).map((app) => ({
-        clientId: app.client_id,
-        name: app.name,
-        website: app.website,
-        scope: app.scope,
-        firstGranted: new Date(app.first_granted_at),
-        lastUsed: new Date(app.last_used_at),
-      }));
+      const applications = (await grantsService.listConnected(user._id)).map(applicationView);
       noStore(res)
         .type(HTML)
         .send(

@@ -13,6 +13,26 @@ export interface ConnectedApplicationView {
   lastUsed: Date;
 }
 
+/** A connected application as the grants API lists it (GET /oauth/grants). */
+interface ListedApplication {
+  client_id: string;
+  name: string;
+  website?: string;
+  scope: string[];
+  first_granted_at: string | Date;
+  last_used_at: string | Date;
+}
+
+/** The list's view of what the grants API lists. */
+export const applicationView = (app: ListedApplication): ConnectedApplicationView => ({
+  clientId: app.client_id,
+  name: app.name,
+  website: app.website,
+  scope: app.scope,
+  firstGranted: new Date(app.first_granted_at),
+  lastUsed: new Date(app.last_used_at),
+});
+
 /** A date that never breaks across lines at its hyphens. */
 const day = (date: Date) => {
   const iso = date.toISOString().slice(0, 10);

@@ -45,17 +45,22 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
     return cdp;
   }
 
-  it('registers a passkey, signs in with it after the password and alone, and gives acr 2 to a client that asks', async () => {
-    const person = await createUser({ firstName: 'Hedy', lastName: 'Lamarr' });
+  /** A new browser with a virtual authenticator, signed in with the person's password at /home. */
+  async function signedInBrowser(person: { email: string; password: string }) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await withAuthenticator(page);
-
     await page.goto(`${base}/login`);
     await page.getByLabel('Email').fill(person.email);
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${base}/home`);
+    return { context, page };
+  }
+
+  it('registers a passkey, signs in with it after the password and alone, and gives acr 2 to a client that asks', async () => {
+    const person = await createUser({ firstName: 'Hedy', lastName: 'Lamarr' });
+    const { context, page } = await signedInBrowser(person);
     await page.goto(`${base}/account`);
     await page.getByLabel('Name of the new passkey').fill('Laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
@@ -146,14 +151,7 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
 
   it('refuses an answer made for another origin, and a signature counter that went back', async () => {
     const person = await createUser();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await withAuthenticator(page);
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${base}/home`);
+    const { context, page } = await signedInBrowser(person);
     await page.goto(`${base}/account`);
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
