@@ -142,18 +142,20 @@ describe('start() without secrets outside production', () => {
   });
 });
 
+/** A production start on a database of its own, weather keys set, warnings logged. */
+const productionEnv = () => ({
+  NODE_ENV: 'production',
+  PORT: '0',
+  WEATHER_PORT: 'off',
+  MONGODB_URI: testDatabaseUriWithName(),
+  LOG_LEVEL: 'warn',
+  ...WEATHER_KEYS,
+});
+
 describe('start() in production with USERS_API_AUTH=open', () => {
   it('warns that anyone can change or delete every account', async () => {
-    const production = {
-      NODE_ENV: 'production',
-      PORT: '0',
-      WEATHER_PORT: 'off',
-      MONGODB_URI: testDatabaseUriWithName(),
-      LOG_LEVEL: 'warn',
-      // Mail is configured (nothing is sent here), so only the users API's warning remains.
-      SMTP_URL: 'smtp://127.0.0.1:2525',
-      ...WEATHER_KEYS,
-    };
+    // Mail is configured (nothing is sent here), so only the users API's warning remains.
+    const production = { ...productionEnv(), SMTP_URL: 'smtp://127.0.0.1:2525' };
     const open = await warningsAtStart(testConfig(production));
     expect(open.warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
     const quiet = await warningsAtStart(testConfig({ ...production, USERS_API_AUTH: 'jwt' }));
@@ -163,16 +165,7 @@ describe('start() in production with USERS_API_AUTH=open', () => {
 
 describe('start() in production without SMTP_URL', () => {
   it('warns that no mail is sent', async () => {
-    const production = {
-      NODE_ENV: 'production',
-      PORT: '0',
-      WEATHER_PORT: 'off',
-      MONGODB_URI: testDatabaseUriWithName(),
-      LOG_LEVEL: 'warn',
-      USERS_API_AUTH: 'jwt',
-      ...WEATHER_KEYS,
-    };
-    const { warnings } = await warningsAtStart(testConfig({ ...production, SMTP_URL: '' }));
+    const { warnings } = await warningsAtStart(testConfig({ ...productionEnv(), USERS_API_AUTH: 'jwt', SMTP_URL: '' }));
     expect(warnings).toEqual([expect.stringMatching(/^SMTP_URL is not set: no mail is sent/)]);
   });
 });
