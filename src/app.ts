@@ -1,6 +1,6 @@
 // Builds the Express apps without listening: middleware, feature routers, 404 and the error handler.
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { createAuthRouter } from './auth/auth.routes';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
@@ -17,6 +17,8 @@ import { createLandingRouter } from './landing/landing.routes';
 import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
+import { createProviderDocumentsRouter } from './oauth/oidc/oidc.routes';
+import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
 import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createCsrf } from './web/csrf';
 import { createSessionMiddleware } from './session/session.middleware';
@@ -43,7 +45,14 @@ export interface AppDeps {
   mailer?: Mailer;
 }
 
-function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: { probes: boolean }): Express {
+interface AppOptions {
+  /** The health probes and the metrics route. */
+  probes: boolean;
+  /** Served right after the request log and CORS: the same bytes for everyone (discovery, the JWK Set). */
+  documents?: Router;
+}
+
+function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: AppOptions): Express {
   collectProcessMetrics();
   const app = express();
   app.disable('x-powered-by');
@@ -57,6 +66,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   if (browserClients) app.use(browserClients.middleware);
   const cors = corsFor(config, (path) => browserClients?.handles(path) ?? false);
   if (cors) app.use(cors);
+  if (options.documents) app.use(options.documents);
   // The busiest routes, plain text and JSON for programs: ahead of the pages' security headers (they
   // set only nosniff), the body parser and every other router.
   app.use(createWeatherRouter(config.weather));
@@ -68,6 +78,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
 }
 
 export function createApp({ config, logger, mailer = createMailer(config, logger) }: AppDeps): Express {
+  const keys = createKeyRing(keyRingOptions(config.oauth));
   return buildApp(
     { config, logger },
     (app) => {
@@ -80,7 +91,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const signIn = createSignIn(config, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger);
       const signedIn: SignedInHook = (userId, where) => activity.record(userId, 'signed-in', where);
-      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle));
+      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
@@ -96,7 +107,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));
     },
-    { probes: true },
+    { probes: true, documents: createProviderDocumentsRouter(config, keys) },
   );
 }
 

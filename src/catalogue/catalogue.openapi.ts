@@ -1,6 +1,7 @@
 // The read-only catalogue of seed 001 part B.
 import {
-  empty,
+  conditional,
+  notModified,
   int,
   json,
   jsonFaults,
@@ -15,19 +16,8 @@ import {
 
 const basicAuth = [{ catalogueBasic: [] }];
 
-/** Every answer carries an ETag: a client that sends it back in If-None-Match gets 304 while nothing changed. */
-const conditional = [
-  {
-    name: 'If-None-Match',
-    in: 'header',
-    required: false,
-    description: 'The ETag of a copy the client has',
-    schema: { type: 'string', maxLength: 200 },
-  },
-];
-
 const catalogueResponses: Responses = {
-  '304': empty('Not modified: the copy with the ETag sent in If-None-Match is current'),
+  ...notModified,
   '401': json(ref('CatalogueError'), 'Missing or wrong credentials (with a Basic challenge)'),
   '429': json(ref('CatalogueError'), 'Too many failed sign-ins for this account from here; see Retry-After'),
   '405': json(ref('CatalogueError'), 'The catalogue is read-only'),

@@ -1,6 +1,8 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import {
   bodyOf,
+  conditional,
+  notModified,
   empty,
   formRequest,
   int,
@@ -414,8 +416,9 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OAuth 2'],
         operationId: 'authorizationServerMetadata',
         security: [],
+        parameters: conditional,
         summary: 'RFC 8414 metadata (the same document as OpenID discovery)',
-        responses: { '200': json(ref('Metadata'), 'Metadata') },
+        responses: { '200': json(ref('Metadata'), 'Metadata'), ...notModified },
       },
     },
     '/.well-known/openid-configuration': {
@@ -423,8 +426,9 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OpenID Connect'],
         operationId: 'openIdConfiguration',
         security: [],
+        parameters: conditional,
         summary: 'OpenID Connect discovery',
-        responses: { '200': json(ref('Metadata'), 'Metadata') },
+        responses: { '200': json(ref('Metadata'), 'Metadata'), ...notModified },
       },
     },
     '/oauth/jwks': {
@@ -432,8 +436,9 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OpenID Connect'],
         operationId: 'jwks',
         security: [],
+        parameters: conditional,
         summary: 'The JWK Set that verifies ID tokens (jwks_uri)',
-        responses: { '200': json(ref('JwkSet'), 'Public keys'), ...jsonFaults },
+        responses: { '200': json(ref('JwkSet'), 'Public keys'), ...notModified, ...jsonFaults },
       },
     },
     '/oauth/userinfo': {

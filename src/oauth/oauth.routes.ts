@@ -16,7 +16,7 @@ import { RESOURCE_SCOPE } from './protocol';
 import { createBearerGuard } from './tokens/bearer.middleware';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
-import { createKeyRing, keyRingOptions } from './oidc/signing-keys.service';
+import type { KeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 import { createAccessTokenCache } from './tokens/tokens.service';
 
@@ -28,8 +28,8 @@ export function createOAuthRouter(
   csrf: Csrf,
   verifyPassword: PasswordVerifier,
   lifecycle: Lifecycle,
+  keys: KeyRing,
 ): Router {
-  const keys = createKeyRing(keyRingOptions(config.oauth));
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
@@ -40,7 +40,7 @@ export function createOAuthRouter(
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));
-  router.use(createOidcRouter(config, keys, idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded));
+  router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded));
   router.get(
     '/api/user',
     requireOAuthToken({

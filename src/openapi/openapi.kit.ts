@@ -32,6 +32,19 @@ export const redirect = (description: string) => ({
 export const str = { type: 'string' };
 export const int = { type: 'integer' };
 
+/** A document with an ETag: a client that sends it back in If-None-Match gets 304 while nothing changed. */
+export const conditional = [
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of a copy the client has',
+    schema: { type: 'string', maxLength: 200 },
+  },
+];
+
+export const notModified: Responses = { '304': empty('Not modified: the copy with the ETag sent in If-None-Match is current') };
+
 /** Responses any JSON route may give besides its own. */
 export const jsonFaults: Responses = {
   '413': json(ref('Errors'), 'Body over 100 kB'),

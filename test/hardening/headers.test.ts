@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
+import { clientSecretPost, passwordGrant } from '../helpers/oauth';
 
 useTestDatabase();
+
+/** The header block's size as sent: `name: value` and CRLF per line. */
+const headerBytes = (headers: Record<string, unknown>) =>
+  Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
 
 describe('security headers', () => {
   it('are set on pages, without x-powered-by', async () => {
@@ -25,8 +30,30 @@ describe('security headers', () => {
     for (const pageOnly of ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'cross-origin-opener-policy']) {
       expect(res.headers[pageOnly]).toBeUndefined();
     }
-    const bytes = Object.entries(res.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
-    expect(bytes).toBeLessThan(400);
+    expect(headerBytes(res.headers)).toBeLessThan(400);
+  });
+
+  it("are under 400 bytes on the OAuth endpoints' JSON too: token, introspection, userinfo, discovery, JWK Set", async () => {
+    const app = testApp({ PUBLIC_URL: 'https://api.example.com' });
+    const { client, tokens } = await passwordGrant(app, { scope: 'openid' });
+    const answers = [
+      await request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'password', ...clientSecretPost(client), username: 'x@example.com', password: 'wrong-password' }),
+      await request(app)
+        .post('/oauth/introspect')
+        .type('form')
+        .send({ token: tokens.access_token, ...clientSecretPost(client) })
+        .expect(200),
+      await request(app).get('/oauth/userinfo').set('Authorization', `Bearer ${tokens.access_token}`).expect(200),
+      await request(app).get('/.well-known/openid-configuration').expect(200),
+      await request(app).get('/oauth/jwks').expect(200),
+    ];
+    for (const res of answers) {
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(headerBytes(res.headers)).toBeLessThan(400);
+    }
   });
 
   it('keep the API reference page its own policy', async () => {

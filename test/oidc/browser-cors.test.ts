@@ -43,6 +43,25 @@ it('answers discovery and the JWK Set for any origin', async () => {
   }
 });
 
+it('serves discovery and the JWK Set with a strong ETag: 304 for a match, and a preflight for GET', async () => {
+  for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/oauth/jwks']) {
+    const first = await request(app).get(path).expect(200);
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^"[\w-]{43}"$/);
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+    // Weak comparison (RFC 9110 §13.1.2), in a list, and *.
+    for (const condition of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await request(app).get(path).set('If-None-Match', condition).expect(304);
+      expect(again.headers.etag).toBe(etag);
+      expect(again.text).toBe('');
+    }
+    await request(app).get(path).set('If-None-Match', '"other"').expect(200);
+    const options = await request(app).options(path).set('Origin', SPA).set('Access-Control-Request-Method', 'GET').expect(204);
+    expect(options.headers['access-control-allow-origin']).toBe('*');
+  }
+});
+
 it.each(['/oauth/token', '/oauth/userinfo', '/oauth/revoke', '/oauth/device_authorization'])(
   'answers a preflight to %s from a public client origin, without credentials',
   async (path) => {

@@ -34,6 +34,8 @@ describe('signing keys', () => {
     const before = await idToken();
     const oldKid = decodeProtectedHeader(before.token).kid;
     await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
+    const { etag: oldEtag } = (await request(liveApp().app).get('/oauth/jwks').expect(200)).headers;
+    await request(liveApp().app).get('/oauth/jwks').set('If-None-Match', oldEtag).expect(304);
 
     const rotated = await keysCommand('rotate');
     expect(rotated.stdout).toMatch(/^new signing keys \S+, \S+ are current/);
@@ -45,7 +47,9 @@ describe('signing keys', () => {
     await expect(jwtVerify(after.token, jwks, { issuer: liveApp().issuer, audience: after.audience })).resolves.toBeDefined();
     // Signed before the rotation, still verifiable after it.
     await expect(jwtVerify(before.token, jwks, { issuer: liveApp().issuer, audience: before.audience })).resolves.toBeDefined();
-    const published = await request(liveApp().app).get('/oauth/jwks').expect(200);
+    // The document made once per key loading is made again: the old ETag no longer matches.
+    const published = await request(liveApp().app).get('/oauth/jwks').set('If-None-Match', oldEtag).expect(200);
+    expect(published.headers.etag).not.toBe(oldEtag);
     // The RS256 keys before and after, and an ES256 key of each generation.
     const kids = published.body.keys.map((key: { kid: string }) => key.kid);
     expect(kids).toEqual(expect.arrayContaining([oldKid, newKid]));

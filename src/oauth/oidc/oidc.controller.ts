@@ -1,6 +1,7 @@
 // OpenID Connect: discovery (and the RFC 8414 document, which says the same), the JWK Set, userinfo.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
+import { sendStatic, staticDocument } from '../../common/static-document';
 import type { Config } from '../../config';
 import {
   ACR_VALUES,
@@ -63,17 +64,25 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
   };
 }
 
-export function createOidcController(config: Config, keys: KeyRing, idTokens: IdTokens) {
+/**
+ * Discovery and the JWK Set: the same bytes for everyone, made once (the JWK Set again when the keys
+ * are re-read), served ahead of the app's other routes.
+ */
+export function createProviderDocuments(config: Config, keys: KeyRing) {
+  const metadata = staticDocument(providerMetadata(config.publicUrl));
   return {
-    metadata(_req: Request, res: Response): void {
-      res.json(providerMetadata(config.publicUrl));
+    metadata(req: Request, res: Response): void {
+      sendStatic(req, res, metadata);
     },
 
-    async jwks(_req: Request, res: Response): Promise<void> {
-      // Short enough that a rotation reaches clients that cache it.
-      res.set('Cache-Control', 'public, max-age=60').json(await keys.jwks());
+    async jwks(req: Request, res: Response): Promise<void> {
+      sendStatic(req, res, await keys.jwksDocument());
     },
+  };
+}
 
+export function createOidcController(idTokens: IdTokens) {
+  return {
     /** JSON, or a signed JWT for a client that registered userinfo_signed_response_alg (OIDC Core §5.3.2). */
     async userinfo(_req: Request, res: Response): Promise<void> {
       const { token, person } = oauthPrincipal(res);

@@ -8,26 +8,32 @@ import { formBody, pageFormBody } from '../../web/form-body';
 import { createEndSessionController } from './end-session.controller';
 import type { createBearerGuard } from '../tokens/bearer.middleware';
 import type { IdTokens } from './id-tokens.service';
-import { createOidcController } from './oidc.controller';
+import { createOidcController, createProviderDocuments } from './oidc.controller';
 import type { KeyRing } from './signing-keys.service';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
 
+/** Discovery and the JWK Set; the app mounts them ahead of everything but the request log. */
+export function createProviderDocumentsRouter(config: Config, keys: KeyRing): Router {
+  const documents = createProviderDocuments(config, keys);
+  const router = Router();
+  // One route per path, so the request metrics name each.
+  for (const path of DISCOVERY_PATHS) router.get(path, documents.metadata);
+  router.get(ENDPOINTS.jwks, documents.jwks);
+  return router;
+}
+
 export function createOidcRouter(
-  config: Config,
-  keys: KeyRing,
   idTokens: IdTokens,
   sessions: RequestHandler,
   csrf: Csrf,
   requireOAuthToken: ReturnType<typeof createBearerGuard>,
   sessionEnded: SessionEndedHook,
 ): Router {
-  const oidc = createOidcController(config, keys, idTokens);
+  const oidc = createOidcController(idTokens);
   const endSession = createEndSessionController(idTokens, csrf, sessionEnded);
   const router = Router();
   router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
   router.post(ENDPOINTS.endSession, sessions, pageFormBody, csrf.requireWhenSignedIn, endSession.endSession);
-  router.get(DISCOVERY_PATHS, oidc.metadata);
-  router.get(ENDPOINTS.jwks, oidc.jwks);
   // RFC 6750 §2.2: on POST the token may come in a form body instead of the header.
   const userinfoToken = requireOAuthToken({
     scope: 'openid',

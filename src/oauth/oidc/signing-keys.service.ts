@@ -6,6 +6,7 @@
 // the retired key stays published until every ID token it signed has expired.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { randomToken, seal, unseal } from '../../common/crypto';
+import { staticDocument, type StaticDocument } from '../../common/static-document';
 import type { Config } from '../../config';
 import { DEFAULT_SIGNING_ALGORITHM, SIGNING_ALGORITHMS, type SigningAlgorithm } from '../protocol';
 import * as signingKeysDao from './signing-keys.dao';
@@ -93,6 +94,8 @@ interface LoadedKeys {
   keys: SigningKeyDocument[];
   /** The current key of each algorithm; one missing (or unreadable under this secret) is made anew. */
   signing: Partial<Record<SigningAlgorithm, SigningKey>>;
+  /** The published keys as a JWK Set response, made on first use. */
+  document?: StaticDocument;
 }
 
 /** The published keys of one process, read again at most every `refresh` seconds. */
@@ -135,12 +138,21 @@ export function createKeyRing(options: KeyRingOptions) {
     signingKey,
 
     /**
-     * The JWK Set to publish; never empty: on a fresh database the current key is made here, so a
-     * client that reads the keys before the first ID token can verify it (OIDC Discovery §3).
+     * The JWK Set to publish, as a response made once per loading of the keys; never empty: on a fresh
+     * database the current key is made here, so a client that reads the keys before the first ID
+     * token can verify it (OIDC Discovery §3).
      */
-    async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
+    async jwksDocument(): Promise<StaticDocument> {
+      const loadedNow = await fresh();
+      if (loadedNow.document) return loadedNow.document;
       for (const alg of SIGNING_ALGORITHMS) await signingKey(alg);
-      return { keys: (await fresh()).keys.map((key) => key.publicJwk) };
+      const current = await fresh();
+      current.document ??= staticDocument(
+        { keys: current.keys.map((key) => key.publicJwk) },
+        // Short enough that a rotation reaches clients that cache it.
+        { 'Cache-Control': 'public, max-age=60' },
+      );
+      return current.document;
     },
 
     /** The public key for a `kid` and its algorithm, for checking ID tokens this server signed. */

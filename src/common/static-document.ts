@@ -1,0 +1,44 @@
+// A JSON document that changes rarely (discovery, the JWK Set), serialised once with its ETag and its
+// response headers, and sent as it is: a request costs no stringify, no hashing and no header building.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+export interface StaticDocument {
+  readonly body: Buffer;
+  /** Strong: the same bytes on every instance. */
+  readonly etag: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A 304's: the same, less the body's type and length. */
+  readonly notModifiedHeaders: Readonly<Record<string, string>>;
+}
+
+/** `headers`: what the document's responses carry besides its type, length and ETag (Cache-Control, say). */
+export function staticDocument(value: unknown, headers: Record<string, string> = {}): StaticDocument {
+  const body = Buffer.from(JSON.stringify(value));
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  const notModifiedHeaders = { ...headers, ETag: etag, 'X-Content-Type-Options': 'nosniff' };
+  return {
+    body,
+    etag,
+    headers: { ...notModifiedHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) },
+    notModifiedHeaders,
+  };
+}
+
+/** RFC 9110 §13.1.2: If-None-Match matches by weak comparison, or `*` matches any. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || (trimmed.startsWith('W/') ? trimmed.slice(2) : trimmed) === etag;
+  });
+}
+
+/** 200 with the document (Node leaves the body out for HEAD), or 304 when the client already has it. */
+export function sendStatic(req: Request, res: Response, document: StaticDocument): void {
+  if (matches(req.headers['if-none-match'], document.etag)) {
+    res.writeHead(304, document.notModifiedHeaders).end();
+    return;
+  }
+  res.writeHead(200, document.headers).end(document.body);
+}
