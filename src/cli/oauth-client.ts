@@ -21,7 +21,7 @@ commands:
   update <client_id> [--name N] [--website W] [--redirect-uri U]... [--grants g1,g2]
                               change a registration; repeated --redirect-uri replace them all
   delete <client_id>          delete a client and revoke every token, code and consent issued to it
-  rotate-secret <client_id>   print a new secret; the old one stops working at once
+  rotate-secret <client_id>   print a new secret; running servers refuse the old one within a second
 
 options:
   --json                      print JSON instead of text

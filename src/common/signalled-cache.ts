@@ -53,6 +53,18 @@ export class SignalledCache<V> {
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  /**
+   * Read-through: the cached value, else what `load` reads, kept unless a change was signalled while
+   * it loaded. null (nothing there) is not kept, so made-up keys cost a read each and no memory.
+   */
+  async getOrLoad(key: string, load: () => Promise<V | null>, ttlMs?: (value: V) => number): Promise<V | null> {
+    const { value, generation } = await this.get(key);
+    if (value !== undefined) return value;
+    const loaded = await load();
+    if (loaded !== null) this.set(key, loaded, generation, ttlMs?.(loaded));
+    return loaded;
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
   }

@@ -1,5 +1,6 @@
 // The only importer of the user model; every function returns plain objects.
 import { trusted } from 'mongoose';
+import { changeSignal } from '../db/change-signals';
 import { withRecordLock } from '../db/record-lock';
 import type { ProviderIdField } from './users.providers';
 import { UserModel } from './users.model';
@@ -7,6 +8,18 @@ import type { UserChanges, UserRecord } from './users.types';
 
 const READ_FIELDS =
   '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled __v';
+
+/**
+ * Raised after every change to a user's record or its removal, for the caches of user reads on every
+ * instance (users.service.ts); a write that changed nothing raises nothing.
+ */
+export const usersChanged = changeSignal('users');
+
+/** Passes `changed` through, raising the signal first when it is true. */
+async function raisedIf(changed: boolean): Promise<boolean> {
+  if (changed) await usersChanged.raise();
+  return changed;
+}
 
 export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
   const created = await UserModel.create(user);
@@ -48,7 +61,7 @@ export async function update(id: string, changes: UserChanges): Promise<boolean>
   const result = await locked(id, () =>
     UserModel.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() }, $inc: { __v: 1 } }).exec(),
   );
-  return result.matchedCount === 1;
+  return raisedIf(result.matchedCount === 1);
 }
 
 /** Marks the email verified, if the user still has this email; false otherwise (or when it already was). */
@@ -59,7 +72,7 @@ export async function markEmailVerified(id: string, email: string): Promise<bool
       { $set: { emailVerified: true, updatedAt: new Date() }, $inc: { __v: 1 } },
     ).exec(),
   );
-  return result.modifiedCount === 1;
+  return raisedIf(result.modifiedCount === 1);
 }
 
 /** Disables or enables the account; disabling also ends every earlier credential (the stamp). False when the user is gone. */
@@ -68,7 +81,7 @@ export async function setDisabled(id: string, disabled: boolean): Promise<boolea
     ? { $set: { disabled: true, credentialsChangedAt: new Date() }, $inc: { __v: 1 } }
     : { $unset: { disabled: 1 }, $inc: { __v: 1 } };
   const result = await locked(id, () => UserModel.updateOne({ _id: id }, update).exec());
-  return result.matchedCount === 1;
+  return raisedIf(result.matchedCount === 1);
 }
 
 /** Sets the defined fields and removes the undefined ones, as one update; false when the user is gone. */
@@ -80,17 +93,17 @@ export async function replaceFields(id: string, fields: Record<string, unknown>)
     else set[field] = value;
   }
   const result = await locked(id, () => UserModel.updateOne({ _id: id }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec());
-  return result.matchedCount === 1;
+  return raisedIf(result.matchedCount === 1);
 }
 
-/** Replaces the stored hash without counting it as an update of the record. */
+/** Replaces the stored hash without counting it as an update of the record (no read caches the hash). */
 export async function setPasswordHash(id: string, passwordHash: string): Promise<void> {
   await locked(id, () => UserModel.updateOne({ _id: id }, { $set: { password: passwordHash } }).exec());
 }
 
 export async function remove(id: string): Promise<boolean> {
   const result = await UserModel.deleteOne({ _id: id }).exec();
-  return result.deletedCount === 1;
+  return raisedIf(result.deletedCount === 1);
 }
 
 export function findIdByProviderId(field: ProviderIdField, providerId: string): Promise<{ _id: string } | null> {
@@ -114,9 +127,10 @@ export async function refreshFields(id: string, fields: Record<string, string | 
     set[field] = value;
     return { [field]: trusted({ $ne: value }) };
   });
-  await locked(id, () =>
+  const result = await locked(id, () =>
     UserModel.updateOne({ _id: id, $or: differs }, { $set: { ...set, updatedAt: new Date() }, $unset: unset, $inc: { __v: 1 } }).exec(),
   );
+  await raisedIf(result.modifiedCount === 1);
 }
 
 /** Adds permission flags (a bitwise OR) to the user with this email; false when there is none. */
@@ -128,6 +142,7 @@ export async function addPermissionFlags(email: string, flags: number): Promise<
     if (!user) return false;
     if ((user.permissionFlags & flags) !== flags) {
       await UserModel.updateOne({ _id: user._id }, { $set: { permissionFlags: user.permissionFlags | flags }, $inc: { __v: 1 } }).exec();
+      await usersChanged.raise();
     }
     return true;
   });

@@ -4,7 +4,6 @@ import { normalizeEmail } from '../common/email';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/errors';
 import { hashPassword, type Requester } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
-import { changeSignal } from '../db/change-signals';
 import { SignalledCache } from '../common/signalled-cache';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
@@ -60,22 +59,26 @@ export async function create(dto: CreateUserDto, requester?: Requester): Promise
   }
 }
 
-/** Raised when a password changes or an account goes, so every instance re-reads credentials stamps. */
-const credentialsChanged = changeSignal('user-credentials');
-// userId -> stamp; null for a deleted user. Seed 000 access tokens look here on every use.
-const stamps = new SignalledCache<number | null>(credentialsChanged, { maxEntries: 10_000, ttlMs: 60_000 });
+/**
+ * Users read recently, by id, for what asks on every request (a seed 000 access token's credentials
+ * stamp, a bearer token's person): every write of a record raises the signal that empties it, so a
+ * password change, a deletion or a profile change is seen at once on the instance that made it and
+ * within a second on the others. Unknown ids are not kept: a made-up id costs a read, and no memory.
+ */
+const recentUsers = new SignalledCache<UserRecord>(usersDao.usersChanged, { maxEntries: 10_000, ttlMs: 60_000 });
+
+/** The user as it is now (from memory until a change is signalled), or null when there is none. */
+export function findCurrent(id: string): Promise<UserRecord | null> {
+  return recentUsers.getOrLoad(id, () => usersDao.findById(id));
+}
 
 /** What an access token issued now records of the user's credentials: the last password change, in ms. */
 export const credentialsStampOf = (user: Pick<UserRecord, 'credentialsChangedAt'>): number => user.credentialsChangedAt?.getTime() ?? 0;
 
-/** The user's credentials stamp now, null for no such user; from memory until a change is signalled. */
+/** The user's credentials stamp now, null for no such user. */
 export async function credentialsStamp(userId: string): Promise<number | null> {
-  const { value, generation } = await stamps.get(userId);
-  if (value !== undefined) return value;
-  const user = await usersDao.findById(userId);
-  const stamp = user ? credentialsStampOf(user) : null;
-  stamps.set(userId, stamp, generation);
-  return stamp;
+  const user = await findCurrent(userId);
+  return user ? credentialsStampOf(user) : null;
 }
 
 export async function getById(id: string): Promise<UserRecord> {
@@ -129,10 +132,7 @@ export async function update(
     changes.credentialsChangedAt = new Date();
   }
   if (!(await usersDao.update(user._id, changes))) throw new NotFoundError(`User ${user._id} not found`);
-  if (password !== undefined) {
-    await credentialsChanged.raise();
-    await endAccess(user._id);
-  }
+  if (password !== undefined) await endAccess(user._id);
 }
 
 /** The account page's profile: names, picture and claims replaced as a whole (an empty one is removed). */
@@ -146,7 +146,6 @@ export async function replaceProfile(
 /** Deletes the user and ends everything issued to them. */
 export async function remove(id: string, endAccess: AccessEndedHook): Promise<void> {
   if (!(await usersDao.remove(id))) throw new NotFoundError(`User ${id} not found`);
-  await credentialsChanged.raise();
   await endAccess(id);
 }
 
@@ -180,10 +179,7 @@ export function markEmailVerified(id: string, email: string): Promise<boolean> {
  */
 export async function setDisabled(id: string, disabled: boolean, endAccess: AccessEndedHook): Promise<boolean> {
   if (!(await usersDao.setDisabled(id, disabled))) return false;
-  if (disabled) {
-    await credentialsChanged.raise();
-    await endAccess(id);
-  }
+  if (disabled) await endAccess(id);
   return true;
 }
 

@@ -1,9 +1,10 @@
 // Two server processes on one database, requests alternating between them: sessions, CSRF tokens,
 // codes, refresh rotation (with its grace period) and JWT refresh grants all live in the database, so
-// either can serve any step. What an instance caches (HTTP Basic verifications, access-token lookups)
-// follows a change made on the other within a second.
+// either can serve any step. What an instance caches (HTTP Basic verifications, access-token lookups,
+// clients, users) follows a change made on the other within a second.
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { testDatabaseUriWithName } from '../helpers/db';
+import { runCommand } from '../helpers/commands';
 import { clientSecretPost } from '../helpers/oauth';
 import { msUntilFalse } from '../helpers/polling';
 import { spawnServer, type ServerProcess } from '../helpers/server-process';
@@ -12,9 +13,10 @@ const TWIN_ISSUER = 'https://twin-issuer.example.com';
 
 let a: ServerProcess;
 let b: ServerProcess;
+let uri: string;
 
 beforeAll(async () => {
-  const uri = testDatabaseUriWithName();
+  uri = testDatabaseUriWithName();
   // A short grace period for refresh rotation, to see it work across instances and then end.
   // Rate limits on, as in production: the budgets must hold across the two.
   // One PUBLIC_URL, as behind one load balancer: both are the same issuer.
@@ -212,6 +214,56 @@ it('a revoked access token fails on the other instance within a second for /api/
   });
   expect(refusedOnB).toBeLessThanOrEqual(1000);
   expect(await accepted(b)).toEqual({ introspection: false, statuses: [401, 401] });
+}, 60_000);
+
+it('a rotated client secret and a deleted client are refused within a second on both instances, at once where deleted', async () => {
+  const { bearer } = await twinPerson('twin-client-cache@example.com');
+  const client = await twinClient(a, bearer, ['client_credentials']);
+  const token = (on: ServerProcess, secret: string) =>
+    call(on, '/oauth/token', formBody({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: secret }));
+  // Both instances have read (and keep) the client.
+  for (const on of [a, b]) expect((await token(on, client.client_secret)).status).toBe(200);
+
+  // A third process, the command, changes the secret: both servers are "elsewhere".
+  const rotated = await runCommand('oauth-client', ['rotate-secret', client.client_id, '--json'], {
+    MONGODB_URI: uri,
+    LOG_LEVEL: 'silent',
+  });
+  const { client_secret: newSecret } = JSON.parse(rotated.stdout) as { client_secret: string };
+  for (const on of [a, b]) {
+    expect(await msUntilFalse(async () => (await token(on, client.client_secret)).status === 200)).toBeLessThanOrEqual(1000);
+    expect((await token(on, newSecret)).status).toBe(200);
+  }
+
+  expect((await call(b, `/oauth/clients/${client.client_id}`, { method: 'DELETE', headers: bearer })).status).toBe(204);
+  expect((await token(b, newSecret)).status).toBe(401);
+  expect(await msUntilFalse(async () => (await token(a, newSecret)).status === 200)).toBeLessThanOrEqual(1000);
+}, 60_000);
+
+it('a profile change reaches userinfo at once on its instance and within a second on the other; a deletion ends it', async () => {
+  const email = 'twin-profile@example.com';
+  const { id } = await read(await call(a, '/users', jsonBody({ email, password: 'twin-password', firstName: 'Ada' })));
+  const { bearer } = {
+    bearer: { Authorization: `Bearer ${(await read(await call(a, '/auth', jsonBody({ email, password: 'twin-password' })))).accessToken}` },
+  };
+  const client = await twinClient(b, bearer, ['password']);
+  const issued = await call(
+    b,
+    '/oauth/token',
+    formBody({ grant_type: 'password', ...clientSecretPost(client), username: email, password: 'twin-password', scope: 'openid profile' }),
+  );
+  const withToken = { headers: { Authorization: `Bearer ${(await read(issued)).access_token}` } };
+  const givenName = async (on: ServerProcess) => (await read(await call(on, '/oauth/userinfo', withToken))).given_name;
+  for (const on of [a, b]) expect(await givenName(on)).toBe('Ada');
+
+  expect((await call(a, `/users/${id}`, { ...jsonBody({ firstName: 'Grace' }), method: 'PATCH' })).status).toBe(204);
+  expect(await givenName(a)).toBe('Grace');
+  expect(await msUntilFalse(async () => (await givenName(b)) === 'Ada')).toBeLessThanOrEqual(1000);
+  expect(await givenName(b)).toBe('Grace');
+
+  expect((await call(b, `/users/${id}`, { method: 'DELETE' })).status).toBe(204);
+  expect((await call(b, '/oauth/userinfo', withToken)).status).toBe(401);
+  expect(await msUntilFalse(async () => (await call(a, '/oauth/userinfo', withToken)).status === 200)).toBeLessThanOrEqual(1000);
 }, 60_000);
 
 describe('the same request many times at once, split across both instances', () => {

@@ -1,16 +1,21 @@
 // The database round trips of one token request, counted with the driver's command monitoring:
-// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six.
+// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six, and
+// a client_credentials token costs one write. The change signals the caches poll (at most twice a
+// second, whatever the load) are not the request's, and are left out.
 import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { disconnectDatabase } from '../../src/db/mongoose';
 import { testApp } from '../helpers/app';
 import { testDatabaseUri, uniqueDatabaseName } from '../helpers/db';
-import { authorizationCode, codeExchange, pkcePair, registerClient } from '../helpers/oauth';
+import { authorizationCode, clientSecretPost, codeExchange, passwordGrant, pkcePair, registerClient } from '../helpers/oauth';
 
 const app = testApp();
 const commands: string[] = [];
-const record = (event: CommandStartedEvent) => commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+const record = (event: CommandStartedEvent) => {
+  const command = `${event.commandName} ${String(event.command[event.commandName])}`;
+  if (command !== 'find change_signals') commands.push(command);
+};
 
 beforeAll(async () => {
   await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
@@ -48,6 +53,38 @@ it('exchanges a code with PKCE and openid in at most six database round trips', 
   const seen = await exchange();
   expect(seen.length).toBeLessThanOrEqual(6);
   expect(seen).toContain('insert oauth_tokens');
-  // The client is read once.
-  expect(seen.filter((command) => command === 'find oauth_clients')).toHaveLength(1);
+  // The client is not read again: the authorization request read it, and it is kept.
+  expect(seen.filter((command) => command === 'find oauth_clients')).toHaveLength(0);
+});
+
+it('issues a client_credentials token with one write and nothing else once the client is known', async () => {
+  const client = await registerClient({ grants: ['client_credentials'] });
+  const issue = async () => {
+    commands.length = 0;
+    await request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', ...clientSecretPost(client) })
+      .expect(200);
+    return [...commands];
+  };
+  // The first reads the client.
+  expect(await issue()).toEqual(expect.arrayContaining(['find oauth_clients', 'insert oauth_tokens']));
+  for (let i = 0; i < 3; i++) expect(await issue()).toEqual(['insert oauth_tokens']);
+});
+
+it('answers userinfo and introspection from memory once the token, its person and its client are known', async () => {
+  const { client, tokens } = await passwordGrant(app, { scope: 'openid profile' });
+  const calls = async () => {
+    commands.length = 0;
+    await request(app).get('/oauth/userinfo').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
+    await request(app)
+      .post('/oauth/introspect')
+      .type('form')
+      .send({ token: tokens.access_token, ...clientSecretPost(client) })
+      .expect(200, /"active":true/);
+    return [...commands];
+  };
+  await calls();
+  for (let i = 0; i < 3; i++) expect(await calls()).toEqual([]);
 });

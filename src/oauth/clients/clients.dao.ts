@@ -1,5 +1,9 @@
 // The only importer of the client model; returns plain objects.
+import { changeSignal } from '../../db/change-signals';
 import { ClientModel, type ClientDocument } from './clients.model';
+
+/** Raised after a client is replaced, changed or deleted, for the caches of client reads on every instance. */
+export const clientsChanged = changeSignal('oauth-clients');
 
 export async function insertClient(client: ClientDocument): Promise<void> {
   await ClientModel.create(client);
@@ -8,6 +12,7 @@ export async function insertClient(client: ClientDocument): Promise<void> {
 /** Creates the client, or replaces the one with its id. */
 export async function putClient(client: ClientDocument): Promise<void> {
   await ClientModel.replaceOne({ _id: client._id }, client, { upsert: true }).exec();
+  await clientsChanged.raise();
 }
 
 /** Whether a public client has this web origin. */
@@ -45,10 +50,15 @@ export function listAllClients(): Promise<ClientDocument[]> {
 export async function deleteClient(clientId: string, ownerId?: string): Promise<boolean> {
   const filter = ownerId === undefined ? { _id: clientId } : { _id: clientId, ownerId };
   const { deletedCount } = await ClientModel.deleteOne(filter).exec();
+  if (deletedCount === 1) await clientsChanged.raise();
   return deletedCount === 1;
 }
 
 /** Sets the given fields; the updated client, or null when there is none. */
-export function updateClient(clientId: string, fields: Partial<Omit<ClientDocument, '_id'>>): Promise<ClientDocument | null> {
-  return ClientModel.findOneAndUpdate({ _id: clientId }, { $set: fields }, { returnDocument: 'after' }).lean<ClientDocument>().exec();
+export async function updateClient(clientId: string, fields: Partial<Omit<ClientDocument, '_id'>>): Promise<ClientDocument | null> {
+  const updated = await ClientModel.findOneAndUpdate({ _id: clientId }, { $set: fields }, { returnDocument: 'after' })
+    .lean<ClientDocument>()
+    .exec();
+  if (updated) await clientsChanged.raise();
+  return updated;
 }

@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { basicClientCredentials } from '../../common/authorization';
 import { BadRequestError, NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
+import { SignalledCache } from '../../common/signalled-cache';
 import { invalidClient, invalidRequest } from '../oauth.errors';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
@@ -233,7 +234,8 @@ export async function update(clientId: string, changes: ClientChanges): Promise<
 }
 
 /**
- * A new secret for a confidential client; the old one stops working at once. Tokens already issued
+ * A new secret for a confidential client; the old one stops working (at once here, within a second on
+ * running servers, which keep clients they read). Tokens already issued
  * stay valid. null when there is no such client; refused for a public client, which has no secret.
  */
 export async function rotateSecret(clientId: string): Promise<string | null> {
@@ -244,8 +246,17 @@ export async function rotateSecret(clientId: string): Promise<string | null> {
   return (await clientsDao.updateClient(clientId, { secretHash: sha256(clientSecret) })) ? clientSecret : null;
 }
 
+/**
+ * Clients read recently, by id: the token, introspection, revocation and userinfo endpoints read the
+ * client on every request. A replaced, changed or deleted client raises the signal that empties it,
+ * so a rotated secret or a deleted client is refused at once on the instance that changed it and
+ * within a second on the others. Unknown ids are not kept: a made-up client_id costs a read, and no memory.
+ */
+const recentClients = new SignalledCache<ClientDocument>(clientsDao.clientsChanged, { maxEntries: 1_000, ttlMs: 60_000 });
+
+/** The client as it is now (from memory until a change is signalled), or null when there is none. */
 export function find(clientId: string): Promise<ClientDocument | null> {
-  return clientsDao.findClient(clientId);
+  return recentClients.getOrLoad(clientId, () => clientsDao.findClient(clientId));
 }
 
 /**
@@ -307,7 +318,7 @@ export function credentialsOf(parameters: OAuthParameters, authorization: string
  * an assertion authenticates only such a client.
  */
 export async function authenticateRequest(credentials: ClientCredentials, context: JwtContext): Promise<ClientDocument> {
-  const client = credentials.clientId ? await clientsDao.findClient(credentials.clientId) : null;
+  const client = credentials.clientId ? await find(credentials.clientId) : null;
   if (!client) throw invalidClient();
   const method = client.tokenEndpointAuthMethod;
   const accepted =

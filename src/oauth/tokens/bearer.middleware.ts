@@ -130,7 +130,7 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
         if (options.clientToken === 'invalid') throw invalid();
         throw refused(403, 'insufficient_scope', 'This token acts for a client application, not a user');
       }
-      const person = await usersService.findById(doc.userId);
+      const person = await usersService.findCurrent(doc.userId);
       if (!person) throw invalid();
       res.locals.oauth = { token: doc, person } satisfies OAuthPrincipal;
       next();

@@ -17,13 +17,9 @@ export function createAccessTokenCache(): AccessTokenCache {
   return new SignalledCache(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 });
 }
 
-async function findAccessToken(hash: string, cache: AccessTokenCache | undefined): Promise<TokenDocument | null> {
-  if (!cache) return tokensDao.findTokenByAccessHash(hash);
-  const { value, generation } = await cache.get(hash);
-  if (value) return value;
-  const doc = await tokensDao.findTokenByAccessHash(hash);
-  if (doc) cache.set(hash, doc, generation, doc.accessTokenExpiresAt.getTime() - Date.now());
-  return doc;
+function findAccessToken(hash: string, cache: AccessTokenCache | undefined): Promise<TokenDocument | null> {
+  const load = () => tokensDao.findTokenByAccessHash(hash);
+  return cache ? cache.getOrLoad(hash, load, (doc) => doc.accessTokenExpiresAt.getTime() - Date.now()) : load();
 }
 
 /** The stored access token if it is live (known, unexpired, not revoked), else null. */
