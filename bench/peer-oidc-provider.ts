@@ -26,15 +26,22 @@ interface Stored {
 }
 
 /**
- * Plain storage on MongoDB or FerretDB: one collection per model, keyed by id, with the secondary
- * keys the provider looks up by. Expired entries are ignored on read, as the provider expects.
+ * Plain storage on MongoDB or FerretDB: one collection per model, keyed by id, with an index on each
+ * secondary key the provider looks up or deletes by, and on the expiry (what a production adapter
+ * makes). Expired entries are ignored on read, as the provider expects.
  */
 function databaseAdapter(db: mongoose.mongo.Db) {
+  const indexed = new Set<string>();
   return class DatabaseAdapter implements Adapter {
     private readonly collection: mongoose.mongo.Collection<Stored>;
 
     constructor(name: string) {
       this.collection = db.collection<Stored>(`peer_${name}`);
+      if (!indexed.has(name)) {
+        indexed.add(name);
+        const keys = ['grantId', 'uid', 'userCode', 'expiresAt'].map((field) => ({ key: { [field]: 1 } }));
+        this.collection.createIndexes(keys).catch(fail);
+      }
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -131,7 +138,9 @@ async function main(): Promise<void> {
     .listen(port, '127.0.0.1');
 }
 
-main().catch((err: unknown) => {
+function fail(err: unknown): never {
   process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
-});
+}
+
+main().catch(fail);

@@ -3,7 +3,9 @@
 // baseline measured in the same run, beside the goal. Bounded: each scenario runs a fixed time.
 // BENCH_SECONDS changes the measured time per scenario; BENCH_ONLY=<substring> runs matching groups.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +16,7 @@ import { loadConfig } from '../src/config';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
+import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
 
 const ROOT = path.resolve(__dirname, '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
@@ -72,8 +75,21 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   };
 }
 
+/**
+ * The peer scenarios pin each server under test to one core and the load generator to another, as
+ * the servers were compared from outside; null when the machine has one core or no taskset.
+ */
+const PIN = cpus().length >= 2 && existsSync('/usr/bin/taskset') ? { server: '0', load: '1' } : null;
+let pinLoad = false;
+const PEER_CONNECTIONS = [10, 50];
+
+/** Moves a process and all its threads to the given cores. */
+const pin = (pid: number, cores: string) => promisify(execFile)('taskset', ['-a', '-p', '-c', cores, String(pid)]);
+
 async function runScript<T>(script: string, options: unknown, seconds: number, env: Record<string, string> = {}): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...TS_NODE, script, JSON.stringify(options)], {
+  const node = [process.execPath, ...TS_NODE, script, JSON.stringify(options)];
+  const [file, ...args] = pinLoad && PIN ? ['taskset', '-c', PIN.load, ...node] : node;
+  const { stdout } = await promisify(execFile)(file, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     timeout: (seconds + 120) * 1000,
@@ -154,12 +170,53 @@ async function clientCredentialsLoad(port: number, accessToken: string) {
   return { client, tokenRequest };
 }
 
+const formRequest = (path: string, fields: Record<string, string>): LoadRequest => ({
+  path,
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/** A person's password-grant token with openid and read, and form requests its client authenticates. */
+async function personalToken(port: number, email: string, password: string) {
+  const jwt = (await post(port, '/auth', { email, password })) as { accessToken: string };
+  const client = (await post(
+    port,
+    '/oauth/clients',
+    { name: 'Bearer', website: 'https://bearer.example.com', redirect_uri: 'https://bearer.example.com/cb', grants: ['password'] },
+    { Authorization: `Bearer ${jwt.accessToken}` },
+  )) as { client_id: string; client_secret: string };
+  const form = (fields: Record<string, string>, path = '') =>
+    formRequest(path, { client_id: client.client_id, client_secret: client.client_secret, ...fields });
+  const grant = form({ grant_type: 'password', username: email, password, scope: 'openid read' });
+  const issued = await fetch(`http://127.0.0.1:${port}/oauth/token`, grant);
+  const { access_token: token } = (await issued.json()) as { access_token: string };
+  return { token, form };
+}
+
+/** The size of a response's head as sent: status line, header lines and the blank line. */
+function headBytes(port: number, request: LoadRequest): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: request.path, method: request.method ?? 'GET', headers: request.headers },
+      (res) => {
+        let bytes = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`.length;
+        for (let i = 0; i < res.rawHeaders.length; i += 2) bytes += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`.length;
+        res.resume().on('end', () => resolve(bytes));
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
+
 const USAGE = `usage: npm run bench
 
 Builds the server, starts a database of its own and loads each scenario with autocannon from another
 process on 127.0.0.1; every figure is printed as a ratio against a baseline measured in the same run.
   BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
-  BENCH_ONLY=<substring>   only the groups whose name contains it`;
+  BENCH_ONLY=<substring>   only the groups whose name contains it (users, auth, catalogue, bearer,
+                           oauth, peers, weather, scale, memory)`;
 
 async function main(): Promise<void> {
   exitWithHelpIfAsked(USAGE);
@@ -303,23 +360,7 @@ async function main(): Promise<void> {
     }
 
     if (wanted('bearer')) {
-      // One password-grant token with openid and read, used on both servers.
-      const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
-      const client = (await post(
-        server.port,
-        '/oauth/clients',
-        { name: 'Bearer', website: 'https://bearer.example.com', redirect_uri: 'https://bearer.example.com/cb', grants: ['password'] },
-        { Authorization: `Bearer ${jwt.accessToken}` },
-      )) as { client_id: string; client_secret: string };
-      const form = (fields: Record<string, string>): LoadRequest => ({
-        path: '',
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: client.client_id, client_secret: client.client_secret, ...fields }).toString(),
-      });
-      const grant = form({ grant_type: 'password', username: email, password, scope: 'openid read' });
-      const issued = await fetch(`http://127.0.0.1:${server.port}/oauth/token`, grant);
-      const { access_token: token } = (await issued.json()) as { access_token: string };
+      const { token, form } = await personalToken(server.port, email, password);
       const bearer = { Authorization: `Bearer ${token}` };
       const routes: [string, LoadRequest][] = [
         ['GET /api/user', { path: '/api/user', headers: bearer }],
@@ -353,6 +394,81 @@ async function main(): Promise<void> {
         issued.requestsPerSecond >= 0.8 * bare,
         `${pct(issued.requestsPerSecond / bare)} of the ceiling, ${pct(issued.requestsPerSecond / appHello.requestsPerSecond)} of GET /hello`,
       );
+    }
+
+    if (wanted('peers')) {
+      // node-oidc-provider (bench/peer-oidc-provider.ts) in memory and on this same database server,
+      // against this server on the same scenarios, each server on one core and the load on the other.
+      const peer = async (store: 'memory' | 'database') => {
+        const target = await started([...TS_NODE, 'bench/peer-oidc-provider.ts'], {
+          PEER_STORE: store,
+          MONGODB_URI: `${database.uri}benchpeer`,
+        });
+        const fixture = (await (await fetch(`http://127.0.0.1:${target.port}/bench/fixture`)).json()) as Record<string, string>;
+        return { target, fixture };
+      };
+      const peers = { memory: await peer('memory'), database: await peer('database') };
+      const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
+      const { tokenRequest } = await clientCredentialsLoad(server.port, jwt.accessToken);
+      const { token, form } = await personalToken(server.port, email, password);
+      const peerForm = (fixture: Record<string, string>, path: string, fields: Record<string, string>) =>
+        formRequest(path, { client_id: fixture.client_id, client_secret: fixture.client_secret, ...fields });
+      // Static documents first: the memory peer keeps at most 1000 records, which issuing tokens evicts.
+      const scenarios: {
+        name: string;
+        ours: LoadRequest;
+        theirs: (fixture: Record<string, string>) => LoadRequest;
+        judge: 'database' | 'both';
+      }[] = [
+        { name: 'discovery', ours: { path: DISCOVERY_PATHS[0] }, theirs: () => ({ path: DISCOVERY_PATHS[0] }), judge: 'both' },
+        { name: 'JWKS', ours: { path: ENDPOINTS.jwks }, theirs: () => ({ path: '/jwks' }), judge: 'both' },
+        {
+          name: 'userinfo',
+          ours: { path: ENDPOINTS.userinfo, headers: { Authorization: `Bearer ${token}` } },
+          theirs: (fixture) => ({ path: '/me', headers: { Authorization: `Bearer ${fixture.accessToken}` } }),
+          judge: 'database',
+        },
+        {
+          name: 'introspection',
+          ours: form({ token }, ENDPOINTS.introspection),
+          theirs: (fixture) => peerForm(fixture, '/token/introspection', { token: fixture.accessToken }),
+          judge: 'database',
+        },
+        {
+          name: 'client_credentials token',
+          ours: tokenRequest,
+          theirs: (fixture) => peerForm(fixture, '/token', { grant_type: 'client_credentials' }),
+          judge: 'database',
+        },
+      ];
+      const pinned = [server, peers.memory.target, peers.database.target];
+      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
+      pinLoad = true;
+      for (const scenario of scenarios) {
+        const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
+        const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
+        for (const connections of PEER_CONNECTIONS) {
+          const ours = await measure(server.port, { ...scenario.ours, connections });
+          const memory = await measure(peers.memory.target.port, { ...theirs.memory, connections });
+          const onDatabase = await measure(peers.database.target.port, { ...theirs.database, connections });
+          const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
+          const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
+          const versus = (label: string, rival: Figures) =>
+            `${label} ${rps(rival)}, p99 ${rival.p99} ms (${(ours.requestsPerSecond / rival.requestsPerSecond).toFixed(2)}x)`;
+          report(
+            `${scenario.name}, ${connections} connections`,
+            `${rps(ours)}, p99 ${ours.p99} ms`,
+            scenario.judge === 'both'
+              ? '>= oidc-provider in memory and on the database, p99 too'
+              : '>= oidc-provider on the database, p99 too',
+            ahead,
+            `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ${heads}`,
+          );
+        }
+      }
+      pinLoad = false;
+      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
+      await Promise.all([peers.memory.target.stop(), peers.database.target.stop()]);
     }
 
     if (wanted('weather')) {

@@ -29,7 +29,7 @@ export async function issue(purpose: LinkPurpose, user: UserRecord & { email: st
     expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
   });
   await linksDao.deleteOthers(user._id, purpose, id);
-  await sweepExpired(now);
+  sweepExpired(now);
   return token;
 }
 

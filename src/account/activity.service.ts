@@ -24,7 +24,7 @@ export function createActivityLog(logger: Pick<Logger, 'warn'>) {
       try {
         const now = new Date();
         await activityDao.insert({ userId, kind, at: now, address: where.address, detail: where.detail?.slice(0, 200) });
-        await sweepOld(now);
+        sweepOld(now);
       } catch (err) {
         logger.warn({ err, kind }, 'security activity not recorded');
       }

@@ -35,7 +35,7 @@ async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<
   // The refresh token is only good while its access token is: after that the seed says log in again.
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
   await refreshGrantsDao.insert({ _id: refreshKey, userId: user._id, tokenHash: sha256(refreshToken), expiresAt });
-  await sweepExpiredGrants(now);
+  sweepExpiredGrants(now);
   return { accessToken, refreshToken };
 }
 

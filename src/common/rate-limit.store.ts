@@ -36,7 +36,7 @@ export async function oldestExpiry(key: string, now: Date): Promise<Date | null>
 export async function insertHits(hits: { key: string; expiresAt: Date }[], now: Date): Promise<unknown[]> {
   if (hits.length === 0) return [];
   const inserted = await HitModel.insertMany(hits);
-  await sweepExpired(now);
+  sweepExpired(now);
   return inserted.map((hit) => hit._id);
 }
 

@@ -57,7 +57,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
       userId,
       expiresAt: new Date(Date.now() + FACTOR_RULES.challengeLifetimeMs),
     });
-    await sweepChallenges();
+    sweepChallenges();
   }
 
   /** Checks that the response answers a live challenge of ours for this purpose and person, taking it. */

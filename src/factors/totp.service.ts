@@ -40,7 +40,7 @@ export function createTotp(config: { issuer: string; sealingSecret: string }) {
     const step = Math.floor(now / 1000 / period) + delta;
     const expiresAt = new Date((step + window + 2) * period * 1000);
     const fresh = await totpDao.recordUse(`${userId}:${step}`, expiresAt);
-    await sweepUses();
+    sweepUses();
     return fresh;
   }
 

@@ -33,12 +33,11 @@ export class MongoSessionStore extends Store {
     const { userId } = session;
     const seen = { data: JSON.stringify(session), expiresAt: expiryOf(session), lastSeenAt: new Date() };
     const update = userId ? { $set: { ...seen, userId } } : { $set: seen, $unset: { userId: 1 } };
-    upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec())
-      .then(() => sweepExpired())
-      .then(
-        () => callback?.(),
-        (err: unknown) => callback?.(err),
-      );
+    sweepExpired();
+    upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec()).then(
+      () => callback?.(),
+      (err: unknown) => callback?.(err),
+    );
   }
 
   destroy(sid: string, callback?: Callback): void {

@@ -66,6 +66,6 @@ export async function verifyAssertion(
   const now = Math.floor(Date.now() / 1000);
   if (typeof payload.exp !== 'number' || payload.exp > now + LIMITS.jwtLifetimeSeconds) return false;
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
-  await sweepUsed(new Date());
+  sweepUsed(new Date());
   return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + LIMITS.jwtClockToleranceSeconds) * 1000));
 }

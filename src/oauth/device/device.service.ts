@@ -34,7 +34,7 @@ export interface DeviceAuthorization {
 
 export async function start(clientId: string, scope: string[], interval: number): Promise<DeviceAuthorization> {
   const now = new Date();
-  await sweepExpired(now);
+  sweepExpired(now);
   const deviceCode = randomToken();
   const userCode = newUserCode();
   await deviceDao.insert({

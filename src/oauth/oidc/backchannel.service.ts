@@ -72,7 +72,7 @@ export function createBackchannelLogout(config: Config, idTokens: Pick<IdTokens,
     async granted(sid: string, userId: string, client: { _id: string; metadata?: { backchannel_logout_uri?: string } }): Promise<void> {
       if (!client.metadata?.backchannel_logout_uri) return;
       await backchannelDao.remember(sid, userId, client._id);
-      await sweepOld();
+      sweepOld();
     },
 
     /** One browser session ended: its clients are told, after this returns. */

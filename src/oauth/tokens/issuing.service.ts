@@ -78,7 +78,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
     }),
     userId ? grantsService.touch(userId, decision.client._id) : undefined,
   ]);
-  await sweepExpired(now);
+  sweepExpired(now);
   tokensIssued.inc({ grant_type: decision.grantType });
   return {
     accessToken,
