@@ -1,10 +1,11 @@
-// A JSON document that changes rarely (discovery, the JWK Set), serialised once with its ETag and its
-// response headers, and sent as it is: a request costs no stringify, no hashing and no header building.
+// A response body that changes rarely (discovery, the JWK Set, GET /hello), made once with its ETag and
+// its response headers, and sent as it is: a request costs no stringify, no hashing and no header building.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 export interface StaticDocument {
-  readonly body: Buffer;
+  /** A string: Node sends the head and a string body in one write, a Buffer body in a second one. */
+  readonly body: string;
   /** Strong: the same bytes on every instance. */
   readonly etag: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -12,15 +13,19 @@ export interface StaticDocument {
   readonly notModifiedHeaders: Readonly<Record<string, string>>;
 }
 
-/** `headers`: what the document's responses carry besides its type, length and ETag (Cache-Control, say). */
+/** A JSON document; `headers`: what its responses carry besides its type, length and ETag (Cache-Control, say). */
 export function staticDocument(value: unknown, headers: Record<string, string> = {}): StaticDocument {
-  const body = Buffer.from(JSON.stringify(value));
+  return staticBody(JSON.stringify(value), 'application/json; charset=utf-8', headers);
+}
+
+export function staticBody(text: string, contentType: string, headers: Record<string, string> = {}): StaticDocument {
+  const body = text;
   const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   const notModifiedHeaders = { ...headers, ETag: etag, 'X-Content-Type-Options': 'nosniff' };
   return {
     body,
     etag,
-    headers: { ...notModifiedHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) },
+    headers: { ...notModifiedHeaders, 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)) },
     notModifiedHeaders,
   };
 }

@@ -1,10 +1,17 @@
 // The weather aggregator of seed 001 part C.
-import { json, type OpenApiFragment, pathParam, ref, str, text } from '../openapi/openapi.kit';
+import { conditional, json, notModified, type OpenApiFragment, pathParam, ref, str, text } from '../openapi/openapi.kit';
 
 export const weatherOpenApi: OpenApiFragment = {
   paths: {
     '/hello': {
-      get: { tags: ['Weather'], operationId: 'hello', security: [], summary: 'Says hello!', responses: { '200': text('hello!') } },
+      get: {
+        tags: ['Weather'],
+        operationId: 'hello',
+        security: [],
+        parameters: conditional,
+        summary: 'Says hello!',
+        responses: { '200': text('hello!'), ...notModified },
+      },
     },
     '/weather/{city}': {
       parameters: [pathParam('city', 'City name, 1 to 100 characters')],

@@ -47,6 +47,13 @@ describe('GET /hello', () => {
     expect(res.text).toBe('hello!');
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
+
+  it('carries a strong ETag, and answers 304 to a client that has it', async () => {
+    const { etag } = (await request(weatherApp()).get('/hello').expect(200)).headers;
+    expect(etag).toMatch(/^"[\w-]{43}"$/);
+    const again = await request(weatherApp()).get('/hello').set('If-None-Match', etag).expect(304);
+    expect(again.text).toBe('');
+  });
 });
 
 describe('GET /weather/:city', () => {
