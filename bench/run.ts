@@ -30,6 +30,8 @@ const SERVER_MALLOC = { MALLOC_ARENA_MAX: '2' };
 
 interface Figures {
   requestsPerSecond: number;
+  /** Requests answered in the measured time. */
+  total: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -115,6 +117,17 @@ async function measure(port: number, request: LoadRequest, script?: string): Pro
   if (figures.non2xx + figures.errors > 0)
     process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
   return figures;
+}
+
+/** As measure(), with the server process's CPU time per request answered, in microseconds. */
+async function measureCpu(target: Target, request: LoadRequest): Promise<Figures & { cpuMicros: number }> {
+  await load(target.port, request, 1);
+  const before = await cpuSeconds(target.pid);
+  const figures = await load(target.port, request, DURATION_SECONDS);
+  const cpuMicros = (((await cpuSeconds(target.pid)) - before) * 1e6) / Math.max(figures.total, 1);
+  if (figures.non2xx + figures.errors > 0)
+    process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
+  return { ...figures, cpuMicros };
 }
 
 /** Busy CPU time (user + system) of a process so far, in seconds. */
@@ -448,16 +461,16 @@ async function main(): Promise<void> {
         const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
         const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
         for (const connections of PEER_CONNECTIONS) {
-          const ours = await measure(server.port, { ...scenario.ours, connections });
-          const memory = await measure(peers.memory.target.port, { ...theirs.memory, connections });
-          const onDatabase = await measure(peers.database.target.port, { ...theirs.database, connections });
+          const ours = await measureCpu(server, { ...scenario.ours, connections });
+          const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
+          const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
           const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
           const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
-          const versus = (label: string, rival: Figures) =>
-            `${label} ${rps(rival)}, p99 ${rival.p99} ms (${(ours.requestsPerSecond / rival.requestsPerSecond).toFixed(2)}x)`;
+          const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
+            `${label} ${rps(rival)}, p99 ${rival.p99} ms, ${rival.cpuMicros.toFixed(0)} us (${(ours.requestsPerSecond / rival.requestsPerSecond).toFixed(2)}x)`;
           report(
             `${scenario.name}, ${connections} connections`,
-            `${rps(ours)}, p99 ${ours.p99} ms`,
+            `${rps(ours)}, p99 ${ours.p99} ms, ${ours.cpuMicros.toFixed(0)} us`,
             scenario.judge === 'both'
               ? '>= oidc-provider in memory and on the database, p99 too'
               : '>= oidc-provider on the database, p99 too',

@@ -6,6 +6,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { disconnectDatabase } from '../../src/db/mongoose';
+import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { testDatabaseUri, uniqueDatabaseName } from '../helpers/db';
 import { authorizationCode, clientSecretPost, codeExchange, passwordGrant, pkcePair, registerClient } from '../helpers/oauth';
@@ -71,6 +72,12 @@ it('issues a client_credentials token with one write and nothing else once the c
   // The first reads the client.
   expect(await issue()).toEqual(expect.arrayContaining(['find oauth_clients', 'insert oauth_tokens']));
   for (let i = 0; i < 3; i++) expect(await issue()).toEqual(['insert oauth_tokens']);
+  // Written straight through the driver: what a client's token lacks is absent, not null.
+  const stored = await TokenModel.findOne({ clientId: client.client_id }).lean();
+  expect(stored).toEqual(expect.objectContaining({ scope: ['read'], accessTokenExpiresAt: expect.any(Date), issuedAt: expect.any(Date) }));
+  for (const absent of ['userId', 'refreshTokenHash', 'refreshTokenExpiresAt', 'amr', 'claims', 'sid', 'authTime']) {
+    expect(stored).not.toHaveProperty(absent);
+  }
 });
 
 it('answers userinfo and introspection from memory once the token, its person and its client are known', async () => {
@@ -87,4 +94,31 @@ it('answers userinfo and introspection from memory once the token, its person an
   };
   await calls();
   for (let i = 0; i < 3; i++) expect(await calls()).toEqual([]);
+});
+
+it('issues 100 client_credentials tokens asked for at once, each stored and live, in fewer writes than tokens', async () => {
+  const client = await registerClient({ grants: ['client_credentials'] });
+  commands.length = 0;
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', ...clientSecretPost(client) }),
+    ),
+  );
+  const tokens = answers.map((res) => (res.body as { access_token: string }).access_token);
+  expect(answers.every((res) => res.status === 200)).toBe(true);
+  expect(new Set(tokens).size).toBe(100);
+  const inserts = commands.filter((command) => command === 'insert oauth_tokens').length;
+  expect(inserts).toBeGreaterThan(0);
+  expect(inserts).toBeLessThan(100);
+  expect(await TokenModel.countDocuments({ clientId: client.client_id })).toBe(100);
+  for (const token of [tokens[0], tokens[99]]) {
+    await request(app)
+      .post('/oauth/introspect')
+      .type('form')
+      .send({ token, ...clientSecretPost(client) })
+      .expect(200, /"active":true/);
+  }
 });
