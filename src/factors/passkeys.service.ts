@@ -3,22 +3,21 @@
 // passkey"). The relying party id and origin come from PUBLIC_URL. Each ceremony's challenge is
 // stored and taken once (a replayed response finds it gone); a signature counter that does not move
 // forward is refused by the library.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { throttled } from '../db/sweeper';
 import { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
 import type { ChallengeDocument, PasskeyDocument } from './passkeys.model';
+
+/** Loaded at the first ceremony: most processes never run one, and it is some 10 MB of memory. */
+const webauthn = () => import('@simplewebauthn/server');
+const encodings = () => import('@simplewebauthn/server/helpers');
 
 /** Why a ceremony's answer was refused (the page or the JSON says it; nothing is stored). */
 export class PasskeyRefused extends Error {}
@@ -81,6 +80,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
       const existing = await passkeysDao.listFor(person.userId);
       if (existing.length >= FACTOR_RULES.maxPasskeys)
         throw new PasskeyRefused(`An account can have ${FACTOR_RULES.maxPasskeys} passkeys at most.`);
+      const [{ generateRegistrationOptions }, { isoUint8Array }] = await Promise.all([webauthn(), encodings()]);
       const options = await generateRegistrationOptions({
         rpName: config.rpName,
         rpID,
@@ -97,6 +97,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
     /** Stores the new passkey under its name; refused when the response does not verify. */
     async register(userId: string, response: RegistrationResponseJSON, name: string): Promise<PasskeyDocument> {
       if (!isCeremonyAnswer(response)) throw new PasskeyRefused(NOT_AN_ANSWER);
+      const [{ verifyRegistrationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), encodings()]);
       const verification = await verifyRegistrationResponse({
         response,
         expectedChallenge: challengeTaker('register', userId),
@@ -126,6 +127,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
     /** Options for a sign-in: the person's own passkeys (a second step), or any discoverable one (no userId). */
     async authenticationOptions(userId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const allowCredentials = userId ? (await passkeysDao.listFor(userId)).map(descriptor) : undefined;
+      const { generateAuthenticationOptions } = await webauthn();
       const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification: 'required' });
       await newChallenge('authenticate', options.challenge, userId);
       return options;
@@ -139,6 +141,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
       if (!isCeremonyAnswer(response)) throw new PasskeyRefused(NOT_AN_ANSWER);
       const passkey = await passkeysDao.find(response.id);
       if (!passkey || (userId !== undefined && passkey.userId !== userId)) throw new PasskeyRefused('This passkey is not registered here.');
+      const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), encodings()]);
       const verification = await verifyAuthenticationResponse({
         response,
         expectedChallenge: challengeTaker('authenticate', userId),

@@ -3,11 +3,13 @@
 // once: its time step is recorded by a unique insert, so a replay (or the same code sent many times
 // at once, to any instance) is refused.
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { seal, unseal } from '../common/crypto';
 import { throttled } from '../db/sweeper';
 import * as totpDao from './totp.dao';
 import { FACTOR_RULES } from './factors.rules';
+
+/** Loaded when a person first sets up an authenticator app. */
+const qrCodes = async () => (await import('qrcode')).default;
 
 const { algorithm, digits, period, window, secretBytes } = FACTOR_RULES.totp;
 const PURPOSE = 'totp-secret';
@@ -54,7 +56,9 @@ export function createTotp(config: { issuer: string; sealingSecret: string }) {
     async begin(userId: string, label: string): Promise<Enrolment | null> {
       const secret = new Secret({ size: secretBytes }).base32;
       if (!(await totpDao.replacePending(userId, seal(secret, config.sealingSecret, PURPOSE)))) return null;
-      const qrSvg = await QRCode.toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      const qrSvg = await (
+        await qrCodes()
+      ).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
       return { secret, qrSvg };
     },
 
@@ -62,7 +66,9 @@ export function createTotp(config: { issuer: string; sealingSecret: string }) {
     async pending(userId: string, label: string): Promise<Enrolment | null> {
       const secret = await secretOf(userId, false);
       if (!secret) return null;
-      const qrSvg = await QRCode.toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      const qrSvg = await (
+        await qrCodes()
+      ).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
       return { secret, qrSvg };
     },
 

@@ -3,7 +3,7 @@
 // names the links in them, so every mail flow works on a fresh clone. In production without SMTP_URL
 // no mail is sent and the flows that need it say so. Sending never holds up a page: messages wait in
 // a bounded queue, are tried a bounded number of times, and a failure is logged without the message.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { createWorkQueue } from '../common/work-queue';
 import type { Config } from '../config';
@@ -55,18 +55,23 @@ const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1
 export function createMailer(config: Config, logger: Logger): Mailer {
   const { smtpUrl, from } = config.mail;
   if (!smtpUrl) return config.isProduction ? unavailableMailer() : developmentOutbox(config, logger);
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: MAIL_LIMITS.timeoutMs,
-    greetingTimeout: MAIL_LIMITS.timeoutMs,
-    socketTimeout: MAIL_LIMITS.timeoutMs,
-    // Message bodies hold sign-in links: nodemailer logs nothing of its own.
-    logger: false,
-  });
+  // nodemailer is loaded with the first message: a server that sends none never holds it in memory.
+  let transport: Promise<Transporter> | undefined;
+  const transportNow = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: MAIL_LIMITS.timeoutMs,
+        greetingTimeout: MAIL_LIMITS.timeoutMs,
+        socketTimeout: MAIL_LIMITS.timeoutMs,
+        // Message bodies hold sign-in links: nodemailer logs nothing of its own.
+        logger: false,
+      }),
+    ));
   const queue = createWorkQueue<Mail>(
     MAIL_LIMITS,
     async (mail) => {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await transportNow()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
     {
       retried: (mail, attempt, err) =>

@@ -5,7 +5,8 @@ import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, signedInAgent } from '../helpers/oauth';
+import * as clientsService from '../../src/oauth/clients/clients.service';
+import { codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -122,5 +123,22 @@ describe('DELETE /oauth/clients/:clientId', () => {
     expect(csrfFrom(home.text)).toBeTruthy();
     const client = (await agent.post('/oauth/clients').send(registration).expect(201)).body;
     await agent.delete(`/oauth/clients/${client.client_id}`).expect(204);
+  });
+});
+
+describe('the clients this process keeps in memory', () => {
+  it('refuse a rotated secret and a deleted client at once, though the client was just read', async () => {
+    const client = await registerClient({ grants: ['client_credentials'] });
+    const token = (secret: string) =>
+      request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: secret });
+    await token(client.client_secret).expect(200);
+    const rotated = (await clientsService.rotateSecret(client.client_id))!;
+    await token(client.client_secret).expect(401);
+    await token(rotated).expect(200);
+    await clientsService.removeClient(client.client_id, async () => undefined);
+    await token(rotated).expect(401);
   });
 });
