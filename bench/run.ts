@@ -296,6 +296,82 @@ async function main(): Promise<void> {
       pct(appHello.requestsPerSecond / expressHello.requestsPerSecond),
     );
 
+    if (wanted('peers')) {
+      // node-oidc-provider (bench/peer-oidc-provider.ts) in memory and on this same database server,
+      // against this server on the same scenarios, each server on one core and the load on the other;
+      // first, while the database is small and quiet (the groups below write tens of thousands of records).
+      const peer = async (store: 'memory' | 'database') => {
+        const target = await started([...TS_NODE, 'bench/peer-oidc-provider.ts'], {
+          PEER_STORE: store,
+          MONGODB_URI: `${database.uri}benchpeer`,
+        });
+        const fixture = (await (await fetch(`http://127.0.0.1:${target.port}/bench/fixture`)).json()) as Record<string, string>;
+        return { target, fixture };
+      };
+      const peers = { memory: await peer('memory'), database: await peer('database') };
+      const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
+      const { tokenRequest } = await clientCredentialsLoad(server.port, jwt.accessToken);
+      const { token, form } = await personalToken(server.port, email, password);
+      const peerForm = (fixture: Record<string, string>, path: string, fields: Record<string, string>) =>
+        formRequest(path, { client_id: fixture.client_id, client_secret: fixture.client_secret, ...fields });
+      // Static documents first: the memory peer keeps at most 1000 records, which issuing tokens evicts.
+      const scenarios: {
+        name: string;
+        ours: LoadRequest;
+        theirs: (fixture: Record<string, string>) => LoadRequest;
+        judge: 'database' | 'both';
+      }[] = [
+        { name: 'discovery', ours: { path: DISCOVERY_PATHS[0] }, theirs: () => ({ path: DISCOVERY_PATHS[0] }), judge: 'both' },
+        { name: 'JWKS', ours: { path: ENDPOINTS.jwks }, theirs: () => ({ path: '/jwks' }), judge: 'both' },
+        {
+          name: 'userinfo',
+          ours: { path: ENDPOINTS.userinfo, headers: { Authorization: `Bearer ${token}` } },
+          theirs: (fixture) => ({ path: '/me', headers: { Authorization: `Bearer ${fixture.accessToken}` } }),
+          judge: 'database',
+        },
+        {
+          name: 'introspection',
+          ours: form({ token }, ENDPOINTS.introspection),
+          theirs: (fixture) => peerForm(fixture, '/token/introspection', { token: fixture.accessToken }),
+          judge: 'database',
+        },
+        {
+          name: 'client_credentials token',
+          ours: tokenRequest,
+          theirs: (fixture) => peerForm(fixture, '/token', { grant_type: 'client_credentials' }),
+          judge: 'database',
+        },
+      ];
+      const pinned = [server, peers.memory.target, peers.database.target];
+      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
+      pinLoad = true;
+      for (const scenario of scenarios) {
+        const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
+        const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
+        for (const connections of PEER_CONNECTIONS) {
+          const ours = await measureCpu(server, { ...scenario.ours, connections });
+          const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
+          const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
+          const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
+          const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
+          const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
+            `${label} ${rps(rival)}, p99 ${rival.p99} ms, ${rival.cpuMicros.toFixed(0)} us (${(ours.requestsPerSecond / rival.requestsPerSecond).toFixed(2)}x)`;
+          report(
+            `${scenario.name}, ${connections} connections`,
+            `${rps(ours)}, p99 ${ours.p99} ms, ${ours.cpuMicros.toFixed(0)} us`,
+            scenario.judge === 'both'
+              ? '>= oidc-provider in memory and on the database, p99 too'
+              : '>= oidc-provider on the database, p99 too',
+            ahead,
+            `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ${heads}`,
+          );
+        }
+      }
+      pinLoad = false;
+      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
+      await Promise.all([peers.memory.target.stop(), peers.database.target.stop()]);
+    }
+
     /** The database's ceiling for a route's reads and writes (bench/db-ceiling.ts), in operations per second. */
     const ceiling = async (work: 'user' | 'token', id: string) =>
       (
@@ -419,81 +495,6 @@ async function main(): Promise<void> {
         issued.requestsPerSecond >= 0.8 * bare,
         `${pct(issued.requestsPerSecond / bare)} of the ceiling, ${pct(issued.requestsPerSecond / appHello.requestsPerSecond)} of GET /hello`,
       );
-    }
-
-    if (wanted('peers')) {
-      // node-oidc-provider (bench/peer-oidc-provider.ts) in memory and on this same database server,
-      // against this server on the same scenarios, each server on one core and the load on the other.
-      const peer = async (store: 'memory' | 'database') => {
-        const target = await started([...TS_NODE, 'bench/peer-oidc-provider.ts'], {
-          PEER_STORE: store,
-          MONGODB_URI: `${database.uri}benchpeer`,
-        });
-        const fixture = (await (await fetch(`http://127.0.0.1:${target.port}/bench/fixture`)).json()) as Record<string, string>;
-        return { target, fixture };
-      };
-      const peers = { memory: await peer('memory'), database: await peer('database') };
-      const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
-      const { tokenRequest } = await clientCredentialsLoad(server.port, jwt.accessToken);
-      const { token, form } = await personalToken(server.port, email, password);
-      const peerForm = (fixture: Record<string, string>, path: string, fields: Record<string, string>) =>
-        formRequest(path, { client_id: fixture.client_id, client_secret: fixture.client_secret, ...fields });
-      // Static documents first: the memory peer keeps at most 1000 records, which issuing tokens evicts.
-      const scenarios: {
-        name: string;
-        ours: LoadRequest;
-        theirs: (fixture: Record<string, string>) => LoadRequest;
-        judge: 'database' | 'both';
-      }[] = [
-        { name: 'discovery', ours: { path: DISCOVERY_PATHS[0] }, theirs: () => ({ path: DISCOVERY_PATHS[0] }), judge: 'both' },
-        { name: 'JWKS', ours: { path: ENDPOINTS.jwks }, theirs: () => ({ path: '/jwks' }), judge: 'both' },
-        {
-          name: 'userinfo',
-          ours: { path: ENDPOINTS.userinfo, headers: { Authorization: `Bearer ${token}` } },
-          theirs: (fixture) => ({ path: '/me', headers: { Authorization: `Bearer ${fixture.accessToken}` } }),
-          judge: 'database',
-        },
-        {
-          name: 'introspection',
-          ours: form({ token }, ENDPOINTS.introspection),
-          theirs: (fixture) => peerForm(fixture, '/token/introspection', { token: fixture.accessToken }),
-          judge: 'database',
-        },
-        {
-          name: 'client_credentials token',
-          ours: tokenRequest,
-          theirs: (fixture) => peerForm(fixture, '/token', { grant_type: 'client_credentials' }),
-          judge: 'database',
-        },
-      ];
-      const pinned = [server, peers.memory.target, peers.database.target];
-      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
-      pinLoad = true;
-      for (const scenario of scenarios) {
-        const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
-        const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
-        for (const connections of PEER_CONNECTIONS) {
-          const ours = await measureCpu(server, { ...scenario.ours, connections });
-          const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
-          const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
-          const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
-          const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
-          const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
-            `${label} ${rps(rival)}, p99 ${rival.p99} ms, ${rival.cpuMicros.toFixed(0)} us (${(ours.requestsPerSecond / rival.requestsPerSecond).toFixed(2)}x)`;
-          report(
-            `${scenario.name}, ${connections} connections`,
-            `${rps(ours)}, p99 ${ours.p99} ms, ${ours.cpuMicros.toFixed(0)} us`,
-            scenario.judge === 'both'
-              ? '>= oidc-provider in memory and on the database, p99 too'
-              : '>= oidc-provider on the database, p99 too',
-            ahead,
-            `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ${heads}`,
-          );
-        }
-      }
-      pinLoad = false;
-      if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
-      await Promise.all([peers.memory.target.stop(), peers.database.target.stop()]);
     }
 
     if (wanted('weather')) {
