@@ -299,7 +299,8 @@ async function main(): Promise<void> {
     if (wanted('peers')) {
       // node-oidc-provider (bench/peer-oidc-provider.ts) in memory and on this same database server,
       // against this server on the same scenarios, each server on one core and the load on the other;
-      // first, while the database is small and quiet (the groups below write tens of thousands of records).
+      // first, and this server on a database of its own, as the peer has: the tokens issued here must
+      // not weigh on the groups below, nor theirs on this one.
       const peer = async (store: 'memory' | 'database') => {
         const target = await started([...TS_NODE, 'bench/peer-oidc-provider.ts'], {
           PEER_STORE: store,
@@ -309,6 +310,8 @@ async function main(): Promise<void> {
         return { target, fixture };
       };
       const peers = { memory: await peer('memory'), database: await peer('database') };
+      const server = await started(SERVER, { ...serverEnv, MONGODB_URI: `${database.uri}benchpeerours`, CREDENTIAL_CACHE: 'on' });
+      await post(server.port, '/users', { email, password });
       const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
       const { tokenRequest } = await clientCredentialsLoad(server.port, jwt.accessToken);
       const { token, form } = await personalToken(server.port, email, password);
@@ -369,7 +372,7 @@ async function main(): Promise<void> {
       }
       pinLoad = false;
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
-      await Promise.all([peers.memory.target.stop(), peers.database.target.stop()]);
+      await Promise.all([peers.memory.target.stop(), peers.database.target.stop(), server.stop()]);
     }
 
     /** The database's ceiling for a route's reads and writes (bench/db-ceiling.ts), in operations per second. */
