@@ -18,6 +18,7 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
+import { keycloakCommand, keycloakFixture } from './keycloak';
 
 const ROOT = path.resolve(__dirname, '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
@@ -58,14 +59,20 @@ const rows: string[] = [];
 const report = (scenario: string, figure: string, goal: string, met: boolean | null, extra = '') =>
   rows.push(`| ${scenario} | ${figure} | ${goal} | ${met === null ? '' : met ? 'met' : 'missed'} | ${extra} |`);
 
-async function startProcess(args: string[], env: Record<string, string>): Promise<Target> {
+/** `command` builds the command line for the port (Node with `args` by default). */
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  command: (port: number) => { file: string; args: string[] } = () => ({ file: process.execPath, args }),
+): Promise<Target> {
   const port = await findFreePort();
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const { file, args: argv } = command(port);
+  const child: ChildProcess = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitForPort(port, 60_000);
+  await waitForPort(port, 300_000);
   return {
     port,
     pid: child.pid!,
@@ -235,7 +242,8 @@ Builds the server, starts a database of its own and loads each scenario with aut
 process on 127.0.0.1; every figure is printed as a ratio against a baseline measured in the same run.
   BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
   BENCH_ONLY=<substring>   only the groups whose name contains it (users, auth, catalogue, bearer,
-                           oauth, peers, weather, scale, memory)`;
+                           oauth, peers, weather, scale, memory)
+  BENCH_KEYCLOAK=<home>    Keycloak in the peers group too (its home: bash bench/keycloak-fetch.sh)`;
 
 async function main(): Promise<void> {
   exitWithHelpIfAsked(USAGE);
@@ -263,8 +271,8 @@ async function main(): Promise<void> {
     ...SERVER_MALLOC,
   };
   const targets: Target[] = [];
-  const started = async (args: string[], env: Record<string, string>) => {
-    const target = await startProcess(args, env);
+  const started = async (args: string[], env: Record<string, string>, command?: Parameters<typeof startProcess>[2]) => {
+    const target = await startProcess(args, env, command);
     targets.push(target);
     return target;
   };
@@ -310,6 +318,15 @@ async function main(): Promise<void> {
         return { target, fixture };
       };
       const peers = { memory: await peer('memory'), database: await peer('database') };
+      // Keycloak from outside, when BENCH_KEYCLOAK names its home (bench/keycloak-fetch.sh).
+      const keycloakHome = process.env.BENCH_KEYCLOAK;
+      const keycloak = keycloakHome
+        ? await (async () => {
+            const { env } = keycloakCommand(keycloakHome, 0);
+            const target = await started([], env, (port) => keycloakCommand(keycloakHome, port));
+            return { target, fixture: await keycloakFixture(target.port) };
+          })()
+        : null;
       const server = await started(SERVER, { ...serverEnv, MONGODB_URI: `${database.uri}benchpeerours`, CREDENTIAL_CACHE: 'on' });
       await post(server.port, '/users', { email, password });
       const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
@@ -322,30 +339,51 @@ async function main(): Promise<void> {
         name: string;
         ours: LoadRequest;
         theirs: (fixture: Record<string, string>) => LoadRequest;
+        /** Keycloak's request, under its realm's paths. */
+        keycloak: (fixture: Record<string, string>) => LoadRequest;
         judge: 'database' | 'both';
       }[] = [
-        { name: 'discovery', ours: { path: DISCOVERY_PATHS[0] }, theirs: () => ({ path: DISCOVERY_PATHS[0] }), judge: 'both' },
-        { name: 'JWKS', ours: { path: ENDPOINTS.jwks }, theirs: () => ({ path: '/jwks' }), judge: 'both' },
+        {
+          name: 'discovery',
+          ours: { path: DISCOVERY_PATHS[0] },
+          theirs: () => ({ path: DISCOVERY_PATHS[0] }),
+          keycloak: (fixture) => ({ path: `${fixture.realm}${DISCOVERY_PATHS[0]}` }),
+          judge: 'both',
+        },
+        {
+          name: 'JWKS',
+          ours: { path: ENDPOINTS.jwks },
+          theirs: () => ({ path: '/jwks' }),
+          keycloak: (fixture) => ({ path: `${fixture.realm}/protocol/openid-connect/certs` }),
+          judge: 'both',
+        },
         {
           name: 'userinfo',
           ours: { path: ENDPOINTS.userinfo, headers: { Authorization: `Bearer ${token}` } },
           theirs: (fixture) => ({ path: '/me', headers: { Authorization: `Bearer ${fixture.accessToken}` } }),
+          keycloak: (fixture) => ({
+            path: `${fixture.realm}/protocol/openid-connect/userinfo`,
+            headers: { Authorization: `Bearer ${fixture.accessToken}` },
+          }),
           judge: 'database',
         },
         {
           name: 'introspection',
           ours: form({ token }, ENDPOINTS.introspection),
           theirs: (fixture) => peerForm(fixture, '/token/introspection', { token: fixture.accessToken }),
+          keycloak: (fixture) =>
+            peerForm(fixture, `${fixture.realm}/protocol/openid-connect/token/introspect`, { token: fixture.accessToken }),
           judge: 'database',
         },
         {
           name: 'client_credentials token',
           ours: tokenRequest,
           theirs: (fixture) => peerForm(fixture, '/token', { grant_type: 'client_credentials' }),
+          keycloak: (fixture) => peerForm(fixture, `${fixture.realm}/protocol/openid-connect/token`, { grant_type: 'client_credentials' }),
           judge: 'database',
         },
       ];
-      const pinned = [server, peers.memory.target, peers.database.target];
+      const pinned = [server, peers.memory.target, peers.database.target, ...(keycloak ? [keycloak.target] : [])];
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
       pinLoad = true;
       for (const scenario of scenarios) {
@@ -355,6 +393,7 @@ async function main(): Promise<void> {
           const ours = await measureCpu(server, { ...scenario.ours, connections });
           const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
           const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
+          const fromOutside = keycloak && (await measureCpu(keycloak.target, { ...scenario.keycloak(keycloak.fixture), connections }));
           const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
           const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
           const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
@@ -366,13 +405,14 @@ async function main(): Promise<void> {
               ? '>= oidc-provider in memory and on the database, p99 too'
               : '>= oidc-provider on the database, p99 too',
             ahead,
-            `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ${heads}`,
+            `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ` +
+              `${fromOutside ? `${versus('Keycloak', fromOutside)}; ` : ''}${heads}`,
           );
         }
       }
       pinLoad = false;
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
-      await Promise.all([peers.memory.target.stop(), peers.database.target.stop(), server.stop()]);
+      await Promise.all([peers.memory.target.stop(), peers.database.target.stop(), server.stop(), keycloak?.target.stop()]);
     }
 
     /** The database's ceiling for a route's reads and writes (bench/db-ceiling.ts), in operations per second. */
