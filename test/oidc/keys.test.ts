@@ -71,6 +71,16 @@ describe('signing keys', () => {
     expect(decodeProtectedHeader((tokens as { id_token?: string }).id_token!).kid).toBe(rsa.kid);
   });
 
+  it('make one key per algorithm when 30 requests at once find a fresh database', async () => {
+    await SigningKeyModel.deleteMany({});
+    const fresh = testApp({ SIGNING_KEYS_SECRET: SECRET });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => request(fresh).get('/oauth/jwks')));
+    expect(answers.every((res) => res.status === 200)).toBe(true);
+    expect(new Set(answers.map((res) => res.text)).size).toBe(1);
+    expect(answers[0].body.keys.map((key: { alg: string }) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(await SigningKeyModel.countDocuments()).toBe(2);
+  });
+
   it('let a server whose SIGNING_KEYS_SECRET changed make a key it can use, and sign', async () => {
     await request(liveApp().app).get('/oauth/jwks').expect(200);
     const changed = testApp({ SIGNING_KEYS_SECRET: 'a-new-signing-keys-secret-of-32-chars-or-more' });

@@ -123,12 +123,27 @@ export function createKeyRing(options: KeyRingOptions) {
     return loaded;
   }
 
+  // One rotation at a time in this process: the requests that find no usable key while one is being
+  // made wait for it, rather than each making (and retiring) another, which would publish a key
+  // per request for the whole publishing window.
+  let rotation: Promise<void> | null = null;
+  let rotations = 0;
+
   /** The key to sign with; the first call ever (or after a secret change, or for a new algorithm) creates the keys. */
   async function signingKey(alg: SigningAlgorithm = DEFAULT_SIGNING_ALGORITHM): Promise<SigningKey> {
+    const rotationsBefore = rotations;
     const found = (await fresh()).signing[alg];
     if (found) return found;
-    await rotate(options, true);
-    loaded = null;
+    // A rotation that ended while this one read the keys already made what it lacks.
+    if (rotations === rotationsBefore) {
+      rotation ??= rotate(options, true)
+        .then(() => {
+          rotations++;
+          loaded = null;
+        })
+        .finally(() => (rotation = null));
+    }
+    await rotation;
     const created = (await fresh()).signing[alg];
     if (!created) throw new Error(`no usable ${alg} signing key after creating one`);
     return created;
