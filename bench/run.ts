@@ -143,6 +143,14 @@ async function measureCpu(target: Target, request: LoadRequest): Promise<Figures
   return { ...figures, cpuMicros };
 }
 
+/** The process itself when it is the JVM, else its java child (kc.sh's). */
+async function jvmOf(pid: number): Promise<number> {
+  if ((await readFile(`/proc/${pid}/comm`, 'utf8')).trim() === 'java') return pid;
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(' ').map(Number);
+  for (const child of children) if ((await readFile(`/proc/${child}/comm`, 'utf8')).trim() === 'java') return child;
+  return pid;
+}
+
 /** Busy CPU time (user + system) of a process so far, in seconds. */
 async function cpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
@@ -323,7 +331,9 @@ async function main(): Promise<void> {
       const keycloak = keycloakHome
         ? await (async () => {
             const { env } = keycloakCommand(keycloakHome, 0);
-            const target = await started([], env, (port) => keycloakCommand(keycloakHome, port));
+            const launched = await started([], env, (port) => keycloakCommand(keycloakHome, port));
+            // kc.sh runs java as its child unless it hands over: pin and measure the JVM itself.
+            const target = { ...launched, pid: await jvmOf(launched.pid) };
             return { target, fixture: await keycloakFixture(target.port) };
           })()
         : null;
