@@ -78,7 +78,8 @@ async function startProcess(
     pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Gone already: exited, or killed by a signal (a process without a SIGTERM handler).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
