@@ -1,6 +1,6 @@
 // Builds the Express apps without listening: middleware, feature routers, 404 and the error handler.
 // createApp serves every route; createWeatherApp only the weather routes, for WEATHER_PORT.
-import express, { type Express, type Router } from 'express';
+import express, { type Express } from 'express';
 import { createAuthRouter } from './auth/auth.routes';
 import { createCatalogueV1Router } from './catalogue/catalogue.routes';
 import { createAccessTokens } from './common/access-tokens';
@@ -17,7 +17,7 @@ import { createLandingRouter } from './landing/landing.routes';
 import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
-import { createProviderDocumentsRouter } from './oauth/oidc/oidc.routes';
+import { providerDocumentRoutes } from './oauth/oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
 import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createCsrf } from './web/csrf';
@@ -26,7 +26,8 @@ import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
-import { createWeatherRouter } from './weather/weather.routes';
+import { createWeatherRouter, HELLO } from './weather/weather.routes';
+import { staticRoutes, type StaticSource } from './common/static-document';
 import { createSignIn } from './sign-in/sign-in.service';
 import { createLifecycle } from './wiring';
 import { createAccountRouter } from './account/account.routes';
@@ -48,8 +49,8 @@ export interface AppDeps {
 interface AppOptions {
   /** The health probes and the metrics route. */
   probes: boolean;
-  /** Served right after the request log and CORS: the same bytes for everyone (discovery, the JWK Set). */
-  documents?: Router;
+  /** Served right after the request log and CORS, beside GET /hello: the same bytes for everyone (discovery, the JWK Set). */
+  documents?: [string, StaticSource][];
 }
 
 function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => void, options: AppOptions): Express {
@@ -66,7 +67,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   if (browserClients) app.use(browserClients.middleware);
   const cors = corsFor(config, (path) => browserClients?.handles(path) ?? false);
   if (cors) app.use(cors);
-  if (options.documents) app.use(options.documents);
+  app.use(staticRoutes(new Map([['/hello', () => HELLO], ...(options.documents ?? [])])));
   // The busiest routes, plain text and JSON for programs: ahead of the pages' security headers (they
   // set only nosniff), the body parser and every other router.
   app.use(createWeatherRouter(config.weather));
@@ -107,7 +108,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));
     },
-    { probes: true, documents: createProviderDocumentsRouter(config, keys) },
+    { probes: true, documents: providerDocumentRoutes(config, keys) },
   );
 }
 

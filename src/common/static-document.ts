@@ -1,7 +1,7 @@
 // A response body that changes rarely (discovery, the JWK Set, GET /hello), made once with its ETag and
 // its response headers, and sent as it is: a request costs no stringify, no hashing and no header building.
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 export interface StaticDocument {
   /** A string: Node sends the head and a string body in one write, a Buffer body in a second one. */
@@ -46,4 +46,42 @@ export function sendStatic(req: Request, res: Response, document: StaticDocument
     return;
   }
   res.writeHead(200, document.headers).end(document.body);
+}
+
+/** The same document with more headers (its CORS headers, say), made once per document. */
+export function withHeaders(extra: Readonly<Record<string, string>>): (document: StaticDocument) => StaticDocument {
+  const made = new WeakMap<StaticDocument, StaticDocument>();
+  return (document) => {
+    let derived = made.get(document);
+    if (!derived) {
+      derived = {
+        ...document,
+        headers: { ...document.headers, ...extra },
+        notModifiedHeaders: { ...document.notModifiedHeaders, ...extra },
+      };
+      made.set(document, derived);
+    }
+    return derived;
+  };
+}
+
+/** Where a path's document comes from: a constant, or one that changes (the JWK Set on a key rotation). */
+export type StaticSource = () => StaticDocument | Promise<StaticDocument>;
+
+/**
+ * GET and HEAD of these exact paths, answered ahead of the routers: a map lookup instead of a walk
+ * through them. The request metrics name the path as its route.
+ */
+export function staticRoutes(routes: ReadonlyMap<string, StaticSource>): RequestHandler & { staticPaths: readonly string[] } {
+  const handler: RequestHandler = (req, res, next) => {
+    const source = req.method === 'GET' || req.method === 'HEAD' ? routes.get(req.path) : undefined;
+    if (source === undefined) return next();
+    // What the router sets when a route answers; the request log reads it (request-logging.ts).
+    req.route = { path: req.path };
+    const document = source();
+    if (document instanceof Promise) document.then((ready) => sendStatic(req, res, ready), next);
+    else sendStatic(req, res, document);
+  };
+  // For whoever lists the app's routes (the OpenAPI document's test).
+  return Object.assign(handler, { staticPaths: [...routes.keys()] });
 }

@@ -3,20 +3,19 @@
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../config';
 import { AppError } from '../common/errors';
-import { sendStatic, staticBody } from '../common/static-document';
+import { staticBody } from '../common/static-document';
 import { createProviders } from './providers';
 import * as weatherService from './weather.service';
 
 const MAX_CITY_LENGTH = 100;
 // Text and JSON for programs need none of the pages' headers (CSP, frame options), only this one.
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' };
-const HELLO = staticBody('hello!', 'text/plain; charset=utf-8');
+/** GET /hello's answer; every app serves it among its static routes (app.ts). */
+export const HELLO = staticBody('hello!', 'text/plain; charset=utf-8');
 
 export function createWeatherRouter(weather: Config['weather']): Router {
   const providers = createProviders(weather);
   const router = Router();
-
-  router.get('/hello', (req, res) => sendStatic(req, res, HELLO));
 
   router.get('/weather/:city', async (req: Request<{ city: string }>, res: Response) => {
     res.set(NOSNIFF);

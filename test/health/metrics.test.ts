@@ -53,6 +53,21 @@ describe('GET /metrics on the main port', () => {
     expect(after).not.toContain(user.id);
   });
 
+  it('names the static documents by their paths, answered ahead of the routers or not (304s too)', async () => {
+    const paths = ['/hello', '/.well-known/openid-configuration', '/oauth/jwks'];
+    const series = (path: string, status: number) => `http_requests_total{method="GET",route="${path}",status="${status}"}`;
+    const before = await scrape();
+    for (const path of paths) {
+      const { etag } = (await request(app).get(path).expect(200)).headers;
+      await request(app).get(path).set('If-None-Match', etag).expect(304);
+    }
+    const after = await scrape();
+    for (const path of paths) {
+      expect(sample(after, series(path, 200))).toBe(sample(before, series(path, 200)) + 1);
+      expect(sample(after, series(path, 304))).toBe(sample(before, series(path, 304)) + 1);
+    }
+  });
+
   it('counts tokens issued by grant type and failed password checks', async () => {
     const before = await scrape();
     await passwordGrant(app);

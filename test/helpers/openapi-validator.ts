@@ -71,12 +71,14 @@ export function responseProblem(
   const where = `${method} ${path} -> ${status}`;
   // CORS preflights are answered by the cors middleware for any route.
   if (method === 'OPTIONS') return null;
-  const operation = findOperation(method, path);
+  // HEAD is GET without the body (RFC 9110 §9.3.2): GET's operation, its statuses and headers.
+  const head = method === 'HEAD';
+  const operation = findOperation(head ? 'GET' : method, path);
   // Not a route: the generic 404 (and the catalogue's 405 for writes) answer those.
   if (!operation) return status === 404 || status === 405 ? null : `${where}: no such operation in the document`;
   const response = operation.responses[String(status)];
   if (!response) return `${where}: status not documented`;
-  if (!response.content) return null;
+  if (!response.content || head) return null;
   // A client error may come as a bare status (the Bearer challenge on /api/user, say).
   if (status >= 400 && body === '' && !contentType) return null;
   const type = contentType?.split(';')[0].trim() ?? '';

@@ -54,9 +54,12 @@ it('serves discovery and the JWK Set with a strong ETag: 304 for a match, and a 
     for (const condition of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
       const again = await request(app).get(path).set('If-None-Match', condition).expect(304);
       expect(again.headers.etag).toBe(etag);
+      expect(again.headers['access-control-allow-origin']).toBe('*');
       expect(again.text).toBe('');
     }
     await request(app).get(path).set('If-None-Match', '"other"').expect(200);
+    const head = await request(app).head(path).expect(200);
+    expect([head.headers.etag, head.headers['content-length'], head.text]).toEqual([etag, first.headers['content-length'], undefined]);
     const options = await request(app).options(path).set('Origin', SPA).set('Access-Control-Request-Method', 'GET').expect(204);
     expect(options.headers['access-control-allow-origin']).toBe('*');
   }

@@ -12,7 +12,7 @@ useTestDatabase();
 interface Layer {
   rawPath?: string;
   route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle: { stack?: Layer[] };
+  handle: { stack?: Layer[]; staticPaths?: readonly string[] };
 }
 
 /** Every "METHOD /path" the app answers, read from Express's router, in OpenAPI's path syntax. */
@@ -29,6 +29,8 @@ function appRoutes(app: Express): string[] {
             found.push(`${method.toUpperCase()} ${(prefix + path).replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`);
           }
         }
+      } else if (layer.handle.staticPaths) {
+        for (const path of layer.handle.staticPaths) found.push(`GET ${prefix + path}`);
       } else if (layer.handle.stack) {
         walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== '/' ? layer.rawPath : ''));
       }

@@ -12,7 +12,9 @@ const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, ENDPOINTS.jwks]);
 const CLIENT_ENDPOINTS = new Set<string>([ENDPOINTS.token, ENDPOINTS.userinfo, ENDPOINTS.revocation, ENDPOINTS.deviceAuthorization]);
 const MAX_AGE_SECONDS = 600;
 
-const anyOrigin = cors({ origin: '*', methods: ['GET'], maxAge: MAX_AGE_SECONDS });
+/** On discovery's and the JWK Set's own responses, made with them (oidc.controller.ts); their preflight is answered here. */
+export const PUBLIC_DOCUMENT_CORS = { 'Access-Control-Allow-Origin': '*' } as const;
+const anyOriginPreflight = cors({ origin: PUBLIC_DOCUMENT_CORS['Access-Control-Allow-Origin'], methods: ['GET'], maxAge: MAX_AGE_SECONDS });
 const clientCors = (origin: string) =>
   cors({
     origin,
@@ -34,15 +36,15 @@ export function createBrowserClientCors(config: Config): BrowserClientCors {
   const handles = (path: string) => PUBLIC_DOCUMENTS.has(path) || CLIENT_ENDPOINTS.has(path);
   return {
     handles,
-    middleware: async (req, res, next) => {
-      if (PUBLIC_DOCUMENTS.has(req.path)) return anyOrigin(req, res, next);
+    middleware: (req, res, next) => {
+      if (PUBLIC_DOCUMENTS.has(req.path)) return req.method === 'OPTIONS' ? anyOriginPreflight(req, res, next) : next();
       const origin = req.headers.origin;
       if (!CLIENT_ENDPOINTS.has(req.path) || !origin) return next();
       // Responses differ by Origin, so caches must key on it, allowed or not.
       res.vary('Origin');
-      const allowed = configured.has(origin) || (origin !== 'null' && (await isPublicClientOrigin(origin)));
-      if (allowed) return clientCors(origin)(req, res, next);
-      next();
+      if (configured.has(origin)) return clientCors(origin)(req, res, next);
+      if (origin === 'null') return next();
+      isPublicClientOrigin(origin).then((allowed) => (allowed ? clientCors(origin)(req, res, next) : next()), next);
     },
   };
 }

@@ -1,7 +1,8 @@
 // OpenID Connect: discovery (and the RFC 8414 document, which says the same), the JWK Set, userinfo.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { sendStatic, staticDocument } from '../../common/static-document';
+import { staticDocument, withHeaders, type StaticSource } from '../../common/static-document';
+import { PUBLIC_DOCUMENT_CORS } from '../clients/browser-cors.middleware';
 import type { Config } from '../../config';
 import {
   ACR_VALUES,
@@ -66,18 +67,14 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
 
 /**
  * Discovery and the JWK Set: the same bytes for everyone, made once (the JWK Set again when the keys
- * are re-read), served ahead of the app's other routes.
+ * are re-read), with their CORS header for any origin, served ahead of the app's other routes.
  */
-export function createProviderDocuments(config: Config, keys: KeyRing) {
-  const metadata = staticDocument(providerMetadata(config.publicUrl));
+export function createProviderDocuments(config: Config, keys: KeyRing): { metadata: StaticSource; jwks: StaticSource } {
+  const published = withHeaders(PUBLIC_DOCUMENT_CORS);
+  const metadata = published(staticDocument(providerMetadata(config.publicUrl)));
   return {
-    metadata(req: Request, res: Response): void {
-      sendStatic(req, res, metadata);
-    },
-
-    async jwks(req: Request, res: Response): Promise<void> {
-      sendStatic(req, res, await keys.jwksDocument());
-    },
+    metadata: () => metadata,
+    jwks: async () => published(await keys.jwksDocument()),
   };
 }
 

@@ -10,16 +10,13 @@ import type { createBearerGuard } from '../tokens/bearer.middleware';
 import type { IdTokens } from './id-tokens.service';
 import { createOidcController, createProviderDocuments } from './oidc.controller';
 import type { KeyRing } from './signing-keys.service';
+import type { StaticSource } from '../../common/static-document';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
 
-/** Discovery and the JWK Set; the app mounts them ahead of everything but the request log. */
-export function createProviderDocumentsRouter(config: Config, keys: KeyRing): Router {
+/** Discovery and the JWK Set by path, for the app's static routes (common/static-document.ts). */
+export function providerDocumentRoutes(config: Config, keys: KeyRing): [string, StaticSource][] {
   const documents = createProviderDocuments(config, keys);
-  const router = Router();
-  // One route per path, so the request metrics name each.
-  for (const path of DISCOVERY_PATHS) router.get(path, documents.metadata);
-  router.get(ENDPOINTS.jwks, documents.jwks);
-  return router;
+  return [...DISCOVERY_PATHS.map((path): [string, StaticSource] => [path, documents.metadata]), [ENDPOINTS.jwks, documents.jwks]];
 }
 
 export function createOidcRouter(
