@@ -19,6 +19,7 @@ import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
 import { keycloakCommand, keycloakFixture } from './keycloak';
+import { hydraEnv, hydraFixture, migrateHydra } from './hydra';
 
 const ROOT = path.resolve(__dirname, '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
@@ -48,6 +49,8 @@ interface Target {
 
 interface LoadRequest {
   path: string;
+  /** Another port of the same server (Hydra's admin port); the target's own by default. */
+  port?: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
@@ -117,7 +120,7 @@ async function runScript<T>(script: string, options: unknown, seconds: number, e
 function load(port: number, request: LoadRequest, seconds: number, script = 'bench/load.ts'): Promise<Figures> {
   const options = {
     ...request,
-    url: `http://127.0.0.1:${port}${request.path}`,
+    url: `http://127.0.0.1:${request.port ?? port}${request.path}`,
     connections: request.connections ?? CONNECTIONS,
     durationSeconds: seconds,
   };
@@ -252,7 +255,8 @@ process on 127.0.0.1; every figure is printed as a ratio against a baseline meas
   BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
   BENCH_ONLY=<substring>   only the groups whose name contains it (users, auth, catalogue, bearer,
                            oauth, peers, weather, scale, memory)
-  BENCH_KEYCLOAK=<home>    Keycloak in the peers group too (its home: bash bench/keycloak-fetch.sh)`;
+  BENCH_KEYCLOAK=<home>    Keycloak in the peers group too (its home: bash bench/keycloak-fetch.sh)
+  BENCH_HYDRA=<binary>     ORY Hydra in the peers group too (built by bash bench/hydra-fetch.sh)`;
 
 async function main(): Promise<void> {
   exitWithHelpIfAsked(USAGE);
@@ -338,6 +342,27 @@ async function main(): Promise<void> {
             return { target, fixture: await keycloakFixture(target.port) };
           })()
         : null;
+      // Hydra from outside, when BENCH_HYDRA names its binary (bench/hydra-fetch.sh), on SQLite.
+      const hydraBinary = process.env.BENCH_HYDRA;
+      const hydra = hydraBinary
+        ? await (async () => {
+            const adminPort = await findFreePort();
+            const databaseFile = path.join(dataDir, 'hydra.sqlite');
+            await migrateHydra(hydraBinary, hydraEnv(0, adminPort, databaseFile));
+            const target = await started([], {}, (port) => ({
+              file: 'env',
+              args: [
+                ...Object.entries(hydraEnv(port, adminPort, databaseFile)).map(([k, v]) => `${k}=${v}`),
+                hydraBinary,
+                'serve',
+                'all',
+                '--dev',
+              ],
+            }));
+            await waitForPort(adminPort, 60_000);
+            return { target, fixture: await hydraFixture(target.port, adminPort) };
+          })()
+        : null;
       const server = await started(SERVER, { ...serverEnv, MONGODB_URI: `${database.uri}benchpeerours`, CREDENTIAL_CACHE: 'on' });
       await post(server.port, '/users', { email, password });
       const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
@@ -352,6 +377,8 @@ async function main(): Promise<void> {
         theirs: (fixture: Record<string, string>) => LoadRequest;
         /** Keycloak's request, under its realm's paths. */
         keycloak: (fixture: Record<string, string>) => LoadRequest;
+        /** Hydra's request, or null when Hydra has no such endpoint of its own. */
+        hydra: (fixture: Record<string, string>) => LoadRequest | null;
         judge: 'database' | 'both';
       }[] = [
         {
@@ -359,6 +386,7 @@ async function main(): Promise<void> {
           ours: { path: DISCOVERY_PATHS[0] },
           theirs: () => ({ path: DISCOVERY_PATHS[0] }),
           keycloak: (fixture) => ({ path: `${fixture.realm}${DISCOVERY_PATHS[0]}` }),
+          hydra: () => ({ path: DISCOVERY_PATHS[0] }),
           judge: 'both',
         },
         {
@@ -366,6 +394,7 @@ async function main(): Promise<void> {
           ours: { path: ENDPOINTS.jwks },
           theirs: () => ({ path: '/jwks' }),
           keycloak: (fixture) => ({ path: `${fixture.realm}/protocol/openid-connect/certs` }),
+          hydra: () => ({ path: '/.well-known/jwks.json' }),
           judge: 'both',
         },
         {
@@ -376,6 +405,7 @@ async function main(): Promise<void> {
             path: `${fixture.realm}/protocol/openid-connect/userinfo`,
             headers: { Authorization: `Bearer ${fixture.accessToken}` },
           }),
+          hydra: () => null,
           judge: 'database',
         },
         {
@@ -384,6 +414,11 @@ async function main(): Promise<void> {
           theirs: (fixture) => peerForm(fixture, '/token/introspection', { token: fixture.accessToken }),
           keycloak: (fixture) =>
             peerForm(fixture, `${fixture.realm}/protocol/openid-connect/token/introspect`, { token: fixture.accessToken }),
+          // On Hydra's admin port, which asks for no client authentication.
+          hydra: (fixture) => ({
+            ...formRequest('/admin/oauth2/introspect', { token: fixture.accessToken }),
+            port: Number(fixture.adminPort),
+          }),
           judge: 'database',
         },
         {
@@ -391,10 +426,12 @@ async function main(): Promise<void> {
           ours: tokenRequest,
           theirs: (fixture) => peerForm(fixture, '/token', { grant_type: 'client_credentials' }),
           keycloak: (fixture) => peerForm(fixture, `${fixture.realm}/protocol/openid-connect/token`, { grant_type: 'client_credentials' }),
+          hydra: (fixture) => peerForm(fixture, '/oauth2/token', { grant_type: 'client_credentials' }),
           judge: 'database',
         },
       ];
-      const pinned = [server, peers.memory.target, peers.database.target, ...(keycloak ? [keycloak.target] : [])];
+      const outside = [...(keycloak ? [keycloak.target] : []), ...(hydra ? [hydra.target] : [])];
+      const pinned = [server, peers.memory.target, peers.database.target, ...outside];
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
       pinLoad = true;
       for (const scenario of scenarios) {
@@ -405,6 +442,8 @@ async function main(): Promise<void> {
           const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
           const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
           const fromOutside = keycloak && (await measureCpu(keycloak.target, { ...scenario.keycloak(keycloak.fixture), connections }));
+          const hydraRequest = hydra && scenario.hydra(hydra.fixture);
+          const atHydra = hydra && hydraRequest && (await measureCpu(hydra.target, { ...hydraRequest, connections }));
           const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
           const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
           const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
@@ -417,13 +456,18 @@ async function main(): Promise<void> {
               : '>= oidc-provider on the database, p99 too',
             ahead,
             `${versus('oidc-provider in memory', memory)}; ${versus('on the database', onDatabase)}; ` +
-              `${fromOutside ? `${versus('Keycloak', fromOutside)}; ` : ''}${heads}`,
+              `${fromOutside ? `${versus('Keycloak', fromOutside)}; ` : ''}${atHydra ? `${versus('Hydra', atHydra)}; ` : ''}${heads}`,
           );
         }
       }
       pinLoad = false;
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
-      await Promise.all([peers.memory.target.stop(), peers.database.target.stop(), server.stop(), keycloak?.target.stop()]);
+      await Promise.all([
+        peers.memory.target.stop(),
+        peers.database.target.stop(),
+        server.stop(),
+        ...outside.map((target) => target.stop()),
+      ]);
     }
 
     /** The database's ceiling for a route's reads and writes (bench/db-ceiling.ts), in operations per second. */
