@@ -44,5 +44,9 @@ export async function hydraFixture(port: number, adminPort: number): Promise<Rec
   });
   if (!token.ok) throw new Error(`Hydra token request: ${token.status} ${await token.text()}`);
   const { access_token: accessToken } = (await token.json()) as { access_token: string };
+  // Hydra makes its signing keys on first use, and concurrent first requests each make one: once here,
+  // before anything is measured.
+  const keys = await fetch(`http://127.0.0.1:${port}/.well-known/jwks.json`);
+  if (!keys.ok) throw new Error(`Hydra JWK Set: ${keys.status}`);
   return { ...CLIENT, accessToken, adminPort: String(adminPort) };
 }

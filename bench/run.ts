@@ -137,7 +137,8 @@ async function measure(port: number, request: LoadRequest, script?: string): Pro
 }
 
 /** As measure(), with the server process's CPU time per request answered, in microseconds. */
-async function measureCpu(target: Target, request: LoadRequest): Promise<Figures & { cpuMicros: number }> {
+async function measureCpu(target: Target, request: LoadRequest, quiet: Target[] = []): Promise<Figures & { cpuMicros: number }> {
+  await settle(quiet);
   await load(target.port, request, 1);
   const before = await cpuSeconds(target.pid);
   const figures = await load(target.port, request, DURATION_SECONDS);
@@ -145,6 +146,20 @@ async function measureCpu(target: Target, request: LoadRequest): Promise<Figures
   if (figures.non2xx + figures.errors > 0)
     process.stderr.write(`warning: ${request.path}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
   return { ...figures, cpuMicros };
+}
+
+/**
+ * Waits, at most 20 s, until the pinned servers are idle: work one leaves running after its scenario
+ * (a JVM compiling, Hydra making keys) would otherwise be counted against the next one's core.
+ */
+async function settle(targets: Target[]): Promise<void> {
+  if (targets.length === 0) return;
+  const busy = () => Promise.all(targets.map((target) => cpuSeconds(target.pid))).then((seconds) => seconds.reduce((a, b) => a + b, 0));
+  for (let attempt = 0; attempt < 80; attempt++) {
+    const before = await busy();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if ((await busy()) - before < 0.025) return;
+  }
 }
 
 /** The process itself when it is the JVM, else its java child (kc.sh's). */
@@ -438,12 +453,13 @@ async function main(): Promise<void> {
         const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
         const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
         for (const connections of PEER_CONNECTIONS) {
-          const ours = await measureCpu(server, { ...scenario.ours, connections });
-          const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections });
-          const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections });
-          const fromOutside = keycloak && (await measureCpu(keycloak.target, { ...scenario.keycloak(keycloak.fixture), connections }));
+          const ours = await measureCpu(server, { ...scenario.ours, connections }, pinned);
+          const memory = await measureCpu(peers.memory.target, { ...theirs.memory, connections }, pinned);
+          const onDatabase = await measureCpu(peers.database.target, { ...theirs.database, connections }, pinned);
+          const fromOutside =
+            keycloak && (await measureCpu(keycloak.target, { ...scenario.keycloak(keycloak.fixture), connections }, pinned));
           const hydraRequest = hydra && scenario.hydra(hydra.fixture);
-          const atHydra = hydra && hydraRequest && (await measureCpu(hydra.target, { ...hydraRequest, connections }));
+          const atHydra = hydra && hydraRequest && (await measureCpu(hydra.target, { ...hydraRequest, connections }, pinned));
           const rivals = scenario.judge === 'both' ? [memory, onDatabase] : [onDatabase];
           const ahead = rivals.every((rival) => ours.requestsPerSecond >= rival.requestsPerSecond && ours.p99 <= rival.p99);
           const versus = (label: string, rival: Figures & { cpuMicros: number }) =>
