@@ -40,7 +40,20 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       return context ? { reqId: context.requestId } : {};
     },
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 }));
+  return pino(options, destination ?? batchedStdout());
+}
+
+function batchedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 });
+  // pino flushes only asynchronous streams at exit: the last batch of a synchronous one is written here.
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // stdout closed or gone: nowhere left to write.
+    }
+  });
+  return stream;
 }
 
 // Variant A of the OAuth token endpoint accepts secrets in the query string, and OpenID Connect sends
