@@ -65,6 +65,13 @@ it('serves discovery and the JWK Set with a strong ETag: 304 for a match, and a 
   }
 });
 
+it('serves the static documents at their exact paths, GET and HEAD only (docs/decisions.md)', async () => {
+  for (const path of ['/.well-known/openid-configuration/', '/OAUTH/JWKS', '/hello/']) await request(app).get(path).expect(404);
+  const posted = await request(app).post('/oauth/jwks').send({});
+  expect([404, 405]).toContain(posted.status);
+  expect(posted.body).not.toHaveProperty('keys');
+});
+
 it.each(['/oauth/token', '/oauth/userinfo', '/oauth/revoke', '/oauth/device_authorization'])(
   'answers a preflight to %s from a public client origin, without credentials',
   async (path) => {
