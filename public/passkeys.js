@@ -32,6 +32,7 @@
       event.preventDefault();
       var csrf = form.querySelector('input[name="_csrf"]').value;
       var name = form.querySelector('input[name="name"]');
+      var returnTo = form.querySelector('input[name="return_to"]');
       var register = button.getAttribute('data-passkey') === 'register';
       button.disabled = true;
       say('');
@@ -40,7 +41,12 @@
           return register ? webauthn.startRegistration({ optionsJSON: options }) : webauthn.startAuthentication({ optionsJSON: options });
         })
         .then(function (response) {
-          return post(button.getAttribute('data-verify'), { _csrf: csrf, response: response, name: name ? name.value : undefined });
+          return post(button.getAttribute('data-verify'), {
+            _csrf: csrf,
+            response: response,
+            name: name ? name.value : undefined,
+            return_to: returnTo ? returnTo.value : undefined,
+          });
         })
         .then(function (result) {
           window.location.assign(result.redirect);

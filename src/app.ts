@@ -34,14 +34,17 @@ import { createAccountRouter } from './account/account.routes';
 import { createAccounts } from './account/account.service';
 import { createActivityLog } from './account/activity.service';
 import { createDevMailRouter } from './mail/dev-mail.routes';
-import { createSecondStep } from './factors/factors.controller';
-import { createFactorsRouter } from './factors/factors.routes';
+import { createFactors, createFactorsRouter } from './factors/factors.routes';
+import { createFactorActions } from './factors/factors.service';
+import { createJourney } from './sign-in/journey.service';
+import { systemClock, type Clock } from './common/clock';
 import { createMailer, type Mailer } from './mail/mailer';
-import type { SignedInHook } from './session/session.middleware';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
+  /** The time the sign-in journey and second factors read; tests pass one they move. */
+  clock?: Clock;
   /** The server passes its own, to let queued mail out at shutdown; otherwise the app makes one. */
   mailer?: Mailer;
 }
@@ -78,7 +81,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   return app;
 }
 
-export function createApp({ config, logger, mailer = createMailer(config, logger) }: AppDeps): Express {
+export function createApp({ config, logger, mailer = createMailer(config, logger), clock = systemClock }: AppDeps): Express {
   const keys = createKeyRing(keyRingOptions(config.oauth));
   return buildApp(
     { config, logger },
@@ -91,18 +94,19 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       // The one password check, shared by every surface that checks a password.
       const signIn = createSignIn(config, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger);
-      const signedIn: SignedInHook = (userId, where) => activity.record(userId, 'signed-in', where);
+      // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
+      const factors = createFactors(config, clock);
+      const journey = createJourney({ clock, activity, actions: createFactorActions({ ...factors, activity }) });
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
-      const secondStep = createSecondStep();
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, signedIn, secondStep));
-      app.use(createSocialRouter(config, logger, sessions, signedIn, secondStep));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, journey));
+      app.use(createSocialRouter(config, logger, sessions, journey));
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
-      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, secondStep));
-      app.use(createFactorsRouter(config, sessions, csrf, activity, signIn.verifyFactor));
+      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
+      app.use(createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor));
       // The development outbox: never in production (there is no outbox there either).
       if (!config.isProduction && mailer.outbox() !== null) app.use(createDevMailRouter(mailer));
       app.use(createOpenApiRouter());

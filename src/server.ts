@@ -1,5 +1,6 @@
 // Starts the server: configuration, database (embedded when MONGODB_URI is unset), the listener,
 // and a graceful shutdown that finishes in-flight requests before closing the database.
+import type { Clock } from './common/clock';
 import { createServer, type Server } from 'node:http';
 import { createApp, createMetricsApp, createWeatherApp } from './app';
 import { createLogger, type Logger } from './common/logger';
@@ -48,6 +49,8 @@ function closeServer(server: Server): Promise<void> {
 export async function start(
   config: Config = loadConfigFromProcess(),
   logger: Logger = createLogger(config.logLevel),
+  /** The sign-in journey's clock: the system's, or one a test moves. */
+  clock?: Clock,
 ): Promise<RunningServer> {
   for (const warning of startupWarnings(config)) logger.warn(warning);
   configurePasswordHashing(config.passwordHashing);
@@ -60,7 +63,7 @@ export async function start(
     logger.info(`the demo client now also accepts ${config.publicUrl}${CALLBACK_DEBUG_PATH}`);
   }
   const mailer = createMailer(config, logger);
-  const servers = [createServer(createApp({ config, logger, mailer }))];
+  const servers = [createServer(createApp({ config, logger, mailer, clock }))];
   const port = await listen(servers[0], config.port);
   logger.info(`listening on http://localhost:${port}`);
   let weatherPort: number | null = null;

@@ -3,13 +3,14 @@ import type { Request, Response } from 'express';
 import { noStore } from '../common/no-store';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
-import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
-import { signedInPerson, signIn, type SecondStep, type SessionEndedHook } from '../session/session.middleware';
+import { signedInPerson, type SessionEndedHook } from '../session/session.middleware';
+import type { Journey } from '../sign-in/journey.service';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
@@ -31,7 +32,11 @@ import type { Accounts, Origin } from './account.service';
 import type { ActivityLog } from './activity.service';
 
 const HTML = 'text/html; charset=utf-8';
-const origin = (req: Request): Origin => ({ address: clientAddress(req), device: deviceName(req.get('User-Agent')) });
+const origin = (req: Request): Origin => ({
+  address: clientAddress(req),
+  shown: displayAddress(req),
+  device: deviceName(req.get('User-Agent')),
+});
 
 /** A form field as text (absent, repeated or over-long fields are empty). */
 function field(req: Request, name: string, max = MAX_PASSWORD_LENGTH): string {
@@ -68,7 +73,7 @@ export function createAccountController(
   activity: ActivityLog,
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
-  secondStep: SecondStep,
+  journey: Journey,
 ) {
   const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);
   const ended = async (sessions: sessionService.EndedSession[]) => {
@@ -141,9 +146,13 @@ export function createAccountController(
         const values = { email: fields.email.slice(0, 254), firstName: fields.firstName, lastName: fields.lastName };
         return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), values, problems: outcome.problems }));
       }
-      await signIn(req, outcome.userId, false, ['pwd']);
-      await activity.record(outcome.userId, 'signed-in', { address: clientAddress(req), detail: 'new account' });
-      done(res, 'signed-up');
+      await journey.firstFactor(req, res, {
+        userId: outcome.userId,
+        method: 'pwd',
+        remember: false,
+        returnTo: '/account?done=signed-up',
+        via: 'new account',
+      });
     },
 
     async verifyEmail(req: Request, res: Response): Promise<void> {
@@ -191,10 +200,13 @@ export function createAccountController(
         return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
       // Every session ended with the old password; this browser starts a new one, after the second
       // factor when the account has one (a mailbox is not a second factor).
-      if (await secondStep.required(outcome.userId))
-        return secondStep.start(req, res, { userId: outcome.userId, remember: false, returnTo: '/account?done=reset', amr: ['pwd'] });
-      await signIn(req, outcome.userId, false, ['pwd']);
-      done(res, 'reset');
+      await journey.firstFactor(req, res, {
+        userId: outcome.userId,
+        method: 'pwd',
+        remember: false,
+        returnTo: '/account?done=reset',
+        via: 'password reset',
+      });
     },
 
     async showAccount(req: Request, res: Response): Promise<void> {
@@ -225,7 +237,7 @@ export function createAccountController(
       if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'password', message: outcome.problem } }, 400);
       // Every session ended with the old password, this one too: this browser starts a new one,
       // signed in as strongly as before.
-      await signIn(req, user._id, false, req.session.amr ?? ['pwd']);
+      await journey.renewed(req, user._id);
       done(res, 'password');
     },
 
@@ -239,7 +251,7 @@ export function createAccountController(
       const endedSessions = await sessionService.endOtherSessions(user._id, req.sessionID);
       await ended(endedSessions);
       if (endedSessions.length > 0)
-        await activity.record(user._id, 'sessions-ended', { address: clientAddress(req), detail: `${endedSessions.length}` });
+        await activity.record(user._id, 'sessions-ended', { address: displayAddress(req), detail: `${endedSessions.length}` });
       done(res, 'sessions-ended');
     },
   };

@@ -10,6 +10,7 @@ import { ADDRESS_FIELDS, CLAIM_FIELDS, MAX_CLAIM_LENGTH, MAX_NAME_LENGTH } from 
 import type { ActivityKind } from './activity.service';
 import { LINK_LIFETIME_MS } from './account.rules';
 import { MIN_PASSWORD_LENGTH } from '../common/validation';
+import { readableAddress } from '../common/rate-limit';
 
 const RESET_MINUTES = LINK_LIFETIME_MS['reset-password'] / 60_000;
 
@@ -159,6 +160,7 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'factor-added': 'Second factor added',
   'factor-removed': 'Second factor removed',
   'recovery-codes-made': 'New recovery codes made',
+  'verified-again': 'Confirmed with a second factor',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */
@@ -173,8 +175,8 @@ export const ACCOUNT_NOTICES = {
   totp: 'Your authenticator app is on: signing in now asks for its code after your password.',
   passkey: 'Your passkey is added: use it to sign in, or as the second step after your password.',
   'passkey-renamed': 'The passkey is renamed.',
-  'factor-removed': 'The second factor is removed.',
-  'verified-again': 'Second factor confirmed: you can now remove factors or make new recovery codes.',
+  'totp-removed': 'The authenticator app is turned off.',
+  'passkey-removed': 'The passkey is removed.',
 } as const;
 export type AccountNotice = keyof typeof ACCOUNT_NOTICES;
 
@@ -259,7 +261,7 @@ function sessionsSection(view: AccountView) {
   return html`<ul class="apps">${list.map(
     (session) => html`<li>
 <h3>${session.device}${session.current ? ' (this browser)' : ''}</h3>
-<p>From ${session.address}. ${session.signedInAt ? html`Signed in ${when(session.signedInAt)}, l` : 'L'}ast seen ${when(session.lastSeenAt)}.</p>
+<p>From ${readableAddress(session.address)}. ${session.signedInAt ? html`Signed in ${when(session.signedInAt)}, l` : 'L'}ast seen ${when(session.lastSeenAt)}.</p>
 ${
   session.current
     ? ''
@@ -311,7 +313,7 @@ function activitySection(view: AccountView) {
   if (list.length === 0 && page === 0) return html`<p>Nothing in the last 90 days.</p>`;
   return html`<ul class="apps">${list.map(
     (event) =>
-      html`<li><p><strong>${ACTIVITY_WORDS[event.kind]}</strong>, ${when(event.at)}, from ${event.address}${
+      html`<li><p><strong>${ACTIVITY_WORDS[event.kind]}</strong>, ${when(event.at)}, from ${readableAddress(event.address)}${
         event.detail ? html` (${event.detail})` : ''
       }</p></li>`,
   )}</ul>

@@ -4,7 +4,8 @@
 import { Router, type RequestHandler } from 'express';
 import { limitsFor, perAddress } from '../common/rate-limit';
 import type { Config } from '../config';
-import { requireSession, type SecondStep, type SessionEndedHook } from '../session/session.middleware';
+import { requireSession, type SessionEndedHook } from '../session/session.middleware';
+import type { Journey } from '../sign-in/journey.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
@@ -20,9 +21,9 @@ export function createAccountRouter(
   activity: ActivityLog,
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
-  secondStep: SecondStep,
+  journey: Journey,
 ): Router {
-  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, secondStep);
+  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey);
   // The same counter as POST /users: sign-ups from one address, whichever way they come.
   const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyPage);
   const form = [sessions, pageFormBody];

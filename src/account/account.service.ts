@@ -18,6 +18,8 @@ import type { ActivityLog } from './activity.service';
 
 /** Where a request came from: the activity log's address and browser. */
 export interface Origin {
+  /** The address as a person reads it, for the activity log (common/rate-limit.ts displayAddress). */
+  shown: string;
   address: string;
   device: string;
 }
@@ -49,7 +51,7 @@ export function createAccounts(
   /** Sets the new password: every earlier session and token of the account ends (docs/security.md). */
   async function setPassword(user: UserRecord, password: string, origin: Origin, kind: 'password-changed' | 'password-reset') {
     await usersService.update(user, { password }, null, endAccess, origin.address);
-    await activity.record(user._id, kind, { address: origin.address, detail: origin.device });
+    await activity.record(user._id, kind, { address: origin.shown, detail: origin.device });
   }
 
   return {
@@ -74,7 +76,7 @@ export function createAccounts(
         if (err instanceof usersService.EmailTakenError) return { problems: [usersService.EMAIL_TAKEN] };
         throw err;
       }
-      await activity.record(userId, 'signed-up', { address: origin.address, detail: origin.device });
+      await activity.record(userId, 'signed-up', { address: origin.shown, detail: origin.device });
       const user = await usersService.findById(userId);
       if (user) await sendVerification(user);
       return { userId };
@@ -93,7 +95,7 @@ export function createAccounts(
       if ('dead' in found) return found;
       if (!(await links.useUp(found.link))) return { dead: 'invalid' };
       if (await usersService.markEmailVerified(found.user._id, found.link.email)) {
-        await activity.record(found.user._id, 'email-verified', { address: origin.address, detail: found.link.email });
+        await activity.record(found.user._id, 'email-verified', { address: origin.shown, detail: found.link.email });
       }
       return { verified: found.link.email };
     },
@@ -113,7 +115,7 @@ export function createAccounts(
         if (!usersService.isActive(user) || !user.email) return;
         const token = await links.issue('reset-password', { ...user, email: user.email });
         mailer.send(resetMail(user.email, linkTo('/reset-password', token), LINK_LIFETIME_MS['reset-password'], site));
-        await activity.record(user._id, 'password-reset-requested', { address: origin.address, detail: origin.device });
+        await activity.record(user._id, 'password-reset-requested', { address: origin.shown, detail: origin.device });
       };
       void mailReset().catch((err: unknown) => logger.warn({ err }, 'password reset mail not prepared'));
     },

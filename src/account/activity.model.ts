@@ -12,6 +12,7 @@ export const ACTIVITY_KINDS = [
   'factor-added',
   'factor-removed',
   'recovery-codes-made',
+  'verified-again',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -105,6 +105,31 @@ export function clientAddress(req: Request): string {
   return `${groups.slice(0, 3).join(':')}:${groups[3].slice(0, 2)}00::/56`;
 }
 
+/**
+ * The client address as a person reads it (the account page's signed-in browsers and activity): the
+ * whole address, IPv4-mapped IPv6 as IPv4, IPv6 in its short form (RFC 5952), never a padded prefix.
+ */
+export function displayAddress(req: Request): string {
+  return readableAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+/** An address (or a stored `…::/56` prefix from clientAddress) in RFC 5952's short form. */
+export function readableAddress(address: string): string {
+  const [ip, prefix] = address.split('/');
+  if (!isIPv6(ip)) return address;
+  if (ip.toLowerCase().startsWith('::ffff:') && ip.includes('.')) return ip.slice(7);
+  const groups = expandIPv6(ip.toLowerCase()).map((group) => group.replace(/^0+(?=.)/, ''));
+  // The longest run of two or more zero groups (the first of equals) becomes "::".
+  let best = { at: -1, length: 1 };
+  for (let at = 0; at < 8; at++) {
+    let length = 0;
+    while (at + length < 8 && groups[at + length] === '0') length++;
+    if (length > best.length) best = { at, length };
+  }
+  const short = best.at < 0 ? groups.join(':') : `${groups.slice(0, best.at).join(':')}::${groups.slice(best.at + best.length).join(':')}`;
+  return prefix === undefined ? short : `${short}/${prefix}`;
+}
+
 function expandIPv6(address: string): string[] {
   const [head, tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];

@@ -61,14 +61,20 @@ export const factorsOpenApi: OpenApiFragment = {
         operationId: 'secondStepPage',
         security: [],
         summary: 'The second step of signing in: input `code`, button Verify, and a passkey button',
-        responses: { '200': page('The second step'), '302': redirect('No sign-in waiting: to /login'), ...pageFaults },
+        responses: {
+          '200': page('The second step'),
+          '302': redirect('Nothing waiting: to /login, or to /account for a signed-in person'),
+          ...pageFaults,
+        },
       },
       ...post(
         'secondStep',
         'Give a one-time code from the authenticator app, or a recovery code',
         form(['code']),
         {
-          '303': redirect('Signed in: to where the sign-in was going; to /login when none is waiting'),
+          '303': redirect(
+            "Signed in (or confirmed): to where the sign-in was going, or the step-up's action done; to /login or /account when none is waiting",
+          ),
           '401': page('The code is wrong or used (counted like a wrong password)'),
           '429': page('Too many wrong passwords or codes; see Retry-After'),
           ...refusals,
@@ -97,7 +103,13 @@ export const factorsOpenApi: OpenApiFragment = {
       { '200': options, '429': json(ref('Error'), 'Too many from this address'), ...jsonRefusals },
       [],
     ),
-    '/login/passkey': post('passkeySignIn', 'Sign in with a passkey alone', ceremony(['response']), { '200': next, ...jsonRefusals }, []),
+    '/login/passkey': post(
+      'passkeySignIn',
+      'Sign in with a passkey alone; `return_to` (a local path) is where the browser goes after (an authorization request)',
+      ceremony(['response', 'return_to']),
+      { '200': next, ...jsonRefusals },
+      [],
+    ),
     '/account/totp': {
       get: {
         tags,
@@ -118,7 +130,7 @@ export const factorsOpenApi: OpenApiFragment = {
       }),
     },
     '/account/totp/remove': post('removeTotp', 'Turn the authenticator app off (needs a recent second factor)', form([]), {
-      '303': redirect('Done: to /account; or to /login/verify for a fresh second factor first'),
+      '303': redirect('Done: to /account (after a step-up through /login/verify when the last second factor is not recent)'),
       ...refusals,
     }),
     '/account/recovery-codes': post(
@@ -126,12 +138,20 @@ export const factorsOpenApi: OpenApiFragment = {
       'Make new recovery codes (the old ones end; needs a recent second factor)',
       form([]),
       {
-        '200': page('The new codes, shown once'),
-        '303': redirect('To /login/verify for a fresh second factor first'),
+        '303': redirect('To /account/recovery-codes/new; or to /login/verify for a fresh second factor first'),
         '400': page('The account has no second factor'),
         ...refusals,
       },
     ),
+    '/account/recovery-codes/new': {
+      get: {
+        tags,
+        operationId: 'newRecoveryCodes',
+        summary: 'The recovery codes just made (POST /account/recovery-codes, after a step-up when one was asked), shown once',
+        security: sessionAuth,
+        responses: { '200': page('The codes'), '302': redirect('None waiting to be shown: to /account'), ...pageFaults },
+      },
+    },
     '/account/recovery-codes/first': {
       get: {
         tags,
@@ -158,7 +178,7 @@ export const factorsOpenApi: OpenApiFragment = {
     '/account/passkeys/{id}/remove': {
       post: {
         ...post('removePasskey', 'Remove a passkey (needs a recent second factor)', form([]), {
-          '303': redirect('Done: to /account; or to /login/verify for a fresh second factor first'),
+          '303': redirect('Done: to /account (after a step-up through /login/verify when the last second factor is not recent)'),
           ...refusals,
         }).post,
         parameters: [pathParam('id', 'The passkey (its credential id)')],

@@ -7,31 +7,46 @@ import { FACTOR_RULES } from './factors.rules';
 
 const DIGITS = FACTOR_RULES.totp.digits;
 
-export function secondStepPage(view: { csrfToken: string; passkeys: boolean; totp: boolean; error?: string }): string {
-  return layout(
-    'Second step',
-    html`<h1>Second step</h1>
-<p>Your account asks for a second factor.</p>
-${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
-<form method="post" action="/login/verify">
-${csrfField(view.csrfToken)}
-<label for="code">${view.totp ? 'Code from your authenticator app, or a recovery code' : 'A recovery code'}</label>
-<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20" autofocus>
-<div class="row"><button type="submit">Verify</button></div>
-</form>
-${
-  view.passkeys
+export interface SecondStepView {
+  csrfToken: string;
+  passkeys: boolean;
+  totp: boolean;
+  /** A step-up: why it asks, and where Cancel leads (sign-in/journey.service.ts stepUpReason). */
+  stepUp: { why: string; cancel: string } | null;
+  error?: string;
+}
+
+/**
+ * The second step: a code (the app's, or a recovery code) and a passkey button. A person whose only
+ * factor is a passkey is offered the passkey first, a recovery code after it.
+ */
+export function secondStepPage(view: SecondStepView): string {
+  const passkeyFirst = view.passkeys && !view.totp;
+  const passkey = view.passkeys
     ? passkeyForm({
         csrfToken: view.csrfToken,
         kind: 'authenticate',
         options: '/login/verify/passkey/options',
         verify: '/login/verify/passkey',
-        label: 'Use a passkey instead',
+        label: passkeyFirst ? 'Use your passkey' : 'Use a passkey instead',
         id: 'second-passkey',
+        primary: passkeyFirst,
       })
-    : ''
-}
-<p><a href="/login">Start again</a></p>
+    : '';
+  const code = html`<form method="post" action="/login/verify">
+${csrfField(view.csrfToken)}
+<label for="code">${view.totp ? 'Code from your authenticator app, or a recovery code' : passkeyFirst ? 'Or a recovery code' : 'A recovery code'}</label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20"${passkeyFirst ? '' : new SafeHtml(' autofocus')}>
+<div class="row"><button type="submit"${passkeyFirst ? new SafeHtml(' class="secondary"') : ''}>Verify</button></div>
+</form>`;
+  const title = view.stepUp ? 'Confirm it is you' : 'Second step';
+  return layout(
+    title,
+    html`<h1>${title}</h1>
+<p>${view.stepUp ? view.stepUp.why : 'Your account asks for a second factor.'}</p>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+${passkeyFirst ? [passkey, code] : [code, passkey]}
+<p>${view.stepUp ? html`<a href="${view.stepUp.cancel}">Cancel</a>` : html`<a href="/login">Start again</a>`}</p>
 ${view.passkeys ? PASSKEY_SCRIPTS : ''}`,
   );
 }

@@ -13,8 +13,10 @@ import type { FactorVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
 import { createFactorsController } from './factors.controller';
-import { createPasskeys } from './passkeys.service';
-import { createTotp } from './totp.service';
+import { createPasskeys, type Passkeys } from './passkeys.service';
+import { createTotp, type Totp } from './totp.service';
+import type { Clock } from '../common/clock';
+import type { Journey } from '../sign-in/journey.service';
 import { ASSET_SCRIPTS } from './factors.rules';
 import { AppError } from '../common/errors';
 import type { TooManyRequestsError } from '../common/rate-limit';
@@ -28,21 +30,25 @@ const SCRIPTS: Record<(typeof ASSET_SCRIPTS)[number], string> = {
   'passkeys.js': path.join(__dirname, '..', '..', 'public', 'passkeys.js'),
 };
 
+/** The authenticator-app and passkey services of one app, made once by createApp. */
+export function createFactors(config: Config, clock: Clock): { totp: Totp; passkeys: Passkeys } {
+  const site = new URL(config.publicUrl).host;
+  return {
+    totp: createTotp({ issuer: site, sealingSecret: config.oauth.signingKeysSecret, clock }),
+    passkeys: createPasskeys({ publicUrl: config.publicUrl, rpName: site }),
+  };
+}
+
 export function createFactorsRouter(
   config: Config,
   sessions: RequestHandler,
   csrf: Csrf,
+  journey: Journey,
+  services: { totp: Totp; passkeys: Passkeys },
   activity: ActivityLog,
   verifyFactor: FactorVerifier,
 ): Router {
-  const site = new URL(config.publicUrl).host;
-  const factors = createFactorsController({
-    csrf,
-    totp: createTotp({ issuer: site, sealingSecret: config.oauth.signingKeysSecret }),
-    passkeys: createPasskeys({ publicUrl: config.publicUrl, rpName: site }),
-    activity,
-    verifyFactor,
-  });
+  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor });
   const tooMany = (refused: TooManyRequestsError) =>
     new AppError(
       429,
@@ -78,6 +84,7 @@ export function createFactorsRouter(
   router.post('/account/totp/remove', sessions, pageFormBody, person, csrf.require, factors.removeTotp);
   router.post('/account/recovery-codes', sessions, pageFormBody, person, csrf.require, factors.regenerateCodes);
   router.get('/account/recovery-codes/first', sessions, requireSession(), factors.firstCodes);
+  router.get('/account/recovery-codes/new', sessions, requireSession(), factors.showNewCodes);
   router.post('/account/passkeys/options', sessions, jsonBody, personJson, csrf.require, factors.registrationOptions);
   router.post('/account/passkeys', sessions, jsonBody, personJson, csrf.require, factors.register);
   router.post('/account/passkeys/:id/rename', sessions, pageFormBody, person, csrf.require, factors.renamePasskey);

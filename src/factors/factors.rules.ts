@@ -4,8 +4,8 @@ export const FACTOR_RULES = {
   totp: { algorithm: 'SHA1', digits: 6, period: 30, window: 1, secretBytes: 20 },
   /** Ten single-use recovery codes of 10 base32 characters (50 bits) each. */
   recoveryCodes: { count: 10, length: 10 },
-  /** The second step must follow the password within this. */
-  pendingLifetimeMs: 5 * 60_000,
+  /** A second step (after the password, or a step-up) must follow within this; so must an app's first code after its key is shown. */
+  pendingLifetimeMs: 10 * 60_000,
   /** A passkey ceremony's challenge lives this long, once. */
   challengeLifetimeMs: 5 * 60_000,
   /** Removing a factor or making new recovery codes needs a sign-in with a factor this recent. */

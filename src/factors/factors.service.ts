@@ -3,6 +3,12 @@
 // step; what was given decides the session's amr, and so the acr of its ID tokens.
 import { acrOf, MULTI_FACTOR_ACR } from '../oauth/protocol';
 import { FACTOR_RULES } from './factors.rules';
+import type { ActivityLog } from '../account/activity.service';
+import type { StepUpActions } from '../sign-in/journey.service';
+import type { Passkeys } from './passkeys.service';
+import type { Totp } from './totp.service';
+
+export { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
 import * as recoveryCodes from './recovery-codes.service';
 import * as totpDao from './totp.dao';
@@ -37,4 +43,36 @@ export function strengthened(amr: readonly string[], factor: 'otp' | 'hwk' | 'sw
   const methods = new Set([...amr.filter((method) => method !== 'mfa'), factor]);
   if (methods.size > 1) methods.add('mfa');
   return [...methods];
+}
+
+/**
+ * What a step-up may be for, carried out by the sign-in journey once the second factor is given:
+ * turning off the app, removing a passkey, new recovery codes (kept in the session for the one page
+ * that shows them). Each says where the browser goes next.
+ */
+export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; activity: ActivityLog }): StepUpActions {
+  const { totp, passkeys, activity } = deps;
+  /** Without a second factor the recovery codes go too. */
+  const tidy = async (userId: string) => {
+    if (!(await hasSecondFactor(userId))) await recoveryCodes.removeAll(userId);
+  };
+  return async (action, { userId, session, origin }) => {
+    switch (action.name) {
+      case 'remove-totp':
+        if (await totp.remove(userId))
+          await activity.record(userId, 'factor-removed', { ...origin, detail: `authenticator app, ${origin.detail}` });
+        await tidy(userId);
+        return '/account?done=totp-removed';
+      case 'remove-passkey':
+        if (await passkeys.remove(userId, action.id))
+          await activity.record(userId, 'factor-removed', { ...origin, detail: `passkey, ${origin.detail}` });
+        await tidy(userId);
+        return '/account?done=passkey-removed';
+      case 'new-recovery-codes':
+        if (!(await hasSecondFactor(userId))) return '/account';
+        session.newRecoveryCodes = await recoveryCodes.regenerate(userId);
+        await activity.record(userId, 'recovery-codes-made', { ...origin, detail: `recovery codes, ${origin.detail}` });
+        return '/account/recovery-codes/new';
+    }
+  };
 }

@@ -23,6 +23,19 @@ const encodings = () => import('@simplewebauthn/server/helpers');
 export class PasskeyRefused extends Error {}
 
 const NOT_AN_ANSWER = 'This is not a passkey answer.';
+const COULD_NOT_CHECK = 'The passkey could not be checked. Try again, or sign in another way.';
+
+/** The library's reason for refusing an answer, in a person's words (its own text is for developers). */
+function refusalWords(err: unknown): string {
+  const reason = err instanceof Error ? err.message : '';
+  if (/counter/i.test(reason))
+    return 'This passkey was refused: its use count went backwards, which happens when a passkey is copied. Sign in another way, and remove the passkey from your account if you do not know why.';
+  if (/challenge/i.test(reason)) return 'This passkey request has expired or was used already. Try again.';
+  if (/origin|RP ID|rpID/i.test(reason)) return 'This passkey belongs to another site.';
+  if (/user verification|not verified|user presence/i.test(reason))
+    return 'Your device did not confirm it is you (a fingerprint, face or PIN). Try again.';
+  return COULD_NOT_CHECK;
+}
 
 /** The outline every WebAuthn answer has (the library checks the rest). */
 function isCeremonyAnswer(value: unknown): value is { id: string; response: object } {
@@ -105,9 +118,9 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
         expectedRPID: rpID,
         requireUserVerification: true,
       }).catch((err: unknown) => {
-        throw new PasskeyRefused(err instanceof Error ? err.message : 'The passkey could not be checked.');
+        throw new PasskeyRefused(refusalWords(err));
       });
-      if (!verification.verified) throw new PasskeyRefused('The passkey could not be checked.');
+      if (!verification.verified) throw new PasskeyRefused(COULD_NOT_CHECK);
       const { credential, credentialDeviceType } = verification.registrationInfo;
       if (await passkeysDao.find(credential.id)) throw new PasskeyRefused('This passkey is registered already.');
       const passkey: PasskeyDocument = {
@@ -155,9 +168,9 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
         },
         requireUserVerification: true,
       }).catch((err: unknown) => {
-        throw new PasskeyRefused(err instanceof Error ? err.message : 'The passkey could not be checked.');
+        throw new PasskeyRefused(refusalWords(err));
       });
-      if (!verification.verified) throw new PasskeyRefused('The passkey could not be checked.');
+      if (!verification.verified) throw new PasskeyRefused(COULD_NOT_CHECK);
       await passkeysDao.recordUse(passkey._id, verification.authenticationInfo.newCounter);
       return { userId: passkey.userId, method: passkey.deviceType === 'multiDevice' ? 'swk' : 'hwk' };
     },

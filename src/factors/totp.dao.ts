@@ -9,10 +9,10 @@ export function find(userId: string): Promise<TotpDocument | null> {
 }
 
 /** A new secret waiting for its first code; a confirmed one is never replaced here. */
-export async function replacePending(userId: string, secret: Sealed): Promise<boolean> {
+export async function replacePending(userId: string, secret: Sealed, now: Date): Promise<boolean> {
   const result = await TotpModel.updateOne(
     { _id: userId, confirmedAt: trusted({ $exists: false }) },
-    { $set: { secret, createdAt: new Date() } },
+    { $set: { secret, createdAt: now } },
     { upsert: true },
   )
     .exec()
@@ -24,8 +24,8 @@ export async function replacePending(userId: string, secret: Sealed): Promise<bo
   return result.upsertedCount + result.modifiedCount === 1;
 }
 
-export async function confirm(userId: string): Promise<void> {
-  await TotpModel.updateOne({ _id: userId }, { $set: { confirmedAt: new Date() } }).exec();
+export async function confirm(userId: string, now: Date): Promise<void> {
+  await TotpModel.updateOne({ _id: userId }, { $set: { confirmedAt: now } }).exec();
 }
 
 export async function remove(userId: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import { seal, unseal } from '../common/crypto';
 import { throttled } from '../db/sweeper';
 import * as totpDao from './totp.dao';
 import { FACTOR_RULES } from './factors.rules';
+import type { Clock } from '../common/clock';
 
 /** Loaded when a person first sets up an authenticator app. */
 const qrCodes = async () => (await import('qrcode')).default;
@@ -23,20 +24,30 @@ export interface Enrolment {
   qrSvg: string;
 }
 
-export function createTotp(config: { issuer: string; sealingSecret: string }) {
+export function createTotp(config: { issuer: string; sealingSecret: string; clock: Clock }) {
+  const { clock } = config;
   const totpOf = (secretBase32: string, label: string) =>
     new TOTP({ issuer: config.issuer, label, algorithm, digits, period, secret: Secret.fromBase32(secretBase32) });
 
+  /** A key waiting for its first code is kept for FACTOR_RULES.pendingLifetimeMs after it was shown. */
+  const waiting = (stored: { confirmedAt?: Date; createdAt: Date }) =>
+    !stored.confirmedAt && clock.now() - stored.createdAt.getTime() < FACTOR_RULES.pendingLifetimeMs;
+
   async function secretOf(userId: string, confirmed: boolean): Promise<string | null> {
     const stored = await totpDao.find(userId);
-    if (!stored || Boolean(stored.confirmedAt) !== confirmed) return null;
+    if (!stored || (confirmed ? !stored.confirmedAt : !waiting(stored))) return null;
     return unseal(stored.secret, config.sealingSecret, PURPOSE);
   }
+
+  const enrolment = async (secret: string, label: string): Promise<Enrolment> => ({
+    secret,
+    qrSvg: await (await qrCodes()).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+  });
 
   /** Whether the code is right for this secret now and not used before (then it is used up). */
   async function accept(userId: string, secretBase32: string, code: string): Promise<boolean> {
     if (!new RegExp(`^\\d{${digits}}$`).test(code)) return false;
-    const now = Date.now();
+    const now = clock.now();
     const delta = totpOf(secretBase32, '').validate({ token: code, timestamp: now, window });
     if (delta === null) return false;
     const step = Math.floor(now / 1000 / period) + delta;
@@ -52,31 +63,29 @@ export function createTotp(config: { issuer: string; sealingSecret: string }) {
       return Boolean((await totpDao.find(userId))?.confirmedAt);
     },
 
-    /** Starts (or restarts) enrolment: a new secret waiting for its first code. Null when one is on already. */
+    /**
+     * Enrolment: the key shown before while it waits for its first code (a reload must not make the
+     * scanned key useless), else a new one. Null when an app is on already.
+     */
     async begin(userId: string, label: string): Promise<Enrolment | null> {
+      const kept = await secretOf(userId, false);
+      if (kept) return enrolment(kept, label);
       const secret = new Secret({ size: secretBytes }).base32;
-      if (!(await totpDao.replacePending(userId, seal(secret, config.sealingSecret, PURPOSE)))) return null;
-      const qrSvg = await (
-        await qrCodes()
-      ).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-      return { secret, qrSvg };
+      if (!(await totpDao.replacePending(userId, seal(secret, config.sealingSecret, PURPOSE), new Date(clock.now())))) return null;
+      return enrolment(secret, label);
     },
 
-    /** The pending enrolment's secret shown again (a wrong first code), or null. */
+    /** The waiting key shown again (a wrong first code), or null when none waits. */
     async pending(userId: string, label: string): Promise<Enrolment | null> {
       const secret = await secretOf(userId, false);
-      if (!secret) return null;
-      const qrSvg = await (
-        await qrCodes()
-      ).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-      return { secret, qrSvg };
+      return secret ? enrolment(secret, label) : null;
     },
 
     /** The first code turns the app on; false when it is wrong (or there is no enrolment). */
     async confirm(userId: string, code: string): Promise<boolean> {
       const secret = await secretOf(userId, false);
       if (!secret || !(await accept(userId, secret, code))) return false;
-      await totpDao.confirm(userId);
+      await totpDao.confirm(userId, new Date(clock.now()));
       return true;
     },
 

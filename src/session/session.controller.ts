@@ -4,7 +4,6 @@ import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
-import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
@@ -13,7 +12,8 @@ import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
-import { signedInPerson, signIn, signOut, type SecondStep, type SessionEndedHook, type SignedInHook } from './session.middleware';
+import type { Journey } from '../sign-in/journey.service';
+import { signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -38,8 +38,7 @@ export function createSessionController(
   verifyPassword: PasswordVerifier,
   github: boolean,
   sessionEnded: SessionEndedHook,
-  signedIn: SignedInHook,
-  secondStep: SecondStep,
+  journey: Journey,
 ) {
   // The login page runs the passkey button's script (web/scripts.ts).
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) => {
@@ -74,10 +73,7 @@ export function createSessionController(
         return;
       }
       const remembered = remember === '1' || remember === 'on';
-      await signedIn(userId, { address: clientAddress(req), detail: `password, ${deviceName(req.get('User-Agent'))}` });
-      if (await secondStep.required(userId)) return secondStep.start(req, res, { userId, remember: remembered, returnTo, amr: ['pwd'] });
-      await signIn(req, userId, remembered, ['pwd']);
-      res.redirect(303, returnTo);
+      await journey.firstFactor(req, res, { userId, method: 'pwd', remember: remembered, returnTo, via: 'password' });
     },
 
     async logout(req: Request, res: Response): Promise<void> {

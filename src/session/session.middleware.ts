@@ -1,14 +1,14 @@
 // Sessions for the browser routes only (login, logout, home, sign-in providers, authorize and consent,
 // client registration by session). Cookie `sid`: httpOnly, SameSite=Lax, Secure in production.
-// Signing in and out changes the HTTP session itself, so those two live here, next to it.
+// Who a session belongs to is changed only by the sign-in journey (sign-in/journey.service.ts),
+// through regenerateSession and saveSession; signing out lives here.
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
-import { randomToken } from '../common/crypto';
-import { clientAddress } from '../common/rate-limit';
 import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
 import type { UserRecord } from '../users/users.types';
+import type { PendingStep } from '../sign-in/journey.service';
 import { currentUser, type EndedSession } from './session.service';
 import { MongoSessionStore } from './session.store';
 
@@ -25,64 +25,17 @@ declare module 'express-session' {
     /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
     device?: string;
     address?: string;
-    /** A password was right and a second factor is owed: nobody is signed in yet (docs/security.md, Second factors). */
-    pending?: PendingSignIn;
+    /** A second factor is owed, for signing in or a step-up (sign-in/journey.service.ts). */
+    pending?: PendingStep;
+    /** New recovery codes made after a step-up, shown once by the next page. */
+    newRecoveryCodes?: string[];
   }
-}
-
-/** What a right password (or a step-up) leaves while the second factor is asked for. */
-export interface PendingSignIn {
-  userId: string;
-  remember: boolean;
-  /** Where to go once the second factor is given (a local path). */
-  returnTo: string;
-  /** The methods already proven (`pwd`, or `fed`, or those of the session being stepped up). */
-  amr: string[];
-  /** When the password was given (ms): the second step must follow within a few minutes. */
-  at: number;
-}
-
-/**
- * Sign-in that owes a second factor, wired in createApp from the factors feature: whether the person
- * has one, and the step that asks for it (the browser goes to /login/verify).
- */
-export interface SecondStep {
-  required(userId: string): Promise<boolean>;
-  start(req: Request, res: Response, pending: Omit<PendingSignIn, 'at'>): Promise<void>;
-}
-
-/** Keeps the pending sign-in in a new session (nobody signed in), stored before the redirect goes out. */
-export async function holdSignIn(req: Request, pending: Omit<PendingSignIn, 'at'>): Promise<void> {
-  const stepUp = req.session.userId === pending.userId;
-  if (!stepUp) await settled((done) => req.session.regenerate(done));
-  req.session.pending = { ...pending, at: Date.now() };
-  await settled((done) => req.session.save(done));
-}
-
-/**
- * The second factor was given: a new signed-in session, or, for a person already signed in to this
- * browser (a step-up), the same session with the stronger methods and a new auth_time.
- */
-export async function completeSignIn(req: Request, pending: PendingSignIn, amr: string[]): Promise<void> {
-  if (req.session.userId === pending.userId) {
-    delete req.session.pending;
-    req.session.amr = amr;
-    req.session.authTime = Date.now();
-    await settled((done) => req.session.save(done));
-    return;
-  }
-  await signIn(req, pending.userId, pending.remember, amr);
 }
 
 export type { EndedSession } from './session.service';
 
-/** A person signed in to a browser (the account's security activity): from where, and how. */
-export type SignedInHook = (userId: string, where: { address: string; detail: string }) => Promise<void>;
-
 /** What must happen when a signed-in session ends (back-channel logout); wired in src/wiring.ts. */
 export type SessionEndedHook = (ended: EndedSession) => Promise<void>;
-
-const MAX_DEVICE_LENGTH = 200;
 
 export const REMEMBER_ME_MS = 30 * 24 * 3600 * 1000;
 
@@ -104,27 +57,14 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
   );
 }
 
+/** A new session id for this browser (its data starts empty): no session fixation. */
+export const regenerateSession = (req: Request): Promise<void> => settled((done) => req.session.regenerate(done));
+
 /**
- * Starts a signed-in session under a new id (no session fixation); remember-me makes the cookie last
- * 30 days. `amr`: how the person proved who they are (RFC 8176).
+ * Stores the session now: express-session sends the headers before its own save finishes, and the
+ * next request may reach another instance straight away.
  */
-export async function signIn(req: Request, userId: string, remember: boolean, amr: string[]): Promise<void> {
-  await settled((done) => req.session.regenerate(done));
-  req.session.userId = userId;
-  req.session.authTime = Date.now();
-  req.session.amr = amr;
-  req.session.oidcSid = randomToken(16);
-  // The forms' token is made now and stored with the session: made later, while a page renders,
-  // express-session would save it only as that page's last byte goes out, and a quick click on the
-  // page (consent's Approve) could reach the server before it is stored.
-  req.session.csrfToken = randomToken();
-  req.session.device = (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH);
-  req.session.address = clientAddress(req);
-  if (remember) req.session.cookie.maxAge = REMEMBER_ME_MS;
-  // Stored before the redirect goes out: express-session sends the headers before its own save
-  // finishes, and the next request may reach another instance straight away.
-  await settled((done) => req.session.save(done));
-}
+export const saveSession = (req: Request): Promise<void> => settled((done) => req.session.save(done));
 
 /** Ends the session; returns it when someone was signed in, for what must follow (SessionEndedHook). */
 export async function signOut(req: Request): Promise<EndedSession | null> {

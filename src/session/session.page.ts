@@ -30,8 +30,8 @@ ${csrfField(options.csrfToken)}
 <label class="check"><input type="checkbox" name="remember" value="1"> Remember me for 30 days</label>
 <div class="row"><button type="submit">Sign in</button></div>
 </form>
-${options.github ? html`<p><a href="/auth/github">Sign in with GitHub</a></p>` : ''}
-${passkeyForm({ csrfToken: options.csrfToken, kind: 'authenticate', options: '/login/passkey/options', verify: '/login/passkey', label: 'Use a passkey', id: 'passkey' })}
+${options.github ? html`<p><a href="/auth/github?${new URLSearchParams({ return_to: options.returnTo }).toString()}">Sign in with GitHub</a></p>` : ''}
+${passkeyForm({ csrfToken: options.csrfToken, kind: 'authenticate', options: '/login/passkey/options', verify: '/login/passkey', label: 'Use a passkey', id: 'passkey', returnTo: options.returnTo })}
 <p><a href="/forgot-password">Forgot your password?</a> · New here? <a href="/signup">Create an account</a></p>
 ${PASSKEY_SCRIPTS}`,
   );

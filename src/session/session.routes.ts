@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { createSessionController } from './session.controller';
-import type { SecondStep, SessionEndedHook, SignedInHook } from './session.middleware';
+import type { Journey } from '../sign-in/journey.service';
+import type { SessionEndedHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
 export function createSessionRouter(
@@ -14,17 +15,9 @@ export function createSessionRouter(
   config: Config,
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
-  signedIn: SignedInHook,
-  secondStep: SecondStep,
+  journey: Journey,
 ): Router {
-  const sessionController = createSessionController(
-    csrf,
-    verifyPassword,
-    config.github.credentials !== null,
-    sessionEnded,
-    signedIn,
-    secondStep,
-  );
+  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded, journey);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);

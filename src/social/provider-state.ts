@@ -2,9 +2,12 @@
 // rather than in a session: starting a sign-in (anyone may, any number of times) stores nothing on
 // the server, as the sign-in form's CSRF token does not (web/csrf.ts). The cookie is scoped to
 // /auth/, lives ten minutes and is cleared by the callback, so a state is accepted once per browser.
+// It also carries where the person goes after signing in (`return_to` on the start link: a local path),
+// signed with the state, and left for the callback in `res.locals.providerReturnTo`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { randomToken } from '../common/crypto';
+import { safeReturnTo } from '../session/session.service';
 
 const LIFETIME_MS = 10 * 60_000;
 const PATH = '/auth/';
@@ -23,14 +26,15 @@ function cookieValue(req: Request, name: string): string | undefined {
 /** A passport-oauth2 state store (its `store` option) for one provider. */
 export function signedCookieStateStore(options: { provider: string; secret: string; secure: boolean }) {
   const cookie = `${options.provider}_state`;
-  const sign = (state: string) =>
-    createHmac('sha256', options.secret).update(`provider-state:${options.provider}:${state}`).digest('base64url');
+  const sign = (state: string, back: string) =>
+    createHmac('sha256', options.secret).update(`provider-state:${options.provider}:${state}:${back}`).digest('base64url');
   const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
     // passport-oauth2 picks the call by arity: (req, meta, callback).
     store(req: Request, _meta: unknown, done: Stored): void {
       const state = randomToken();
-      req.res!.cookie(cookie, `${state}.${sign(state)}`, {
+      const back = safeReturnTo(req.query.return_to);
+      req.res!.cookie(cookie, `${state}.${Buffer.from(back).toString('base64url')}.${sign(state, back)}`, {
         httpOnly: true,
         sameSite: 'lax',
         secure: options.secure,
@@ -41,9 +45,11 @@ export function signedCookieStateStore(options: { provider: string; secret: stri
     },
     // (req, state, callback)
     verify(req: Request, presented: unknown, done: Verified): void {
-      const [state = '', signature = ''] = (cookieValue(req, cookie) ?? '').split('.');
+      const [state = '', encodedBack = '', signature = ''] = (cookieValue(req, cookie) ?? '').split('.');
+      const back = Buffer.from(encodedBack, 'base64url').toString();
       req.res!.clearCookie(cookie, { path: PATH });
-      const ok = state !== '' && typeof presented === 'string' && sameText(presented, state) && sameText(signature, sign(state));
+      const ok = state !== '' && typeof presented === 'string' && sameText(presented, state) && sameText(signature, sign(state, back));
+      if (ok) req.res!.locals.providerReturnTo = safeReturnTo(back);
       done(null, ok, ok ? undefined : { message: 'Invalid authorization request state.' });
     },
   };

@@ -5,9 +5,7 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
-import { signIn, type SecondStep, type SignedInHook } from '../session/session.middleware';
-import { clientAddress } from '../common/rate-limit';
-import { deviceName } from '../common/user-agent';
+import type { Journey } from '../sign-in/journey.service';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
 import * as usersService from '../users/users.service';
@@ -16,7 +14,7 @@ import type { SocialProvider } from './social.types';
 /** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
 const PROVIDER_DEADLINE_MS = 15_000;
 
-export function createSocialController(config: Config, logger: Logger, signedIn: SignedInHook, secondStep: SecondStep) {
+export function createSocialController(config: Config, logger: Logger, journey: Journey) {
   const passport = new Passport();
   const providers = new Map<string, { provider: SocialProvider; configured: boolean }>();
   for (const provider of SOCIAL_PROVIDERS) {
@@ -51,11 +49,10 @@ export function createSocialController(config: Config, logger: Logger, signedIn:
     if (!usersService.isActive(await usersService.findById(userId))) {
       throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
     }
-    await signedIn(userId, { address: clientAddress(req), detail: `${provider.label}, ${deviceName(req.get('User-Agent'))}` });
-    // An account with a second factor gives it after the provider too.
-    if (await secondStep.required(userId)) return secondStep.start(req, res, { userId, remember: true, returnTo: '/home', amr: ['fed'] });
-    await signIn(req, userId, true, ['fed']);
-    res.redirect(302, '/home');
+    // Back to what asked (the sign-in page's return_to, kept with the state); the journey asks an
+    // account with a second factor for it after the provider too.
+    const returnTo = typeof res.locals.providerReturnTo === 'string' ? res.locals.providerReturnTo : '/home';
+    await journey.firstFactor(req, res, { userId, method: 'fed', remember: true, returnTo, via: provider.label });
   }
 
   return function signIn(req: Request<{ provider: string }>, res: Response, next: NextFunction): void {

@@ -14,9 +14,18 @@ export const socialOpenApi: OpenApiFragment = {
           { name: 'code', in: 'query', required: false, schema: str },
           { name: 'state', in: 'query', required: false, schema: str },
           { name: 'error', in: 'query', required: false, schema: str },
+          {
+            name: 'return_to',
+            in: 'query',
+            required: false,
+            description: 'On the first leg: a local path to go to once signed in (else /home)',
+            schema: str,
+          },
         ],
         responses: {
-          '302': redirect('To the provider, or to /home once signed in (30-day cookie)'),
+          '302': redirect(
+            'To the provider; once signed in (30-day cookie), to return_to or /home, or to /login/verify for a second factor',
+          ),
           '400': {
             description: 'invalid_state: the callback was replayed or did not start here (page), or a malformed path (JSON)',
             content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } },

@@ -4,16 +4,10 @@ import { Router, type RequestHandler } from 'express';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config';
 import { createSocialController } from './social.controller';
-import type { SecondStep, SignedInHook } from '../session/session.middleware';
+import type { Journey } from '../sign-in/journey.service';
 
-export function createSocialRouter(
-  config: Config,
-  logger: Logger,
-  sessions: RequestHandler,
-  signedIn: SignedInHook,
-  secondStep: SecondStep,
-): Router {
+export function createSocialRouter(config: Config, logger: Logger, sessions: RequestHandler, journey: Journey): Router {
   const router = Router();
-  router.get('/auth/:provider', sessions, createSocialController(config, logger, signedIn, secondStep));
+  router.get('/auth/:provider', sessions, createSocialController(config, logger, journey));
   return router;
 }

@@ -81,9 +81,9 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${base}/login/verify`);
-    await page.getByRole('button', { name: 'Use a passkey instead' }).waitFor();
+    await page.getByRole('button', { name: 'Use your passkey' }).waitFor();
     await lookAt(page, 'passkeys-second-step');
-    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.getByRole('button', { name: 'Use your passkey' }).click();
     await page.waitForURL(`${base}/home`);
 
     // Alone: the passkey button on the sign-in page. Its answer, sent again, is refused.
@@ -104,7 +104,7 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
       body: (await answer).postData()!,
     });
     expect(replayed.status).toBe(400);
-    expect(((await replayed.json()) as { error: string }).error).toMatch(/challenge/i);
+    expect(((await replayed.json()) as { error: string }).error).toBe('This passkey request has expired or was used already. Try again.');
 
     // A relying party asking for acr 2 gets it, in an ID token openid-client verifies.
     const redirectUri = `${clientApp.url}/cb`;
@@ -178,7 +178,7 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: /counter/i })
+      .filter({ hasText: /copied/ })
       .waitFor();
     await page.goto(`${base}/home`);
     await page.waitForURL(/\/login/);

@@ -3,17 +3,18 @@
 // sent 100 times at once to two instances), wrong codes counted by the sign-in budget, recovery
 // codes, and the amr and acr the ID tokens then carry.
 import request from 'supertest';
-import { SessionModel } from '../../src/session/session.model';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
 import { testApp } from '../helpers/app';
+import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp, giveCode, passwordStep, totpCode } from '../helpers/factors';
 import { clientSecretPost, csrfFrom, REDIRECT_URI, registerClient, signedInAgent, unescapeHtml } from '../helpers/oauth';
 
 useTestDatabase();
-const app = testApp();
+const clock = movableClock();
+const app = testApp({}, { clock });
 const NEXT_STEP = 30_000;
 
 /** A person with the app on (enrolled in a session that then signed out), and the app's key. */
@@ -34,7 +35,7 @@ async function idTokenFor(agent: ReturnType<typeof request.agent>, extra: Record
   if (res.status === 302 && res.headers.location.startsWith('/login/step-up')) {
     res = await agent.get(res.headers.location).expect(302);
     expect(res.headers.location).toBe('/login/verify');
-    const verified = await giveCode(agent, totpCode(key!, Date.now() + NEXT_STEP)).then((r) => r);
+    const verified = await giveCode(agent, totpCode(key!, clock.now() + NEXT_STEP)).then((r) => r);
     expect(verified.status).toBe(303);
     res = await agent.get(verified.headers.location);
   }
@@ -106,7 +107,7 @@ describe('signing in with the app', () => {
     const wrong = await giveCode(agent, '123456');
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('That code is not right');
-    const right = await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP));
+    const right = await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP));
     expect(right.status).toBe(303);
     expect(right.headers.location).toBe('/home');
     await agent.get('/home').expect(200);
@@ -116,7 +117,7 @@ describe('signing in with the app', () => {
 
   it('accepts a code once: again, or 100 times at once on two instances, it signs in one browser', async () => {
     const { user, key } = await personWithApp();
-    const code = totpCode(key, Date.now() + NEXT_STEP);
+    const code = totpCode(key, clock.now() + NEXT_STEP);
     const second = testApp();
     // The passwords a few at a time (argon2's queue holds 4 per client address); then the 100 codes at once.
     const browsers: Awaited<ReturnType<typeof passwordStep>>[] = [];
@@ -143,7 +144,7 @@ describe('signing in with the app', () => {
     const { user, key } = await personWithApp();
     const { agent } = await passwordStep(limited, user);
     for (let i = 0; i < 3; i++) expect((await giveCode(agent, `00000${i}`)).status).toBe(401);
-    const refused = await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP));
+    const refused = await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
   });
@@ -196,34 +197,36 @@ describe('acr and step-up', () => {
 });
 
 describe('removing a factor', () => {
-  it('needs a second factor given in the last 10 minutes', async () => {
+  it('needs a second factor given in the last 10 minutes, and then turns the app off after it', async () => {
     const { user, key, recoveryCodes } = await personWithApp();
     const { agent } = await passwordStep(app, user);
-    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
-    // The sign-in is made 11 minutes old.
-    const session = (await SessionModel.findOne({ userId: user.id }).sort({ lastSeenAt: -1 }).lean())!;
-    const data = JSON.parse(session.data) as { authTime: number };
-    data.authTime -= 11 * 60_000;
-    await SessionModel.updateOne({ _id: session._id }, { $set: { data: JSON.stringify(data) } });
-    const account = await agent.get('/account').expect(200);
-    const stale = await agent
-      .post('/account/totp/remove')
-      .type('form')
-      .send({ _csrf: csrfFrom(account.text) });
-    expect(stale.status).toBe(303);
-    expect(stale.headers.location).toBe('/login/verify');
-    expect((await TotpModel.findById(user.id).lean())?.confirmedAt).toBeDefined();
-    // Given again (a recovery code: the app's next codes may be spent already within this second).
-    const again = await giveCode(agent, recoveryCodes[0]);
-    expect(again.headers.location).toBe('/account?done=verified-again');
-    const removed = await agent
-      .post('/account/totp/remove')
-      .type('form')
-      .send({ _csrf: csrfFrom((await agent.get('/account')).text) });
-    expect(removed.headers.location).toBe('/account?done=factor-removed');
-    expect(await TotpModel.findById(user.id).lean()).toBeNull();
-    // Without a factor the recovery codes go too, and signing in is one step again.
-    expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
+    expect((await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP))).status).toBe(303);
+    // Eleven minutes later the sign-in is no longer fresh.
+    clock.move(11 * 60_000);
+    try {
+      const account = await agent.get('/account').expect(200);
+      const stale = await agent
+        .post('/account/totp/remove')
+        .type('form')
+        .send({ _csrf: csrfFrom(account.text) });
+      expect(stale.status).toBe(303);
+      expect(stale.headers.location).toBe('/login/verify');
+      expect((await TotpModel.findById(user.id).lean())?.confirmedAt).toBeDefined();
+      // The page says why it asks, and Cancel goes back to the account.
+      const asked = await agent.get('/login/verify').expect(200);
+      expect(asked.text).toContain('To turn off the authenticator app, confirm it is you');
+      expect(asked.text).toContain('<a href="/account">Cancel</a>');
+      expect(asked.text).not.toContain('Start again');
+      // Given again (a recovery code), the app is turned off at once: no second click.
+      const again = await giveCode(agent, recoveryCodes[0]);
+      expect(again.headers.location).toBe('/account?done=totp-removed');
+      expect(await TotpModel.findById(user.id).lean()).toBeNull();
+      expect((await agent.get(again.headers.location)).text).toContain('The authenticator app is turned off.');
+      // Without a factor the recovery codes go too, and signing in is one step again.
+      expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
+    } finally {
+      clock.move(-11 * 60_000);
+    }
   });
 });
 
@@ -231,19 +234,23 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
   it('refuses a code from two steps ago (out of the window)', async () => {
     const { user, key } = await personWithApp();
     const { agent } = await passwordStep(app, user);
-    expect((await giveCode(agent, totpCode(key, Date.now() - 2 * NEXT_STEP - 1000))).status).toBe(401);
+    expect((await giveCode(agent, totpCode(key, clock.now() - 2 * NEXT_STEP - 1000))).status).toBe(401);
   });
 
   it('makes new recovery codes (the old ones end) after a fresh second factor', async () => {
     const { user, key, recoveryCodes } = await personWithApp();
     const { agent } = await passwordStep(app, user);
-    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
+    expect((await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP))).status).toBe(303);
     const page = await agent.get('/account').expect(200);
-    const made = await agent
+    const asked = await agent
       .post('/account/recovery-codes')
       .type('form')
       .send({ _csrf: csrfFrom(page.text) })
-      .expect(200);
+      .expect(303);
+    expect(asked.headers.location).toBe('/account/recovery-codes/new');
+    const made = await agent.get(asked.headers.location).expect(200);
+    // Shown once.
+    expect((await agent.get(asked.headers.location).expect(302)).headers.location).toBe('/account');
     const fresh = [...made.text.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((match) => match[1]);
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(recoveryCodes[1]);
@@ -266,7 +273,7 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
       createdAt: new Date(),
     });
     const { agent } = await passwordStep(app, user);
-    expect((await giveCode(agent, totpCode(key, Date.now() + NEXT_STEP))).status).toBe(303);
+    expect((await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP))).status).toBe(303);
     const page = await agent.get('/account').expect(200);
     expect(page.text).toContain('Old laptop');
 
@@ -288,7 +295,7 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
       .post(`/account/passkeys/cred-${user.id}/remove`)
       .type('form')
       .send({ _csrf: csrfFrom(page.text) });
-    expect(removed.headers.location).toBe('/account?done=factor-removed');
+    expect(removed.headers.location).toBe('/account?done=passkey-removed');
     expect(await PasskeyModel.findById(`cred-${user.id}`).lean()).toBeNull();
     // The app is still on: the recovery codes stay.
     expect((await agent.get('/account')).text).toContain('10 of 10 left');

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { createApp } from '../../src/app';
+import type { Clock } from '../../src/common/clock';
 import { createLogger } from '../../src/common/logger';
 import { loadConfig, type Config } from '../../src/config';
 import { requestProblem, responseProblem } from './openapi-validator';
@@ -26,9 +27,9 @@ export function takeSpecViolations(): string[] {
 }
 
 /** The real app, with every response (and every request it accepts) checked against the OpenAPI document. */
-export function testApp(overrides: Record<string, string> = {}): Express {
+export function testApp(overrides: Record<string, string> = {}, deps: { clock?: Clock } = {}): Express {
   const config = testConfig(overrides);
-  const app = createApp({ config, logger: createLogger(config.logLevel) });
+  const app = createApp({ config, logger: createLogger(config.logLevel), clock: deps.clock });
   const checked = express();
   checked.disable('x-powered-by');
   checked.use((req, res, next) => {

@@ -3,6 +3,7 @@
 import mongoose from 'mongoose';
 import type { Browser } from 'playwright-core';
 import { findFreePort } from '../../src/db/ports';
+import type { Clock } from '../../src/common/clock';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from './app';
 import { launchChromium } from './browser';
@@ -13,15 +14,20 @@ export function useServerInBrowser(
   settings: () => Record<string, string> = () => ({}),
   /** The host name in PUBLIC_URL (WebAuthn needs a name, such as localhost, not an address). */
   host = '127.0.0.1',
-): () => { base: string; browser: Browser } {
+  /** The server's clock, when the test moves time. */
+  clock?: Clock,
+): () => { base: string; browser: Browser; port: number } {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let base = '';
+  let port = 0;
   beforeAll(async () => {
-    const port = await findFreePort();
+    port = await findFreePort();
     base = `http://${host}:${port}`;
     server = await start(
       testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...settings() }),
+      undefined,
+      clock,
     );
     // Another host name still reaches this server on 127.0.0.1 only.
     browser = await launchChromium(host === '127.0.0.1' ? [] : [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
@@ -31,5 +37,5 @@ export function useServerInBrowser(
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await server?.stop();
   });
-  return () => ({ base, browser: browser! });
+  return () => ({ base, browser: browser!, port });
 }

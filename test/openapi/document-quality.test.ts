@@ -75,6 +75,7 @@ const JUSTIFIED_WARNINGS = [
     '/account/sessions/sign-out-others/post',
     '/account/sessions/{handle}/sign-out/post',
     '/account/totp/remove/post',
+    '/account/recovery-codes/post',
     '/account/passkeys/{id}/rename/post',
     '/account/passkeys/{id}/remove/post',
     '/login/step-up/get',

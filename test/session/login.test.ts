@@ -32,7 +32,9 @@ describe('GET /login', () => {
   it('offers GitHub sign-in only when GitHub is configured, since it would lead to a 503 otherwise', async () => {
     expect((await request(app).get('/login').expect(200)).text).not.toContain('/auth/github');
     const withGitHub = testApp({ GITHUB_CLIENT_ID: 'github-client-id', GITHUB_CLIENT_SECRET: 'github-client-secret' });
-    expect((await request(withGitHub).get('/login').expect(200)).text).toContain('<a href="/auth/github">Sign in with GitHub</a>');
+    expect((await request(withGitHub).get('/login').expect(200)).text).toContain(
+      '<a href="/auth/github?return_to=%2Fhome">Sign in with GitHub</a>',
+    );
   });
 });
 

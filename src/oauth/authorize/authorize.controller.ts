@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import type { SessionData } from 'express-session';
 import { noStore } from '../../common/no-store';
+import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from '../../sign-in/journey.service';
 import * as sessionService from '../../session/session.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
@@ -51,28 +52,22 @@ async function signedIn(session: Partial<SessionData> | undefined): Promise<(Sig
 }
 
 /**
- * Back to this request after signing in, without what sent the person to sign in (`prompt=login` or
- * `select_account`, `max_age`): a `prompt=consent` stays, so the consent page is still shown after.
+ * This request to come back to by GET after signing in (its parameters in the query), without what
+ * sent the person to sign in (`prompt=login` or `select_account`, `max_age`): a `prompt=consent`
+ * stays, so the consent page is still shown after. Where the person goes is the sign-in journey's.
  */
 function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: string): string {
-  // Back by GET, whichever way the request came: the parameters go in the query.
   const url = new URL(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`, 'http://internal');
   const remaining = (url.searchParams.get('prompt') ?? '').split(' ').filter((value) => value === 'consent');
   url.searchParams.delete('prompt');
   if (remaining.length > 0) url.searchParams.set('prompt', remaining.join(' '));
   url.searchParams.delete('max_age');
-  const login = new URLSearchParams({ return_to: url.pathname + url.search });
-  if (loginHint) login.set('login_hint', loginHint);
-  // A person already signed in is shown the form again all the same.
-  if (req.session?.userId) login.set('prompt', 'login');
-  return `/login?${login.toString()}`;
+  return journeySignIn(url.pathname + url.search, { loginHint, again: Boolean(req.session?.userId) });
 }
 
 /** The second step for a signed-in person, then back to this request (by GET, its parameters in the query). */
-function stepUpLocation(req: Request, parameters: OAuthParameters): string {
-  const back = `${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`;
-  return `/login/step-up?${new URLSearchParams({ return_to: back }).toString()}`;
-}
+const stepUpLocation = (req: Request, parameters: OAuthParameters): string =>
+  journeyStepUp(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`);
 
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
   return {

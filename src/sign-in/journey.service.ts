@@ -1,0 +1,226 @@
+// The sign-in journey (docs/architecture.md, "The sign-in journey"): the one place that decides what
+// comes after each step of getting in, for every way in (a password, GitHub, a passkey alone, a reset
+// link, a new account) and every step-up (acr_values=2, turning off a factor, new recovery codes).
+// It alone changes who a browser session belongs to and writes the "Signed in" activity entry.
+//
+//   started ──password / GitHub / reset──▶ second factor pending ──code or passkey──▶ signed in
+//      │  └───────── no second factor on the account ──────────────────────────────▶ signed in
+//      └──passkey alone (it checked the person) ─────────────────────────────────────▶ signed in
+//   signed in ──step-up──▶ second factor pending ──code or passkey──▶ the action carried out, then back
+//
+// The pending state lives in the session, is used once, and expires after FACTOR_RULES.pendingLifetimeMs.
+import type { Request, Response } from 'express';
+import type { SessionData } from 'express-session';
+import type { ActivityLog } from '../account/activity.service';
+import type { Clock } from '../common/clock';
+import { randomToken } from '../common/crypto';
+import { clientAddress, displayAddress } from '../common/rate-limit';
+import { deviceName } from '../common/user-agent';
+import * as factorsService from '../factors/factors.service';
+import { FACTOR_RULES } from '../factors/factors.service';
+import { REMEMBER_ME_MS, saveSession, regenerateSession } from '../session/session.middleware';
+import { safeReturnTo } from '../session/session.service';
+
+/** How a first step was given (RFC 8176): a password, a federated provider, or a passkey alone. */
+export type FirstFactor = 'pwd' | 'fed';
+export type SecondFactor = 'otp' | 'hwk' | 'swk';
+
+/** What a step-up was asked for, carried out once the factor is given (factors/factor-actions.ts). */
+export type StepUpAction = { name: 'remove-totp' } | { name: 'remove-passkey'; id: string } | { name: 'new-recovery-codes' };
+
+/** A second factor is owed: by someone signing in (nobody is signed in yet) or by the signed-in person. */
+export interface PendingStep {
+  kind: 'sign-in' | 'step-up';
+  userId: string;
+  /** The methods already proven (`pwd`, `fed`, or the stepped-up session's). */
+  amr: string[];
+  remember: boolean;
+  /** A local path: where to go once the factor is given. */
+  returnTo: string;
+  action?: StepUpAction;
+  /** How the first step was given, for the activity entry ("password", "GitHub", "password reset"). */
+  via: string;
+  /** When the step began (ms). */
+  at: number;
+}
+
+/** Carries out a step-up's action for the person; returns where the browser goes next. */
+export type StepUpActions = (
+  action: StepUpAction,
+  person: { userId: string; session: Partial<SessionData>; origin: { address: string; detail: string } },
+) => Promise<string>;
+
+export interface JourneyDeps {
+  clock: Clock;
+  activity: ActivityLog;
+  actions: StepUpActions;
+}
+
+/** Why the step-up page asks, in the person's words, and where Cancel leads. */
+export function stepUpReason(pending: Pick<PendingStep, 'kind' | 'action'>): { why: string; cancel: string } | null {
+  if (pending.kind !== 'step-up') return null;
+  switch (pending.action?.name) {
+    case 'remove-totp':
+      return { why: 'To turn off the authenticator app, confirm it is you with your second factor.', cancel: '/account' };
+    case 'remove-passkey':
+      return { why: 'To remove a passkey, confirm it is you with your second factor.', cancel: '/account' };
+    case 'new-recovery-codes':
+      return { why: 'To make new recovery codes, confirm it is you with your second factor.', cancel: '/account' };
+    default:
+      return { why: 'The application you are signing in to asks for your second factor.', cancel: '/home' };
+  }
+}
+
+/** Where a sign-in is asked for: /login, coming back to `returnTo` (GET) afterwards. */
+export function signInLocation(returnTo: string, options: { loginHint?: string; again?: boolean } = {}): string {
+  const login = new URLSearchParams({ return_to: returnTo });
+  if (options.loginHint) login.set('login_hint', options.loginHint);
+  // A person already signed in is shown the form again all the same.
+  if (options.again) login.set('prompt', 'login');
+  return `/login?${login.toString()}`;
+}
+
+/** Where a signed-in person is asked for the second factor before going back to `returnTo`. */
+export const stepUpLocation = (returnTo: string): string => `/login/step-up?${new URLSearchParams({ return_to: returnTo }).toString()}`;
+
+const VERIFY = '/login/verify';
+
+export function createJourney({ clock, activity, actions }: JourneyDeps) {
+  const device = (req: Request) => ({ address: displayAddress(req), detail: deviceName(req.get('User-Agent')) });
+  const origin = (req: Request, how: string) => ({ address: displayAddress(req), detail: `${how}, ${device(req).detail}` });
+
+  /** A signed-in session under a new id (no session fixation), stored before the answer goes out. */
+  async function startSession(req: Request, userId: string, remember: boolean, amr: string[]): Promise<void> {
+    await regenerateSession(req);
+    const { session } = req;
+    session.userId = userId;
+    session.authTime = clock.now();
+    session.amr = amr;
+    session.oidcSid = randomToken(16);
+    // Made now and stored with the session: made while a page renders, express-session would store it
+    // only as that page's last byte goes out, and a quick click could arrive before it is stored.
+    session.csrfToken = randomToken();
+    session.device = (req.get('User-Agent') ?? '').slice(0, MAX_DEVICE_LENGTH);
+    session.address = displayAddress(req);
+    if (remember) session.cookie.maxAge = REMEMBER_ME_MS;
+    await saveSession(req);
+  }
+
+  /** Signed in: the session, the one activity entry, and where to go. */
+  async function signedIn(req: Request, step: Omit<PendingStep, 'kind' | 'at'>): Promise<string> {
+    await startSession(req, step.userId, step.remember, step.amr);
+    await activity.record(step.userId, 'signed-in', origin(req, step.via));
+    return step.returnTo;
+  }
+
+  /** Keeps the pending step in the session (a new one unless it is a step-up's) and sends the browser to the second step. */
+  async function hold(req: Request, res: Response, step: Omit<PendingStep, 'at'>): Promise<void> {
+    if (step.kind === 'sign-in') await regenerateSession(req);
+    req.session.pending = { ...step, at: clock.now() };
+    await saveSession(req);
+    // After a form, 303; after a GET (a provider's callback, the step-up link), 302.
+    res.redirect(req.method === 'GET' ? 302 : 303, VERIFY);
+  }
+
+  const freshlyVerified = (session: Partial<SessionData>): boolean =>
+    factorsService.isMultiFactor(session.amr) &&
+    session.authTime !== undefined &&
+    clock.now() - session.authTime < FACTOR_RULES.freshSignInMs;
+
+  return {
+    /**
+     * A first step was right (a password, a provider, a reset link, a new account): signed in, or on to
+     * the second step when the account has a second factor. Answers the browser.
+     */
+    async firstFactor(
+      req: Request,
+      res: Response,
+      step: { userId: string; method: FirstFactor; remember: boolean; returnTo: string; via: string },
+    ): Promise<void> {
+      const pending = { userId: step.userId, amr: [step.method], remember: step.remember, returnTo: step.returnTo, via: step.via };
+      if (await factorsService.hasSecondFactor(step.userId)) return hold(req, res, { kind: 'sign-in', ...pending });
+      res.redirect(req.method === 'GET' ? 302 : 303, await signedIn(req, pending));
+    },
+
+    /** A passkey alone (it checked the person itself: user verification is required): signed in; where to go. */
+    passkey(req: Request, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {
+      return signedIn(req, { userId: step.userId, amr: [step.method], remember: false, returnTo: step.returnTo, via: 'passkey' });
+    },
+
+    /** The password changed (every session ended): this browser goes on as the same person, as strongly as before. */
+    async renewed(req: Request, userId: string): Promise<void> {
+      const { amr = ['pwd'], authTime } = req.session;
+      await startSession(req, userId, false, amr);
+      if (authTime !== undefined) req.session.authTime = authTime;
+      await saveSession(req);
+    },
+
+    /**
+     * A signed-in person asked for more than their session gives: the second step, then the action (or
+     * back to `returnTo`). Without a second factor to give there is nothing to ask: straight on.
+     */
+    async stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void> {
+      // A second factor given in the last 10 minutes, or none to give: nothing to ask.
+      if (freshlyVerified(req.session) || !(await factorsService.hasSecondFactor(ask.userId))) {
+        const location = ask.action
+          ? await actions(ask.action, { userId: ask.userId, session: req.session, origin: device(req) })
+          : ask.returnTo;
+        await saveSession(req);
+        return void res.redirect(req.method === 'GET' ? 302 : 303, location);
+      }
+      const amr = req.session.amr ?? ['pwd'];
+      const step = { kind: 'step-up' as const, userId: ask.userId, amr, remember: false, returnTo: ask.returnTo, action: ask.action };
+      return hold(req, res, { ...step, via: 'second factor' });
+    },
+
+    /** The step waiting for a second factor in this browser, while it is fresh. */
+    pending(req: Request): PendingStep | null {
+      const pending = req.session?.pending;
+      if (!pending || clock.now() - pending.at >= FACTOR_RULES.pendingLifetimeMs) return null;
+      // A step-up belongs to the session's own person; anything else is stale.
+      if (pending.kind === 'step-up' && pending.userId !== req.session.userId) return null;
+      return pending;
+    },
+
+    /**
+     * The second factor was given: the pending step is used up, and the person is signed in (a new
+     * session) or, for a step-up, the session is renewed under a new id with the stronger methods and
+     * the action is carried out. Returns where the browser goes next.
+     */
+    async secondFactor(req: Request, pending: PendingStep, factor: SecondFactor, via: string): Promise<string> {
+      const amr = factorsService.strengthened(pending.amr, factor);
+      if (pending.kind === 'sign-in') return signedIn(req, { ...pending, amr, via: `${pending.via} and ${via}` });
+      // A step-up: the same person, a new session id (a copy of the weaker session's id gains nothing).
+      const kept = { ...req.session };
+      delete kept.pending;
+      await regenerateSession(req);
+      const { cookie: _cookie, ...data } = kept;
+      Object.assign(req.session, data, { amr, authTime: clock.now() });
+      if (kept.cookie?.maxAge) req.session.cookie.maxAge = kept.cookie.maxAge;
+      await activity.record(pending.userId, 'verified-again', origin(req, via));
+      const location = pending.action
+        ? await actions(pending.action, { userId: pending.userId, session: req.session, origin: device(req) })
+        : pending.returnTo;
+      await saveSession(req);
+      return location;
+    },
+
+    /** A wrong second factor: a failed sign-in in the account's activity. */
+    async secondFactorFailed(req: Request, pending: PendingStep): Promise<void> {
+      await activity.record(pending.userId, 'sign-in-failed', origin(req, 'second factor'));
+    },
+
+    /** Where a step ends when no sign-in waits any more (expired, used, or never started). */
+    nothingPending: (req: Request): string => (req.session?.userId ? '/account' : '/login'),
+
+    /** The return path a request names, kept local (anything else is /home). */
+    returnTo: (value: unknown): string => safeReturnTo(value),
+
+    /** For requests that count against the sign-in budget: the client address. */
+    address: clientAddress,
+  };
+}
+
+export type Journey = ReturnType<typeof createJourney>;
+
+const MAX_DEVICE_LENGTH = 200;
