@@ -3,6 +3,7 @@
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+import journeyLint from './scripts/journey-lint.cjs';
 
 // Imports are allowed by list. Leaving its own feature, a file may import only the shared layers
 // (common/, web/, db/, config, the OpenAPI kit) and another feature's service, types or middleware.
@@ -41,7 +42,16 @@ function layerRules(folder, up, oauthSubFeature = false, ignores = []) {
   ];
 }
 
+const { JOURNEY_ONLY } = journeyLint;
+
 const ENTRY_POINTS = ['src/app.ts', 'src/server.ts', 'src/wiring.ts', 'src/cli/**/*.ts'];
+
+const NO_IMPORT_TIME_WORK = {
+  // Setting the driver's global options (db/mongoose.ts) is configuration, not work.
+  selector: "Program > ExpressionStatement:not([expression.callee.object.name='mongoose'][expression.callee.property.name='set'])",
+  message: 'No work at import time: wire it in createApp or src/wiring.ts.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '.data/**', 'tools/**', 'data/**'] },
   eslint.configs.recommended,
@@ -84,18 +94,11 @@ export default tseslint.config(
   {
     // Importing a module does nothing but define things: what runs is wired at composition time.
     files: ['src/**/*.ts'],
-    ignores: [...ENTRY_POINTS, 'src/**/*.model.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          // Setting the driver's global options (db/mongoose.ts) is configuration, not work.
-          selector: "Program > ExpressionStatement:not([expression.callee.object.name='mongoose'][expression.callee.property.name='set'])",
-          message: 'No work at import time: wire it in createApp or src/wiring.ts.',
-        },
-      ],
-    },
+    ignores: [...ENTRY_POINTS, 'src/**/*.model.ts', 'src/sign-in/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, ...JOURNEY_ONLY] },
   },
+  { files: ['src/sign-in/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK] } },
+  { files: ENTRY_POINTS, rules: { 'no-restricted-syntax': ['error', ...JOURNEY_ONLY] } },
   {
     // The bottom layer: the database helpers import nothing of the app but its config.
     files: ['src/db/**/*.ts'],

@@ -102,7 +102,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verify, lifecycle.sessionEnded, journey));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
       app.use(createSocialRouter(config, logger, sessions, journey));
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));

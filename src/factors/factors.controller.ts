@@ -60,16 +60,15 @@ export function createFactorsController(deps: {
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
   });
 
-  async function showSecondStep(req: Request, res: Response, pending: PendingStep, status = 200, error?: string) {
-    const summary = await factorsService.summary(pending.userId);
+  function showSecondStep(req: Request, res: Response, pending: PendingStep, status = 200, error?: string): void {
     allowOwnScripts(noStore(res))
       .status(status)
       .type(HTML)
       .send(
         secondStepPage({
           csrfToken: csrf.token(req, res),
-          passkeys: summary.passkeys.length > 0,
-          totp: summary.totp,
+          passkeys: pending.factors.passkeys,
+          totp: pending.factors.totp,
           stepUp: stepUpReason(pending),
           error,
         }),
@@ -97,7 +96,7 @@ export function createFactorsController(deps: {
     async showVerify(req: Request, res: Response): Promise<void> {
       const pending = journey.pending(req);
       if (!pending) return void res.redirect(302, journey.nothingPending(req));
-      await showSecondStep(req, res, pending);
+      showSecondStep(req, res, pending);
     },
 
     async verifyCode(req: Request, res: Response): Promise<void> {
@@ -105,12 +104,13 @@ export function createFactorsController(deps: {
       if (!pending) return void res.redirect(303, journey.nothingPending(req));
       const code = bodyField(req, 'code');
       const typed = typeof code === 'string' ? code.trim().slice(0, 40) : '';
-      const user = await usersService.findById(pending.userId);
+      const user = await usersService.findCurrent(pending.userId);
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
       try {
         const right = await verifyFactor({ userId: user._id, email: user.email, address: clientAddress(req) }, async () => {
-          if (typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed))) used = 'authenticator app';
+          if (pending.factors.totp && typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed)))
+            used = 'authenticator app';
           else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
           return used !== null;
         });

@@ -12,12 +12,30 @@ export { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
 import * as recoveryCodes from './recovery-codes.service';
 import * as totpDao from './totp.dao';
+import * as usersService from '../users/users.service';
+
+/** The kinds of second factor a person can give: an app turned on, passkeys. */
+export interface FactorKinds {
+  totp: boolean;
+  passkeys: boolean;
+}
+
+/** The factors the person has to give after the password, or null when they have none. */
+export async function secondFactors(userId: string): Promise<FactorKinds | null> {
+  const [totp, passkeys] = await Promise.all([totpDao.find(userId), passkeysDao.countFor(userId)]);
+  const kinds = { totp: Boolean(totp?.confirmedAt), passkeys: passkeys > 0 };
+  return kinds.totp || kinds.passkeys ? kinds : null;
+}
 
 /** The person has a factor to give after the password: an app turned on, or a passkey. */
-export async function hasSecondFactor(userId: string): Promise<boolean> {
-  const [totp, passkeys] = await Promise.all([totpDao.find(userId), passkeysDao.countFor(userId)]);
-  return Boolean(totp?.confirmedAt) || passkeys > 0;
-}
+export const hasSecondFactor = async (userId: string): Promise<boolean> => (await secondFactors(userId)) !== null;
+
+/**
+ * Adds or removes a factor with the account's hint kept true (users.model.ts `secondFactor`) until
+ * the change is done, and false afterwards only when no factor is left.
+ */
+export const changeFactors = <T>(userId: string, change: () => Promise<T>): Promise<T> =>
+  usersService.changeSecondFactors(userId, change, () => hasSecondFactor(userId));
 
 /** What the account page shows. */
 export async function summary(userId: string) {
@@ -59,12 +77,12 @@ export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; acti
   return async (action, { userId, session, origin }) => {
     switch (action.name) {
       case 'remove-totp':
-        if (await totp.remove(userId))
+        if (await changeFactors(userId, () => totp.remove(userId)))
           await activity.record(userId, 'factor-removed', { ...origin, detail: `authenticator app, ${origin.detail}` });
         await tidy(userId);
         return '/account?done=totp-removed';
       case 'remove-passkey':
-        if (await passkeys.remove(userId, action.id))
+        if (await changeFactors(userId, () => passkeys.remove(userId, action.id)))
           await activity.record(userId, 'factor-removed', { ...origin, detail: `passkey, ${origin.detail}` });
         await tidy(userId);
         return '/account?done=passkey-removed';

@@ -13,6 +13,7 @@ import type {
 import { throttled } from '../db/sweeper';
 import { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
+import { changeFactors } from './factors.service';
 import type { ChallengeDocument, PasskeyDocument } from './passkeys.model';
 
 /** Loaded at the first ceremony: most processes never run one, and it is some 10 MB of memory. */
@@ -133,7 +134,7 @@ export function createPasskeys(config: { publicUrl: string; rpName: string }) {
         name: name.trim().slice(0, FACTOR_RULES.maxPasskeyNameLength) || 'Passkey',
         createdAt: new Date(),
       };
-      await passkeysDao.insert(passkey);
+      await changeFactors(userId, () => passkeysDao.insert(passkey));
       return passkey;
     },
 

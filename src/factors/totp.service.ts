@@ -6,6 +6,7 @@ import { Secret, TOTP } from 'otpauth';
 import { seal, unseal } from '../common/crypto';
 import { throttled } from '../db/sweeper';
 import * as totpDao from './totp.dao';
+import { changeFactors } from './factors.service';
 import { FACTOR_RULES } from './factors.rules';
 import type { Clock } from '../common/clock';
 
@@ -85,7 +86,7 @@ export function createTotp(config: { issuer: string; sealingSecret: string; cloc
     async confirm(userId: string, code: string): Promise<boolean> {
       const secret = await secretOf(userId, false);
       if (!secret || !(await accept(userId, secret, code))) return false;
-      await totpDao.confirm(userId, new Date(clock.now()));
+      await changeFactors(userId, () => totpDao.confirm(userId, new Date(clock.now())));
       return true;
     },
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
+import type { PasswordAttempt, PersonVerifier, VerifiedPerson } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
@@ -25,7 +25,7 @@ const tooManyAttempts = (refused: TooManyRequestsError) =>
     refused,
   );
 
-async function verify(attempt: PasswordAttempt, verifyPassword: PasswordVerifier): Promise<string | null> {
+async function verify(attempt: PasswordAttempt, verifyPassword: PersonVerifier): Promise<VerifiedPerson | null> {
   try {
     return await verifyPassword(attempt);
   } catch (err) {
@@ -35,7 +35,7 @@ async function verify(attempt: PasswordAttempt, verifyPassword: PasswordVerifier
 
 export function createSessionController(
   csrf: Csrf,
-  verifyPassword: PasswordVerifier,
+  verifyPassword: PersonVerifier,
   github: boolean,
   sessionEnded: SessionEndedHook,
   journey: Journey,
@@ -61,11 +61,11 @@ export function createSessionController(
       const { email, password, remember } = req.body as Record<string, unknown>;
       const returnTo = sessionService.safeReturnTo(bodyField(req, 'return_to'));
       const typedEmail = typeof email === 'string' ? normalizeEmail(email) : '';
-      const userId =
+      const person =
         typedEmail && typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH
           ? await verify({ email: typedEmail, password, address: clientAddress(req) }, verifyPassword)
           : null;
-      if (!userId) {
+      if (!person) {
         res
           .status(401)
           .type(HTML)
@@ -73,7 +73,7 @@ export function createSessionController(
         return;
       }
       const remembered = remember === '1' || remember === 'on';
-      await journey.firstFactor(req, res, { userId, method: 'pwd', remember: remembered, returnTo, via: 'password' });
+      await journey.firstFactor(req, res, { ...person, method: 'pwd', remember: remembered, returnTo, via: 'password' });
     },
 
     async logout(req: Request, res: Response): Promise<void> {

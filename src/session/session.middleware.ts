@@ -57,8 +57,14 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
   );
 }
 
-/** A new session id for this browser (its data starts empty): no session fixation. */
-export const regenerateSession = (req: Request): Promise<void> => settled((done) => req.session.regenerate(done));
+/**
+ * A new session id for this browser, its data empty: no session fixation. A session this request made
+ * (nothing stored: it holds only its cookie) has a new id already, which nobody else was given.
+ */
+export async function regenerateSession(req: Request): Promise<void> {
+  if (Object.keys(req.session).every((key) => key === 'cookie')) return;
+  await settled((done) => req.session.regenerate(done));
+}
 
 /**
  * Stores the session now: express-session sends the headers before its own save finishes, and the

@@ -1,6 +1,6 @@
 // Browser sign-in: GET/POST /login, POST /logout and GET /home, on top of the session middleware.
 import { Router, type RequestHandler } from 'express';
-import type { PasswordVerifier } from '../sign-in/sign-in.service';
+import type { PersonVerifier } from '../sign-in/sign-in.service';
 import type { Config } from '../config';
 import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
@@ -13,7 +13,7 @@ export function createSessionRouter(
   sessions: RequestHandler,
   csrf: Csrf,
   config: Config,
-  verifyPassword: PasswordVerifier,
+  verifyPassword: PersonVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
 ): Router {

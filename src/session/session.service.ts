@@ -26,10 +26,13 @@ export interface SessionSummary {
 /** A deleted user or a new password signs the user out of every browser, on every instance. */
 export const signOutEverywhere = (userId: string): Promise<void> => removeSessionsOf(userId);
 
-/** The signed-in user, or null (a session whose user was deleted or disabled counts as signed out). */
+/**
+ * The signed-in user, or null (a session whose user was deleted or disabled counts as signed out). Read
+ * through the users cache: a change is seen at once on the instance that made it, within a second elsewhere.
+ */
 export async function currentUser(session: Partial<SessionData> | undefined): Promise<UserRecord | null> {
   const userId = session?.userId;
-  const user = userId ? await usersService.findById(userId) : null;
+  const user = userId ? await usersService.findCurrent(userId) : null;
   return usersService.isActive(user) ? user : null;
 }
 

@@ -17,30 +17,69 @@ function expiryOf(session: SessionData): Date {
   return expires ? new Date(expires) : new Date(Date.now() + BROWSER_SESSION_MS);
 }
 
+const MAX_KNOWN = 10_000;
+
 const sweepExpired = throttled(60_000, async (now) => {
   await SessionModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 });
 
+/** A session's last-seen time is brought forward at most this often (each request would otherwise write). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** What this process last read or wrote of a session: its data and when it was last seen. */
+interface Known {
+  data: string;
+  lastSeenAt: number;
+}
+
 export class MongoSessionStore extends Store {
+  /**
+   * Recently read or written sessions, so that a save of unchanged data (the sign-in journey stores a
+   * session before its redirect goes out, and express-session saves it again at the end) and a touch
+   * within a minute of the last cost no write. Bounded; the oldest are forgotten first.
+   */
+  private readonly known = new Map<string, Known>();
+
+  private remember(sid: string, known: Known): void {
+    this.known.delete(sid);
+    this.known.set(sid, known);
+    if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
+  }
+
   get(sid: string, callback: Callback<SessionData | null>): void {
     SessionModel.findById(sid)
       .lean()
       .exec()
-      .then((doc) => callback(null, doc && doc.expiresAt > new Date() ? (JSON.parse(doc.data) as SessionData) : null), callback);
+      .then((doc) => {
+        if (!doc || doc.expiresAt <= new Date()) {
+          this.known.delete(sid);
+          return callback(null, null);
+        }
+        this.remember(sid, { data: doc.data, lastSeenAt: (doc.lastSeenAt ?? new Date(0)).getTime() });
+        callback(null, JSON.parse(doc.data) as SessionData);
+      }, callback);
   }
 
   set(sid: string, session: SessionData, callback?: Callback): void {
     const { userId } = session;
-    const seen = { data: JSON.stringify(session), expiresAt: expiryOf(session), lastSeenAt: new Date() };
+    const data = JSON.stringify(session);
+    const now = new Date();
+    const known = this.known.get(sid);
+    if (known?.data === data && now.getTime() - known.lastSeenAt < TOUCH_EVERY_MS) return void callback?.();
+    const seen = { data, expiresAt: expiryOf(session), lastSeenAt: now };
     const update = userId ? { $set: { ...seen, userId } } : { $set: seen, $unset: { userId: 1 } };
     sweepExpired();
     upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec()).then(
-      () => callback?.(),
+      () => {
+        this.remember(sid, { data, lastSeenAt: now.getTime() });
+        callback?.();
+      },
       (err: unknown) => callback?.(err),
     );
   }
 
   destroy(sid: string, callback?: Callback): void {
+    this.known.delete(sid);
     SessionModel.deleteOne({ _id: sid })
       .exec()
       .then(
@@ -50,10 +89,16 @@ export class MongoSessionStore extends Store {
   }
 
   touch(sid: string, session: SessionData, callback?: Callback): void {
-    SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session), lastSeenAt: new Date() } })
+    const now = new Date();
+    const known = this.known.get(sid);
+    if (known && now.getTime() - known.lastSeenAt < TOUCH_EVERY_MS) return void callback?.();
+    SessionModel.updateOne({ _id: sid }, { $set: { expiresAt: expiryOf(session), lastSeenAt: now } })
       .exec()
       .then(
-        () => callback?.(),
+        () => {
+          if (known) this.remember(sid, { ...known, lastSeenAt: now.getTime() });
+          callback?.();
+        },
         (err: unknown) => callback?.(err),
       );
   }

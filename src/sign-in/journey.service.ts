@@ -38,6 +38,8 @@ export interface PendingStep {
   /** A local path: where to go once the factor is given. */
   returnTo: string;
   action?: StepUpAction;
+  /** The factors the person can give (read when the step began: the page needs no other look). */
+  factors: factorsService.FactorKinds;
   /** How the first step was given, for the activity entry ("password", "GitHub", "password reset"). */
   via: string;
   /** When the step began (ms). */
@@ -107,7 +109,7 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
   }
 
   /** Signed in: the session, the one activity entry, and where to go. */
-  async function signedIn(req: Request, step: Omit<PendingStep, 'kind' | 'at'>): Promise<string> {
+  async function signedIn(req: Request, step: Omit<PendingStep, 'kind' | 'at' | 'factors'>): Promise<string> {
     await startSession(req, step.userId, step.remember, step.amr);
     await activity.record(step.userId, 'signed-in', origin(req, step.via));
     return step.returnTo;
@@ -135,10 +137,12 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
     async firstFactor(
       req: Request,
       res: Response,
-      step: { userId: string; method: FirstFactor; remember: boolean; returnTo: string; via: string },
+      step: { userId: string; method: FirstFactor; remember: boolean; returnTo: string; via: string; secondFactor?: boolean },
     ): Promise<void> {
       const pending = { userId: step.userId, amr: [step.method], remember: step.remember, returnTo: step.returnTo, via: step.via };
-      if (await factorsService.hasSecondFactor(step.userId)) return hold(req, res, { kind: 'sign-in', ...pending });
+      // The account's hint, read with the password, spares the look at its factors when it has none.
+      const factors = step.secondFactor === false ? null : await factorsService.secondFactors(step.userId);
+      if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors });
       res.redirect(req.method === 'GET' ? 302 : 303, await signedIn(req, pending));
     },
 
@@ -161,7 +165,8 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
      */
     async stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void> {
       // A second factor given in the last 10 minutes, or none to give: nothing to ask.
-      if (freshlyVerified(req.session) || !(await factorsService.hasSecondFactor(ask.userId))) {
+      const factors = freshlyVerified(req.session) ? null : await factorsService.secondFactors(ask.userId);
+      if (!factors) {
         const location = ask.action
           ? await actions(ask.action, { userId: ask.userId, session: req.session, origin: device(req) })
           : ask.returnTo;
@@ -170,7 +175,7 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
       }
       const amr = req.session.amr ?? ['pwd'];
       const step = { kind: 'step-up' as const, userId: ask.userId, amr, remember: false, returnTo: ask.returnTo, action: ask.action };
-      return hold(req, res, { ...step, via: 'second factor' });
+      return hold(req, res, { ...step, factors, via: 'second factor' });
     },
 
     /** The step waiting for a second factor in this browser, while it is fresh. */

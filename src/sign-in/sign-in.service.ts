@@ -21,6 +21,15 @@ export interface PasswordAttempt {
 /** The id of the user with this email and password, or null. */
 export type PasswordVerifier = (attempt: PasswordAttempt) => Promise<string | null>;
 
+/** Who a right password belongs to, and whether their account may have a second factor (users.model.ts `secondFactor`). */
+export interface VerifiedPerson {
+  userId: string;
+  secondFactor?: boolean;
+}
+
+/** The sign-in page's check: the person, or null. */
+export type PersonVerifier = (attempt: PasswordAttempt) => Promise<VerifiedPerson | null>;
+
 /**
  * A second factor's check (a one-time code, a recovery code) for an account, from an address: true
  * when it was right. Wrong ones count against the same budget as wrong passwords.
@@ -33,6 +42,8 @@ export type FactorVerifier = (
 export interface SignIn {
   /** For people typing a password: every check runs argon2. */
   verify: PasswordVerifier;
+  /** The same for the sign-in journey, with the account's second-factor hint from the same read. */
+  verifyPerson: PersonVerifier;
   verifyFactor: FactorVerifier;
   /** For HTTP Basic: a pair verified recently is answered from memory (CREDENTIAL_CACHE). */
   verifyRepeated: PasswordVerifier;
@@ -52,14 +63,14 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
    * the budget. Without a cache hit the password is verified even for an unknown email, so both
    * failures take the same time; a hash made with older parameters is upgraded after a success.
    */
-  async function check(attempt: PasswordAttempt, remembered: VerifiedCredentialsCache | undefined): Promise<string | null> {
+  async function check(attempt: PasswordAttempt, remembered: VerifiedCredentialsCache | undefined): Promise<VerifiedPerson | null> {
     const email = normalizeEmail(attempt.email);
     const { password } = attempt;
     const budget = { email, address: attempt.address };
     const cached = await remembered?.lookup(email, password);
     if (cached?.userId) {
       await ensureAttemptAllowed(limits, budget);
-      return cached.userId;
+      return { userId: cached.userId };
     }
     const outcome = await reserveAttempt(limits, budget);
     let credentials: Awaited<ReturnType<typeof usersService.findCredentials>>;
@@ -83,11 +94,13 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
     await outcome.withdraw();
     if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password, attempt.address));
     if (cached) remembered!.remember(email, password, credentials._id, cached.generation);
-    return credentials._id;
+    return { userId: credentials._id, secondFactor: credentials.secondFactor };
   }
+  const idOf = (person: VerifiedPerson | null) => person?.userId ?? null;
 
   return {
-    verify: (attempt) => check(attempt, undefined),
+    verify: (attempt) => check(attempt, undefined).then(idOf),
+    verifyPerson: (attempt) => check(attempt, undefined),
     async verifyFactor(account, checkFactor) {
       // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
       const outcome = await reserveAttempt(limits, { email: account.email ?? `user:${account.userId}`, address: account.address });
@@ -105,6 +118,6 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
       }
       return right;
     },
-    verifyRepeated: (attempt) => check(attempt, cache),
+    verifyRepeated: (attempt) => check(attempt, cache).then(idOf),
   };
 }

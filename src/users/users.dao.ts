@@ -7,7 +7,7 @@ import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
 const READ_FIELDS =
-  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled __v';
+  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled secondFactor __v';
 
 /**
  * Raised after every change to a user's record or its removal, for the caches of user reads on every
@@ -22,7 +22,8 @@ async function raisedIf(changed: boolean): Promise<boolean> {
 }
 
 export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
-  const created = await UserModel.create(user);
+  // A new account has no second factor.
+  const created = await UserModel.create({ secondFactor: false, ...user });
   return created._id;
 }
 
@@ -34,14 +35,11 @@ export function existsWithEmail(email: string): Promise<boolean> {
   return UserModel.exists({ email }).then((found) => found !== null);
 }
 
-export interface StoredCredentials {
-  _id: string;
-  password?: string;
-  disabled?: boolean;
-}
+export type StoredCredentials = UserRecord & { password?: string };
 
+/** The whole record and its password hash, for signing in (one read serves both). */
 export function findPasswordHashByEmail(email: string): Promise<StoredCredentials | null> {
-  return UserModel.findOne({ email }, { _id: 1, password: 1, disabled: 1 }).lean<StoredCredentials>().exec();
+  return UserModel.findOne({ email }, `${READ_FIELDS} +password`).lean<StoredCredentials>().exec();
 }
 
 export function findByEmail(email: string): Promise<UserRecord | null> {
@@ -145,5 +143,25 @@ export async function addPermissionFlags(email: string, flags: number): Promise<
       await usersChanged.raise();
     }
     return true;
+  });
+}
+
+/**
+ * Adds or removes a second factor (`change`) under the record's lock, keeping `secondFactor` true
+ * while it runs and false afterwards only when `stillHas` finds none: a sign-in that reads false can
+ * trust that no factor exists. Raises the users signal (the hint is in the cached records).
+ */
+export async function changeSecondFactors<T>(id: string, change: () => Promise<T>, stillHas: () => Promise<boolean>): Promise<T> {
+  return locked(id, async () => {
+    await UserModel.updateOne({ _id: id }, { $set: { secondFactor: true } }).exec();
+    await usersChanged.raise();
+    try {
+      return await change();
+    } finally {
+      if (!(await stillHas())) {
+        await UserModel.updateOne({ _id: id }, { $set: { secondFactor: false } }).exec();
+        await usersChanged.raise();
+      }
+    }
   });
 }

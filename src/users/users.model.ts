@@ -29,6 +29,12 @@ export interface UserDocument extends ProviderIds {
   emailVerified?: boolean;
   /** Set by an operator (npm run users -- disable): the account cannot sign in anywhere. */
   disabled?: boolean;
+  /**
+   * Whether the account may have a second factor (an app turned on, or a passkey): false means none,
+   * so signing in needs no look at the factors; true or absent (older records) means look. Kept by
+   * users.dao.ts changeSecondFactors under the record's lock.
+   */
+  secondFactor?: boolean;
   __v: number;
 }
 
@@ -47,6 +53,7 @@ const userSchema = new Schema<UserDocument>(
     credentialsChangedAt: { type: Date },
     emailVerified: { type: Boolean },
     disabled: { type: Boolean },
+    secondFactor: { type: Boolean },
   },
   { collection: 'users', strict: true },
 );

@@ -154,11 +154,21 @@ export async function grantAdmin(email: string): Promise<boolean> {
   return usersDao.addPermissionFlags(normalizeEmail(email), ADMIN_FLAG);
 }
 
-/** For sign-in: the account id and stored hash for an email (normalised here), or null. A disabled account is no account. */
-export async function findCredentials(email: string): Promise<{ _id: string; password?: string } | null> {
+/**
+ * For sign-in: the account id, stored hash and second-factor hint for an email (normalised here), or
+ * null. A disabled account is no account. The record read is kept for the requests that follow.
+ */
+export async function findCredentials(email: string): Promise<{ _id: string; password?: string; secondFactor?: boolean } | null> {
+  const { generation } = await recentUsers.get('');
   const found = await usersDao.findPasswordHashByEmail(normalizeEmail(email));
-  return found && !found.disabled ? { _id: found._id, password: found.password } : null;
+  if (!found || found.disabled) return null;
+  const { password, ...user } = found;
+  recentUsers.set(user._id, user, generation);
+  return { _id: user._id, password, secondFactor: user.secondFactor };
 }
+
+/** See users.dao.ts changeSecondFactors: how factors are added and removed. */
+export const changeSecondFactors = usersDao.changeSecondFactors;
 
 /** The user with this email (normalised here), or null. */
 export function findByEmail(email: string): Promise<UserRecord | null> {

@@ -5,6 +5,7 @@ import { ActivityModel } from '../../src/account/activity.model';
 import { SessionModel } from '../../src/session/session.model';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
+import { msUntilFalse } from '../helpers/polling';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { postForm } from '../helpers/account-pages';
@@ -227,8 +228,9 @@ describe('recent security activity', () => {
     await request(app).post('/auth').send({ email: user.email, password: 'wrong-password' }).expect(400);
     const { agent } = await signedInAgent(app, user);
     await postForm(agent, '/account', '/account/password', { currentPassword: user.password, password: 'changed-password' });
-    // Failures are recorded after the answer goes: give it a moment.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Failures are recorded after the answer goes: wait for the entry itself.
+    const recorded = () => ActivityModel.exists({ userId: user.id, kind: 'sign-in-failed' }).then((found) => found !== null);
+    expect(await msUntilFalse(async () => !(await recorded()))).toBeLessThan(Infinity);
     const page = (await agent.get('/account').expect(200)).text;
     const section = page.slice(page.indexOf('Recent security activity'));
     const order = ['Password changed', 'Signed in', 'Failed sign-in attempt'].map((words) => section.indexOf(words));

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { testApp, testConfig } from '../helpers/app';
+import { mailerOf, testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { capturingLogger } from '../helpers/logs';
@@ -37,7 +37,7 @@ describe('the development outbox', () => {
     const app = testApp();
     const user = await createUser();
     for (let i = 0; i < 52; i++) await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: user.email });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await mailerOf(app).drained(10_000);
     const outbox = await request(app).get('/dev/mail').expect(200);
     expect(outbox.text.match(/<article>/g)).toHaveLength(50);
   });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { AccountLinkModel } from '../../src/account/account-links.model';
-import { testApp, testConfig } from '../helpers/app';
+import { mailerOf, testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { capturingLogger } from '../helpers/logs';
@@ -67,7 +67,7 @@ describe('POST /forgot-password', () => {
     expect(mail.subject).toBe('Reset your password');
     expect(mail.link).toMatch(/^http:\/\/accounts\.example\.test\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
     expect(mail.text).toContain('30 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await mailerOf(app).drained(10_000);
     expect(sink.received.filter((m) => m.to.includes(unknown))).toHaveLength(0);
   });
 

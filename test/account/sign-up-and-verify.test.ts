@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { AccountLinkModel } from '../../src/account/account-links.model';
 import { UserModel } from '../../src/users/users.model';
-import { testApp } from '../helpers/app';
+import { mailerOf, testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { pathOf, postForm, signUpAgent, tokenOf } from '../helpers/account-pages';
 import { csrfFrom, registerClient, clientSecretPost } from '../helpers/oauth';
@@ -171,8 +171,7 @@ describe('POST /account/verify-email (resend)', () => {
     for (let i = 0; i < 3; i++) expect((await postForm(agent, '/account', '/account/verify-email', {})).status).toBe(303);
     const refused = await postForm(agent, '/account', '/account/verify-email', {});
     expect(refused.status).toBe(429);
-    await sink.mailTo(email, 4);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await mailerOf(limited).drained(10_000);
     expect(await sink.mailTo(email)).toHaveLength(4);
   });
 

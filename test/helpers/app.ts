@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { createApp } from '../../src/app';
 import type { Clock } from '../../src/common/clock';
 import { createLogger } from '../../src/common/logger';
+import { createMailer, type Mailer } from '../../src/mail/mailer';
 import { loadConfig, type Config } from '../../src/config';
 import { requestProblem, responseProblem } from './openapi-validator';
 
@@ -27,9 +28,20 @@ export function takeSpecViolations(): string[] {
 }
 
 /** The real app, with every response (and every request it accepts) checked against the OpenAPI document. */
+const mailers = new WeakMap<Express, Mailer>();
+
+/** The mailer of an app testApp made: `drained()` waits for the mail it queued, instead of a pause. */
+export function mailerOf(app: Express): Mailer {
+  const mailer = mailers.get(app);
+  if (!mailer) throw new Error('not an app from testApp');
+  return mailer;
+}
+
 export function testApp(overrides: Record<string, string> = {}, deps: { clock?: Clock } = {}): Express {
   const config = testConfig(overrides);
-  const app = createApp({ config, logger: createLogger(config.logLevel), clock: deps.clock });
+  const logger = createLogger(config.logLevel);
+  const mailer = createMailer(config, logger);
+  const app = createApp({ config, logger, mailer, clock: deps.clock });
   const checked = express();
   checked.disable('x-powered-by');
   checked.use((req, res, next) => {
@@ -63,5 +75,6 @@ export function testApp(overrides: Record<string, string> = {}, deps: { clock?: 
     next();
   });
   checked.use(app);
+  mailers.set(checked, mailer);
   return checked;
 }

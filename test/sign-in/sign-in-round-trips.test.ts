@@ -1,0 +1,110 @@
+// The database round trips of signing in to an application, counted with the driver's command
+// monitoring and the default settings (rate limits on): from the password to the redirect that carries
+// the code, consent remembered (docs/architecture.md, "The sign-in journey", lists where each goes).
+// The change signals the caches poll are not the request's.
+import type { CommandStartedEvent } from 'mongodb';
+import mongoose from 'mongoose';
+import request from 'supertest';
+import { disconnectDatabase } from '../../src/db/mongoose';
+import { testApp } from '../helpers/app';
+import { testDatabaseUri, uniqueDatabaseName } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp, totpCode } from '../helpers/factors';
+import { approve, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
+
+const app = testApp({ RATE_LIMITS: 'on' });
+const commands: string[] = [];
+const record = (event: CommandStartedEvent) => {
+  const command = `${event.commandName} ${String(event.command[event.commandName])}`;
+  if (command !== 'find change_signals') commands.push(command);
+};
+
+beforeAll(async () => {
+  await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
+  await mongoose.connection.syncIndexes();
+  mongoose.connection.getClient().on('commandStarted', record);
+});
+afterAll(async () => {
+  mongoose.connection.getClient().off('commandStarted', record);
+  await mongoose.connection.db?.dropDatabase();
+  await disconnectDatabase();
+});
+
+/** A person who has approved the client once (consent remembered), with the app on when asked; signed out. */
+async function personOfClient(withApp: boolean) {
+  const user = await createUser();
+  const client = await registerClient();
+  const query = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'openid', state: 's' };
+  const { agent } = await signedInAgent(app, user);
+  await approve(agent, query);
+  const key = withApp ? (await enrolTotp(agent)).key : undefined;
+  return { user, query, key };
+}
+
+/** From POST /login to the redirect with the code; the commands each request sent. */
+async function journey(withApp: boolean, step = 0): Promise<{ total: number; byRequest: Record<string, string[]> }> {
+  const { user, query, key } = await personOfClient(withApp);
+  const agent = request.agent(app);
+  const start = await agent.get('/oauth/authorize').query(query).expect(302);
+  const page = await agent.get(start.headers.location).expect(200);
+  const byRequest: Record<string, string[]> = {};
+  const measure = async <T>(name: string, send: () => Promise<T>): Promise<T> => {
+    commands.length = 0;
+    const res = await send();
+    byRequest[name] = [...commands];
+    return res;
+  };
+  let next = await measure('POST /login', () =>
+    agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password, return_to: returnToOf(start.headers.location) })
+      .expect(303),
+  );
+  if (withApp) {
+    expect(next.headers.location).toBe('/login/verify');
+    const form = await measure('GET /login/verify', () => agent.get('/login/verify').expect(200));
+    next = await measure('POST /login/verify', () =>
+      agent
+        .post('/login/verify')
+        .type('form')
+        .send({ _csrf: csrfFrom(form.text), code: totpCode(key!, Date.now() + step * 30_000) })
+        .expect(303),
+    );
+  }
+  const answer = await measure('GET /oauth/authorize', () => agent.get(next.headers.location).expect(302));
+  expect(new URL(answer.headers.location).searchParams.get('code')).toEqual(expect.any(String));
+  return { total: Object.values(byRequest).reduce((sum, sent) => sum + sent.length, 0), byRequest };
+}
+
+const returnToOf = (loginLocation: string) => new URL(loginLocation, 'http://internal').searchParams.get('return_to')!;
+
+/** The commands of each request, named in a failure. */
+const listed = (byRequest: Record<string, string[]>) => Object.entries(byRequest).map(([name, sent]) => `${name}: ${sent.join(', ')}`);
+
+it('signs in with a password and an authenticator app, to the code, in at most 19 round trips (and 1 for the form)', async () => {
+  // The first sign-in of a process also loads the signing keys and sweeps expired records.
+  await journey(true, 1);
+  const { total, byRequest } = await journey(true, 1);
+  const form = byRequest['GET /login/verify'];
+  // The second step's form reads nothing but the session: the factors were read with the password.
+  expect(form).toEqual(['find sessions']);
+  expect({ total: total - form.length, listed: listed(byRequest) }).toEqual({ total: expect.any(Number), listed: listed(byRequest) });
+  expect(total - form.length).toBeLessThanOrEqual(19);
+  // The session is written once per step (a save of unchanged data and a touch within a minute cost none).
+  expect(byRequest['POST /login'].filter((command) => command === 'update sessions')).toHaveLength(1);
+  expect(byRequest['GET /oauth/authorize']).not.toContain('update sessions');
+  expect(byRequest['GET /oauth/authorize']).not.toContain('find users');
+});
+
+it('signs in with a password alone, to the code, in at most 9 round trips', async () => {
+  await journey(false);
+  const { total, byRequest } = await journey(false);
+  expect({ total, listed: listed(byRequest) }).toEqual({ total: expect.any(Number), listed: listed(byRequest) });
+  expect(total).toBeLessThanOrEqual(9);
+  // An account with no second factor says so in its record: its factors are not looked at, and the
+  // session made by this request is not deleted first (it was never stored).
+  expect(byRequest['POST /login']).not.toEqual(expect.arrayContaining(['find totp_secrets']));
+  expect(byRequest['POST /login']).not.toContain('delete sessions');
+  expect(byRequest['POST /login'].filter((command) => command === 'update sessions')).toHaveLength(1);
+});
