@@ -14,6 +14,11 @@
       body: JSON.stringify(body),
     }).then(function (res) {
       return res.json().then(function (json) {
+        // Asked to confirm who it is first (a step-up, or signing in again): go there and come back.
+        if (!res.ok && typeof json.redirect === 'string' && json.redirect.charAt(0) === '/') {
+          window.location.assign(json.redirect);
+          return new Promise(function () {});
+        }
         if (!res.ok) throw new Error(typeof json.error === 'string' ? json.error : 'The passkey was refused.');
         return json;
       });

@@ -95,8 +95,10 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const signIn = createSignIn(config, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger);
       // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
+      const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
       const factors = createFactors(config, clock);
-      const journey = createJourney({ clock, activity, actions: createFactorActions({ ...factors, activity }) });
+      const notify = accounts.factorChanged;
+      const journey = createJourney({ clock, activity, actions: createFactorActions({ ...factors, activity, notify }) });
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
@@ -104,9 +106,8 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
       app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
       app.use(createSocialRouter(config, logger, sessions, journey));
-      const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
-      app.use(createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor));
+      app.use(createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, notify));
       // The development outbox: never in production (there is no outbox there either).
       if (!config.isProduction && mailer.outbox() !== null) app.use(createDevMailRouter(mailer));
       app.use(createOpenApiRouter());

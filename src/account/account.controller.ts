@@ -198,13 +198,23 @@ export function createAccountController(
       if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
       if ('problem' in outcome)
         return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
+      // The person may remove the factors added lately (someone who knew the password may have added them).
+      const removed =
+        field(req, 'remove_recent_factors') === '1' ? await factorsService.removeRecentFactors(outcome.userId, new Date()) : [];
+      for (const what of removed) {
+        await activity.record(outcome.userId, 'factor-removed', {
+          address: displayAddress(req),
+          detail: `${what}, with the password reset`,
+        });
+        await accounts.factorChanged(outcome.userId, { added: false, what, from: displayAddress(req) });
+      }
       // Every session ended with the old password; this browser starts a new one, after the second
       // factor when the account has one (a mailbox is not a second factor).
       await journey.firstFactor(req, res, {
         userId: outcome.userId,
         method: 'pwd',
         remember: false,
-        returnTo: '/account?done=reset',
+        returnTo: removed.length > 0 ? '/account?done=reset-factors' : '/account?done=reset',
         via: 'password reset',
       });
     },

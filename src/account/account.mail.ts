@@ -33,3 +33,23 @@ If it was not you, ignore this message: your password stays as it is.
 `,
   };
 }
+
+/** A second factor was added to or removed from the account: the owner hears of it, wherever it came from. */
+export function factorChangeMail(
+  to: string,
+  change: { added: boolean; what: string; at: Date; from: string },
+  recentDays: number,
+  site: string,
+): Mail {
+  const when = change.at.toISOString().replace('T', ' ').slice(0, 16);
+  return {
+    to,
+    subject: change.added ? 'A second factor was added to your account' : 'A second factor was removed from your account',
+    text: `Hello,
+
+${change.added ? 'A second factor was added to' : 'A second factor was removed from'} the account ${to} at ${site}: ${change.what}, on ${when} UTC, from ${change.from}.
+
+If this was you, there is nothing to do. If it was not, someone knows your password: choose a new one with "Forgot your password?" on the sign-in page. The new password signs every browser out, and you can remove the second factors added in the last ${recentDays} days at the same time.
+`,
+  };
+}

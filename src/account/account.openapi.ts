@@ -12,6 +12,7 @@ import {
   str,
 } from '../openapi/openapi.kit';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
+import { FACTOR_RULES } from '../factors/factors.service';
 
 const tags = ['Account pages'];
 const form = (fields: string[]) =>
@@ -122,10 +123,10 @@ export const accountOpenApi: OpenApiFragment = {
         tags,
         operationId: 'resetPassword',
         security: [],
-        summary: 'Set the new password: every session and token of the account ends, and this browser is signed in',
-        requestBody: form(['token', 'password']),
+        summary: `Set the new password: every session and token of the account ends, and this browser is signed in; \`remove_recent_factors=1\` also removes the second factors added in the last ${FACTOR_RULES.recentFactorDays} days`,
+        requestBody: form(['token', 'password', 'remove_recent_factors']),
         responses: {
-          '303': redirect('Password set: to /account'),
+          '303': redirect('Password set: to /account, or to /login/verify when the account still has a second factor'),
           '400': page('The password breaks the rule (the form again), or the link cannot be used'),
           ...refusals,
           ...pageFaults,

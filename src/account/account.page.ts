@@ -11,6 +11,7 @@ import type { ActivityKind } from './activity.service';
 import { LINK_LIFETIME_MS } from './account.rules';
 import { MIN_PASSWORD_LENGTH } from '../common/validation';
 import { readableAddress } from '../common/rate-limit';
+import { FACTOR_RULES } from '../factors/factors.service';
 
 const RESET_MINUTES = LINK_LIFETIME_MS['reset-password'] / 60_000;
 
@@ -143,6 +144,7 @@ ${problemLine(view.problem)}
 ${csrfField(view.csrfToken)}
 <input type="hidden" name="token" value="${view.token}">
 ${newPasswordInput('password', 'New password', ' Every other browser and application signed in to your account will be signed out.')}
+<label class="check"><input type="checkbox" name="remove_recent_factors" value="1"> Also remove the second factors added in the last ${FACTOR_RULES.recentFactorDays} days (if someone else added them)</label>
 <div class="row"><button type="submit">Set password</button></div>
 </form>`,
   );
@@ -168,6 +170,7 @@ export const ACCOUNT_NOTICES = {
   profile: 'Your profile is saved.',
   password: 'Your password is changed. Every other browser and application was signed out.',
   reset: 'Your new password is set and you are signed in. Every other browser and application was signed out.',
+  'reset-factors': `Your new password is set, and the second factors added in the last ${FACTOR_RULES.recentFactorDays} days are removed. Every other browser and application was signed out.`,
   verification: 'A new verification link is on its way to your mailbox.',
   'signed-up': 'Welcome! A link to confirm your email address is on its way to your mailbox.',
   'session-ended': 'That browser is signed out.',

@@ -12,7 +12,8 @@ import * as usersService from '../users/users.service';
 import { displayName, type UserRecord } from '../users/users.types';
 import * as links from './account-links.service';
 import type { DeadLink } from './account-links.service';
-import { resetMail, verificationMail } from './account.mail';
+import { factorChangeMail, resetMail, verificationMail } from './account.mail';
+import { FACTOR_RULES } from '../factors/factors.service';
 import { ACCOUNT_RULES, LINK_LIFETIME_MS } from './account.rules';
 import type { ActivityLog } from './activity.service';
 
@@ -155,6 +156,13 @@ export function createAccounts(
       if (problem) return { problem };
       await setPassword(user, password, origin, 'password-changed');
       return { changed: true };
+    },
+
+    /** A second factor was added or removed: the owner is mailed, wherever it came from (nothing waits for the mail). */
+    async factorChanged(userId: string, change: { added: boolean; what: string; from: string }): Promise<void> {
+      const user = await usersService.findCurrent(userId);
+      if (!user?.email || !mailer.available) return;
+      mailer.send(factorChangeMail(user.email, { ...change, at: new Date() }, FACTOR_RULES.recentFactorDays, site));
     },
 
     /** The profile form: names and the claims, each by its rule; the email never changes. */

@@ -9,7 +9,7 @@ import { clientAddress, displayAddress, TooManyRequestsError, tooManyRequestsAs 
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
 import { signedInPerson } from '../session/session.middleware';
-import { stepUpReason, type Journey, type PendingStep, type StepUpAction } from '../sign-in/journey.service';
+import { stepUpReason, type Journey, type PendingStep, type SecondFactor, type StepUpAction } from '../sign-in/journey.service';
 import type { FactorVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
@@ -53,8 +53,9 @@ export function createFactorsController(deps: {
   passkeys: Passkeys;
   activity: ActivityLog;
   verifyFactor: FactorVerifier;
+  notify: factorsService.FactorNotice;
 }) {
-  const { csrf, journey, totp, passkeys, activity, verifyFactor } = deps;
+  const { csrf, journey, totp, passkeys, activity, verifyFactor, notify } = deps;
   const where = (req: Request, detail: string) => ({
     address: displayAddress(req),
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
@@ -73,6 +74,23 @@ export function createFactorsController(deps: {
           error,
         }),
       );
+  }
+
+  /** Where the browser goes before a factor may be added (a step-up, or signing in again), or null. */
+  const confirmFirst = (req: Request, res: Response, returnTo: string) =>
+    journey.confirmBeforeAdding(req, { userId: signedInPerson(res)._id, returnTo });
+
+  /** The passkey routes' refusal when the session must be confirmed first: the script follows `redirect`. */
+  async function passkeyAllowed(req: Request, res: Response): Promise<void> {
+    const first = await confirmFirst(req, res, '/account');
+    if (first) throw new AppError(403, { error: 'Confirm it is you before adding a passkey.', redirect: first });
+  }
+
+  /** A factor was added: the activity, the owner's mail, and the session counts it from now on. */
+  async function added(req: Request, userId: string, what: string, factor: SecondFactor): Promise<void> {
+    await activity.record(userId, 'factor-added', where(req, what));
+    await notify(userId, { added: true, what, from: displayAddress(req) });
+    await journey.factorAdded(req, factor);
   }
 
   /** The action now, or after a step-up when the session's second factor is not recent (the journey decides). */
@@ -157,6 +175,8 @@ export function createFactorsController(deps: {
 
     async showTotp(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
+      const first = await confirmFirst(req, res, '/account/totp');
+      if (first) return void res.redirect(302, first);
       const enrolment = await totp.begin(user._id, user.email ?? displayLabel(user));
       if (!enrolment) return void res.redirect(302, '/account');
       noStore(res)
@@ -166,6 +186,8 @@ export function createFactorsController(deps: {
 
     async confirmTotp(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
+      const first = await confirmFirst(req, res, '/account/totp');
+      if (first) return void res.redirect(303, first);
       const code = bodyField(req, 'code');
       if (typeof code !== 'string' || !(await totp.confirm(user._id, code.trim()))) {
         const enrolment = await totp.pending(user._id, user.email ?? displayLabel(user));
@@ -181,8 +203,7 @@ export function createFactorsController(deps: {
             }),
           );
       }
-      await activity.record(user._id, 'factor-added', where(req, 'authenticator app'));
-      // The app is a factor now: this session was signed in with fewer, which stays as it was.
+      await added(req, user._id, 'authenticator app', 'otp');
       if ((await recoveryCodes.remaining(user._id)) > 0) return void res.redirect(303, '/account?done=totp');
       noStore(res)
         .type(HTML)
@@ -208,8 +229,9 @@ export function createFactorsController(deps: {
       noStore(res).type(HTML).send(recoveryCodesPage(codes, 'again'));
     },
 
-    async registrationOptions(_req: Request, res: Response): Promise<void> {
+    async registrationOptions(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
+      await passkeyAllowed(req, res);
       noStore(res).json(
         await ceremony(() => passkeys.registrationOptions({ userId: user._id, userName: user.email ?? displayLabel(user) })),
       );
@@ -217,11 +239,12 @@ export function createFactorsController(deps: {
 
     async register(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
+      await passkeyAllowed(req, res);
       const name = bodyField(req, 'name');
       const passkey = await ceremony(() =>
         passkeys.register(user._id, bodyField(req, 'response') as never, typeof name === 'string' ? name : ''),
       );
-      await activity.record(user._id, 'factor-added', where(req, `passkey "${passkey.name}"`));
+      await added(req, user._id, `passkey "${passkey.name}"`, passkey.deviceType === 'multiDevice' ? 'swk' : 'hwk');
       const first = (await recoveryCodes.remaining(user._id)) === 0;
       noStore(res).json({ redirect: first ? '/account/recovery-codes/first' : '/account?done=passkey' });
     },

@@ -34,6 +34,16 @@ const options = json(
   { type: 'object' },
   'WebAuthn options (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON)',
 );
+/** Adding a passkey needs a recent sign-in (with the second factor when the account has one): where to confirm first. */
+const confirmFirst = {
+  '403': {
+    description: 'Missing or wrong CSRF token (page), or the session must be confirmed first: `redirect` is where (JSON)',
+    content: {
+      'text/html': { schema: str },
+      'application/json': { schema: { type: 'object', properties: { error: str, redirect: str }, required: ['error', 'redirect'] } },
+    },
+  },
+};
 const next = json({ type: 'object', properties: { redirect: str }, required: ['redirect'] }, 'Accepted: where the browser goes next');
 
 function post(operationId: string, summary: string, body: unknown, responses: Record<string, unknown>, security: unknown[] = sessionAuth) {
@@ -114,17 +124,20 @@ export const factorsOpenApi: OpenApiFragment = {
       get: {
         tags,
         operationId: 'totpEnrolPage',
-        summary: 'Set up an authenticator app: a QR code and the key',
+        summary:
+          'Set up an authenticator app: a QR code and the key (needs a recent sign-in, with the second factor when the account has one)',
         security: sessionAuth,
         responses: {
           '200': page('The QR code and the first-code form'),
-          '302': redirect('Already on: to /account; not signed in: to /login'),
+          '302': redirect(
+            'Already on: to /account; not signed in, or not recently: to /login; a second factor not recent: to /login/verify',
+          ),
           ...pageFaults,
         },
       },
       ...post('confirmTotp', 'Turn the app on with its first code', form(['code']), {
         '200': page('On: the recovery codes, shown once'),
-        '303': redirect('On (recovery codes exist already): to /account'),
+        '303': redirect('On (recovery codes exist already): to /account; the session must be confirmed first: to /login or /login/verify'),
         '400': page('The code is wrong: the QR code again'),
         ...refusals,
       }),
@@ -164,10 +177,12 @@ export const factorsOpenApi: OpenApiFragment = {
     '/account/passkeys/options': post('passkeyRegistrationOptions', 'Options for registering a passkey', ceremony([]), {
       '200': options,
       ...jsonRefusals,
+      ...confirmFirst,
     }),
     '/account/passkeys': post('registerPasskey', 'Register a passkey under a name', ceremony(['response', 'name']), {
       '200': next,
       ...jsonRefusals,
+      ...confirmFirst,
     }),
     '/account/passkeys/{id}/rename': {
       post: {

@@ -17,6 +17,7 @@ import { createPasskeys, type Passkeys } from './passkeys.service';
 import { createTotp, type Totp } from './totp.service';
 import type { Clock } from '../common/clock';
 import type { Journey } from '../sign-in/journey.service';
+import type { FactorNotice } from './factors.service';
 import { ASSET_SCRIPTS } from './factors.rules';
 import { AppError } from '../common/errors';
 import type { TooManyRequestsError } from '../common/rate-limit';
@@ -47,8 +48,9 @@ export function createFactorsRouter(
   services: { totp: Totp; passkeys: Passkeys },
   activity: ActivityLog,
   verifyFactor: FactorVerifier,
+  notify: FactorNotice,
 ): Router {
-  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor });
+  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, notify });
   const tooMany = (refused: TooManyRequestsError) =>
     new AppError(
       429,

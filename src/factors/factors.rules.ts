@@ -10,6 +10,8 @@ export const FACTOR_RULES = {
   challengeLifetimeMs: 5 * 60_000,
   /** Removing a factor or making new recovery codes needs a sign-in with a factor this recent. */
   freshSignInMs: 10 * 60_000,
+  /** A reset password may remove the factors added in this many last days (their owner may not have added them). */
+  recentFactorDays: 7,
   /** Passkeys one account may register. */
   maxPasskeys: 20,
   maxPasskeyNameLength: 60,

@@ -37,6 +37,19 @@ export const hasSecondFactor = async (userId: string): Promise<boolean> => (awai
 export const changeFactors = <T>(userId: string, change: () => Promise<T>): Promise<T> =>
   usersService.changeSecondFactors(userId, change, () => hasSecondFactor(userId));
 
+/**
+ * A reset password that chose to: the factors added in the last FACTOR_RULES.recentFactorDays days
+ * are removed (their owner may not have added them). What was removed, in words.
+ */
+export async function removeRecentFactors(userId: string, now: Date): Promise<string[]> {
+  const since = new Date(now.getTime() - FACTOR_RULES.recentFactorDays * 24 * 3600_000);
+  const [app, keys] = await changeFactors(userId, () =>
+    Promise.all([totpDao.removeConfirmedSince(userId, since), passkeysDao.removeCreatedSince(userId, since)]),
+  );
+  if (!(await hasSecondFactor(userId))) await recoveryCodes.removeAll(userId);
+  return [...(app ? ['authenticator app'] : []), ...(keys > 0 ? [keys === 1 ? '1 passkey' : `${keys} passkeys`] : [])];
+}
+
 /** What the account page shows. */
 export async function summary(userId: string) {
   const [totp, passkeys, recoveryLeft] = await Promise.all([
@@ -68,8 +81,15 @@ export function strengthened(amr: readonly string[], factor: 'otp' | 'hwk' | 'sw
  * turning off the app, removing a passkey, new recovery codes (kept in the session for the one page
  * that shows them). Each says where the browser goes next.
  */
-export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; activity: ActivityLog }): StepUpActions {
-  const { totp, passkeys, activity } = deps;
+/** Tells the owner a factor was added or removed (account.service.ts `factorChanged`: a mail). */
+export type FactorNotice = (userId: string, change: { added: boolean; what: string; from: string }) => Promise<void>;
+
+export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; activity: ActivityLog; notify: FactorNotice }): StepUpActions {
+  const { totp, passkeys, activity, notify } = deps;
+  const removed = async (userId: string, what: string, origin: { address: string; detail: string }) => {
+    await activity.record(userId, 'factor-removed', { ...origin, detail: `${what}, ${origin.detail}` });
+    await notify(userId, { added: false, what, from: origin.address });
+  };
   /** Without a second factor the recovery codes go too. */
   const tidy = async (userId: string) => {
     if (!(await hasSecondFactor(userId))) await recoveryCodes.removeAll(userId);
@@ -77,13 +97,11 @@ export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; acti
   return async (action, { userId, session, origin }) => {
     switch (action.name) {
       case 'remove-totp':
-        if (await changeFactors(userId, () => totp.remove(userId)))
-          await activity.record(userId, 'factor-removed', { ...origin, detail: `authenticator app, ${origin.detail}` });
+        if (await changeFactors(userId, () => totp.remove(userId))) await removed(userId, 'authenticator app', origin);
         await tidy(userId);
         return '/account?done=totp-removed';
       case 'remove-passkey':
-        if (await changeFactors(userId, () => passkeys.remove(userId, action.id)))
-          await activity.record(userId, 'factor-removed', { ...origin, detail: `passkey, ${origin.detail}` });
+        if (await changeFactors(userId, () => passkeys.remove(userId, action.id))) await removed(userId, 'passkey', origin);
         await tidy(userId);
         return '/account?done=passkey-removed';
       case 'new-recovery-codes':

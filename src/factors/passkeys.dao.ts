@@ -44,3 +44,8 @@ export async function takeChallenge(id: string): Promise<ChallengeDocument | nul
 export async function deleteExpiredChallenges(now: Date): Promise<void> {
   await ChallengeModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 }
+
+/** Removes the account's passkeys registered at or after `since`; how many. */
+export async function removeCreatedSince(userId: string, since: Date): Promise<number> {
+  return (await PasskeyModel.deleteMany({ userId, createdAt: trusted({ $gte: since }) }).exec()).deletedCount;
+}

@@ -46,3 +46,8 @@ export async function recordUse(id: string, expiresAt: Date): Promise<boolean> {
 export async function deleteExpiredUses(now: Date): Promise<void> {
   await CodeUseModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 }
+
+/** Removes the account's app if it was turned on at or after `since`; whether it was. */
+export async function removeConfirmedSince(userId: string, since: Date): Promise<boolean> {
+  return (await TotpModel.deleteOne({ _id: userId, confirmedAt: trusted({ $gte: since }) }).exec()).deletedCount === 1;
+}

@@ -124,6 +124,15 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
     res.redirect(req.method === 'GET' ? 302 : 303, VERIFY);
   }
 
+  /** The same session's data under a new id (its level changed), less the pending step, with `changes`. */
+  async function renew(req: Request, changes: Partial<SessionData>): Promise<void> {
+    const { cookie, pending: _pending, ...data } = req.session;
+    const maxAge = cookie?.maxAge;
+    await regenerateSession(req);
+    Object.assign(req.session, data, changes);
+    if (maxAge) req.session.cookie.maxAge = maxAge;
+  }
+
   const freshlyVerified = (session: Partial<SessionData>): boolean =>
     factorsService.isMultiFactor(session.amr) &&
     session.authTime !== undefined &&
@@ -156,6 +165,44 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
       const { amr = ['pwd'], authTime } = req.session;
       await startSession(req, userId, false, amr);
       if (authTime !== undefined) req.session.authTime = authTime;
+      await saveSession(req);
+    },
+
+    /**
+     * Before a factor is added: an account that has one needs a second factor from the last 10
+     * minutes, one without a sign-in from the last 10 minutes (docs/security.md, Changing factors).
+     * Null when the session may go on; otherwise where the browser goes first (the second step, its
+     * pending step kept, or the sign-in page), coming back to `returnTo`.
+     */
+    async confirmBeforeAdding(req: Request, ask: { userId: string; returnTo: string }): Promise<string | null> {
+      const { session } = req;
+      if (freshlyVerified(session)) return null;
+      const factors = await factorsService.secondFactors(ask.userId);
+      if (!factors) {
+        const recent = session.authTime !== undefined && clock.now() - session.authTime < FACTOR_RULES.freshSignInMs;
+        return recent ? null : signInLocation(ask.returnTo, { again: true });
+      }
+      const amr = session.amr ?? ['pwd'];
+      session.pending = {
+        kind: 'step-up',
+        userId: ask.userId,
+        amr,
+        remember: false,
+        returnTo: ask.returnTo,
+        factors,
+        via: 'second factor',
+        at: clock.now(),
+      };
+      await saveSession(req);
+      return VERIFY;
+    },
+
+    /**
+     * A factor was just added and proven (the app's first code, a passkey with user verification): the
+     * session counts it from now on, under a new id.
+     */
+    async factorAdded(req: Request, factor: SecondFactor): Promise<void> {
+      await renew(req, { amr: factorsService.strengthened(req.session.amr ?? ['pwd'], factor) });
       await saveSession(req);
     },
 
@@ -196,12 +243,7 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
       const amr = factorsService.strengthened(pending.amr, factor);
       if (pending.kind === 'sign-in') return signedIn(req, { ...pending, amr, via: `${pending.via} and ${via}` });
       // A step-up: the same person, a new session id (a copy of the weaker session's id gains nothing).
-      const kept = { ...req.session };
-      delete kept.pending;
-      await regenerateSession(req);
-      const { cookie: _cookie, ...data } = kept;
-      Object.assign(req.session, data, { amr, authTime: clock.now() });
-      if (kept.cookie?.maxAge) req.session.cookie.maxAge = kept.cookie.maxAge;
+      await renew(req, { amr, authTime: clock.now() });
       await activity.record(pending.userId, 'verified-again', origin(req, via));
       const location = pending.action
         ? await actions(pending.action, { userId: pending.userId, session: req.session, origin: device(req) })

@@ -174,7 +174,8 @@ describe('acr and step-up', () => {
   it('asks a person signed in with a password alone for the second factor when a client wants acr 2', async () => {
     const user = await createUser();
     const { agent } = await signedInAgent(app, user);
-    const { key } = await enrolTotp(agent);
+    // Turned on in another browser: this one was signed in with the password alone, and steps up.
+    const { key } = await enrolTotp((await signedInAgent(app, user)).agent);
     const { claims } = await idTokenFor(agent, { acr_values: '2' }, key);
     expect(claims).toMatchObject({ acr: '2', amr: ['pwd', 'otp', 'mfa'] });
   });
@@ -190,8 +191,10 @@ describe('acr and step-up', () => {
   it('answers interaction_required to prompt=none when a second factor would be needed', async () => {
     const user = await createUser();
     const { agent } = await signedInAgent(app, user);
-    await enrolTotp(agent);
+    // The app is turned on in another browser: this one was signed in with the password alone.
+    await enrolTotp((await signedInAgent(app, user)).agent);
     const { location } = await idTokenFor(agent, { acr_values: '2', prompt: 'none' });
+    expect(location).toBeDefined();
     expect(location?.searchParams.get('error')).toBe('interaction_required');
   });
 });

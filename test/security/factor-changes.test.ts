@@ -1,0 +1,146 @@
+// Adding a second factor is a change of who can sign in (issue 36, finding 2): a session that gave
+// only a password may not add a passkey to an account whose owner has a second factor, and a session
+// without a recent sign-in may not add one at all; every factor added or removed is mailed to the
+// owner; a reset password may remove the factors added lately. Time moves on the server's clock.
+import request from 'supertest';
+import { PasskeyModel } from '../../src/factors/passkeys.model';
+import { TotpModel } from '../../src/factors/totp.model';
+import { mailerOf, testApp } from '../helpers/app';
+import { pathOf, tokenOf, postForm } from '../helpers/account-pages';
+import { movableClock } from '../helpers/clock';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp, type Agent } from '../helpers/factors';
+import { csrfFrom, signedInAgent } from '../helpers/oauth';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
+
+useTestDatabase();
+const clock = movableClock();
+let sink: SmtpSink;
+let app: ReturnType<typeof testApp>;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  app = testApp({ SMTP_URL: sink.url, PUBLIC_URL: 'http://accounts.example.test' }, { clock });
+});
+afterAll(() => sink.close());
+
+/** POST /account/passkeys/options as the account page's script sends it. */
+async function passkeyOptions(agent: Agent) {
+  const page = await agent.get('/account').expect(200);
+  return agent.post('/account/passkeys/options').send({ _csrf: csrfFrom(page.text) });
+}
+
+describe('adding a factor', () => {
+  it('asks a password-only session for the second factor the owner turned on elsewhere before it may add a passkey', async () => {
+    const user = await createUser();
+    const intruder = await signedInAgent(app, user);
+    const owner = await signedInAgent(app, user);
+    await enrolTotp(owner.agent);
+
+    const refused = await passkeyOptions(intruder.agent);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'Confirm it is you before adding a passkey.', redirect: '/login/verify' });
+    const page = await intruder.agent.get('/account').expect(200);
+    expect((await intruder.agent.post('/account/passkeys').send({ _csrf: csrfFrom(page.text), response: {} })).status).toBe(403);
+    // The step it is sent to asks for the factor it does not have.
+    expect((await intruder.agent.get('/login/verify').expect(200)).text).toContain('Confirm it is you');
+    // The owner's session, which just proved the app, may go on.
+    expect((await passkeyOptions(owner.agent)).status).toBe(200);
+  });
+
+  it('sends a session whose sign-in is over 10 minutes old to sign in again first, and back', async () => {
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    clock.move(11 * 60_000);
+    try {
+      const page = await agent.get('/account/totp').expect(302);
+      expect(page.headers.location).toBe('/login?return_to=%2Faccount%2Ftotp&prompt=login');
+      expect((await passkeyOptions(agent)).body.redirect).toBe('/login?return_to=%2Faccount&prompt=login');
+      expect(await TotpModel.findById(user.id).lean()).toBeNull();
+      // Signed in again, the page is there.
+      const login = await agent.get(page.headers.location).expect(200);
+      const back = await agent
+        .post('/login')
+        .type('form')
+        .send({ _csrf: csrfFrom(login.text), email: user.email, password: user.password, return_to: '/account/totp' })
+        .expect(303);
+      expect(back.headers.location).toBe('/account/totp');
+      await agent.get('/account/totp').expect(200);
+    } finally {
+      clock.move(-11 * 60_000);
+    }
+  });
+});
+
+describe('the owner hears of every factor added or removed', () => {
+  it('mails the address when the app is turned on and off', async () => {
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    await enrolTotp(agent);
+    const [added] = await sink.mailTo(user.email, 1);
+    expect(added.subject).toBe('A second factor was added to your account');
+    expect(added.text).toContain('authenticator app');
+    expect(added.text).toContain('remove the second factors added in the last 7 days');
+    const page = await agent.get('/account').expect(200);
+    await agent
+      .post('/account/totp/remove')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303);
+    const mails = await sink.mailTo(user.email, 2);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      'A second factor was added to your account',
+      'A second factor was removed from your account',
+    ]);
+  });
+});
+
+describe('a reset password and the factors added lately', () => {
+  async function resetWith(user: { email: string }, fields: Record<string, string>) {
+    await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: user.email });
+    await mailerOf(app).drained(10_000);
+    const link = sink.received.filter((mail) => mail.to.includes(user.email) && mail.subject === 'Reset your password').at(-1)!.link;
+    const agent = request.agent(app);
+    const form = await agent.get(pathOf(link)).expect(200);
+    expect(form.text).toContain('Also remove the second factors added in the last 7 days');
+    return agent
+      .post('/reset-password')
+      .type('form')
+      .send({ _csrf: csrfFrom(form.text), token: tokenOf(link), password: 'a-new-password', ...fields })
+      .expect(303);
+  }
+
+  it('removes the app and passkeys added in the last 7 days when asked, and the person is signed in', async () => {
+    const user = await createUser();
+    await enrolTotp((await signedInAgent(app, user)).agent);
+    await PasskeyModel.create({
+      _id: `cred-${user.id}`,
+      userId: user.id,
+      publicKey: 'AQID',
+      counter: 0,
+      deviceType: 'singleDevice',
+      name: 'Theirs',
+      createdAt: new Date(),
+    });
+    const done = await resetWith(user, { remove_recent_factors: '1' });
+    expect(done.headers.location).toBe('/account?done=reset-factors');
+    expect(await TotpModel.findById(user.id).lean()).toBeNull();
+    expect(await PasskeyModel.countDocuments({ userId: user.id })).toBe(0);
+    await mailerOf(app).drained(10_000);
+    const removed = sink.received.filter((mail) => mail.to.includes(user.email) && mail.subject.includes('removed'));
+    expect(removed.map((mail) => mail.text.includes('authenticator app') || mail.text.includes('1 passkey'))).toEqual([true, true]);
+  });
+
+  it('keeps factors older than 7 days, and all of them when not asked', async () => {
+    const older = await createUser();
+    await enrolTotp((await signedInAgent(app, older)).agent);
+    await TotpModel.updateOne({ _id: older.id }, { $set: { confirmedAt: new Date(Date.now() - 8 * 24 * 3600_000) } });
+    expect((await resetWith(older, { remove_recent_factors: '1' })).headers.location).toBe('/login/verify');
+    expect(await TotpModel.findById(older.id).lean()).not.toBeNull();
+
+    const kept = await createUser();
+    await enrolTotp((await signedInAgent(app, kept)).agent);
+    expect((await resetWith(kept, {})).headers.location).toBe('/login/verify');
+    expect(await TotpModel.findById(kept.id).lean()).not.toBeNull();
+  });
+});
