@@ -1,8 +1,8 @@
 // Response headers for a server exposed to browsers: helmet's defaults with a content security
 // policy the login and consent pages can live with, and CORS only for origins named in config.
-import { allowsOwnScripts, OWN_SCRIPTS_DIRECTIVES } from '../web/scripts';
+import { ownScriptsSource } from '../web/scripts';
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config';
 
@@ -22,8 +22,6 @@ export function securityHeaders(styleHash: string, publicUrl: string): RequestHa
         const own = res.getHeader('Content-Security-Policy');
         pageHeaders(req, res, () => undefined);
         if (own !== undefined) res.setHeader('Content-Security-Policy', own);
-        else if (allowsOwnScripts(res))
-          res.setHeader('Content-Security-Policy', `${String(res.getHeader('Content-Security-Policy'))}; ${OWN_SCRIPTS_DIRECTIVES}`);
       }
       return (writeHead as (...a: unknown[]) => typeof res).apply(this, args);
     } as typeof res.writeHead;
@@ -41,6 +39,10 @@ function pageSecurityHeaders(styleHash: string, publicUrl: string) {
       directives: {
         upgradeInsecureRequests: https ? [] : null,
         defaultSrc: ["'none'"],
+        // Scripts and fetches only on the pages that run this server's own (web/scripts.ts: the
+        // passkey buttons); every other page runs none. One directive each, made here per page.
+        scriptSrc: [(_req, res) => ownScriptsSource(res as Response)],
+        connectSrc: [(_req, res) => ownScriptsSource(res as Response)],
         // The pages' one inline stylesheet is allowed by its hash, nothing else inline.
         styleSrc: [`'sha256-${styleHash}'`],
         // Avatars come from the identity provider.

@@ -8,7 +8,6 @@ export function allowOwnScripts(res: Response): Response {
   return res;
 }
 
-/** The directives a page that allowOwnScripts marked adds to the usual policy. */
-export const OWN_SCRIPTS_DIRECTIVES = "script-src 'self'; connect-src 'self'";
-
-export const allowsOwnScripts = (res: Response): boolean => (res.locals as { ownScripts?: boolean }).ownScripts === true;
+/** The source list of `script-src` and `connect-src` in the page's policy (common/security.ts). */
+export const ownScriptsSource = (res: Response): string =>
+  (res.locals as { ownScripts?: boolean }).ownScripts === true ? "'self'" : "'none'";

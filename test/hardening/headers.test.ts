@@ -56,6 +56,20 @@ describe('security headers', () => {
     }
   });
 
+  it('give each page one policy: scripts of this server only on the pages with a passkey button, each directive once', async () => {
+    const app = testApp();
+    const directives = (policy: string) => policy.split(';').map((directive) => directive.trim().split(/\s+/));
+    const named = (policy: string, name: string) => directives(policy).filter(([directive]) => directive === name);
+    for (const path of ['/login', '/signup', '/forgot-password']) {
+      const policy = String((await request(app).get(path).expect(200)).headers['content-security-policy']);
+      const names = directives(policy).map(([directive]) => directive);
+      expect(names).toEqual([...new Set(names)]);
+      const scripts = path === '/login' ? "'self'" : "'none'";
+      expect(named(policy, 'script-src')).toEqual([['script-src', scripts]]);
+      expect(named(policy, 'connect-src')).toEqual([['connect-src', scripts]]);
+    }
+  });
+
   it('keep the API reference page its own policy', async () => {
     const res = await request(testApp()).get('/docs').expect(200);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
