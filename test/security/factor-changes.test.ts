@@ -144,3 +144,46 @@ describe('a reset password and the factors added lately', () => {
     expect(await TotpModel.findById(kept.id).lean()).not.toBeNull();
   });
 });
+
+describe('a step-up', () => {
+  it('gives the session a new id: a copy of the password-only session’s cookie gains nothing from it', async () => {
+    const user = await createUser();
+    const agent = request.agent(app);
+    const login = await agent.get('/login').expect(200);
+    const signedIn = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(login.text), email: user.email, password: user.password })
+      .expect(303);
+    const copied = sessionCookieOf(signedIn);
+    expect(copied).toBeDefined();
+    // The app turned on in another browser: this session gave the password alone.
+    const { recoveryCodes } = await enrolTotp((await signedInAgent(app, user)).agent);
+    const page = await agent.get('/account').expect(200);
+    const asked = await agent
+      .post('/account/recovery-codes')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303);
+    expect(asked.headers.location).toBe('/login/verify');
+    const form = await agent.get('/login/verify').expect(200);
+    const confirmed = await agent
+      .post('/login/verify')
+      .type('form')
+      .send({ _csrf: csrfFrom(form.text), code: recoveryCodes[0] })
+      .expect(303);
+    expect(confirmed.headers.location).toBe('/account/recovery-codes/new');
+    expect(sessionCookieOf(confirmed)).not.toBe(copied);
+    // The copy is signed out; the browser that stepped up is not.
+    const withCopy = await request(app).get('/account').set('Cookie', `sid=${copied}`);
+    expect(withCopy.status).toBe(302);
+    expect(withCopy.headers.location).toMatch(/^\/login/);
+    await agent.get('/account').expect(200);
+  });
+});
+
+/** The `sid` cookie a response set. */
+function sessionCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
+  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
+  return cookies.map((cookie) => /^sid=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
+}
