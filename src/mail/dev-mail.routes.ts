@@ -1,6 +1,7 @@
-// GET /dev/mail, outside production only: the development outbox, newest first, with its links
-// clickable, so a developer can follow a verification or reset mail without an SMTP server.
-import { Router } from 'express';
+// GET /dev/mail, outside production only and from this machine only: the development outbox, newest
+// first, with its links clickable, so a developer can follow a verification or reset mail without an
+// SMTP server. Its links sign people in: any other address gets the 404 of a route that is not there.
+import { Router, type Request } from 'express';
 import { noStore } from '../common/no-store';
 import { html } from '../web/html';
 import { layout } from '../web/layout';
@@ -32,9 +33,17 @@ ${
   );
 }
 
+/** The connection and, behind a trusted proxy, the client it names both come from this machine. */
+function fromThisMachine(req: Request): boolean {
+  return [req.socket.remoteAddress, req.ip].every((address) => address !== undefined && isLoopback(address));
+}
+
+const isLoopback = (address: string) => /^(127\.|::ffff:127\.)/.test(address) || address === '::1';
+
 export function createDevMailRouter(mailer: Mailer): Router {
   const router = Router();
-  router.get('/dev/mail', (_req, res) => {
+  router.get('/dev/mail', (req, res, next) => {
+    if (!fromThisMachine(req)) return next();
     noStore(res)
       .type('text/html; charset=utf-8')
       .send(outboxPage(mailer.outbox() ?? []));

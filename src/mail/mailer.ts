@@ -1,6 +1,7 @@
 // Account mail (docs/operations.md, Mail): nodemailer over SMTP_URL. Outside production without
-// SMTP_URL, messages go to a development outbox kept in memory and read at /dev/mail, and a log line
-// names the links in them, so every mail flow works on a fresh clone. In production without SMTP_URL
+// SMTP_URL, messages go to a development outbox kept in memory and read at /dev/mail (from this
+// machine only), and a log line says where, never the links (they hold tokens), so every mail flow
+// works on a fresh clone. In production without SMTP_URL
 // no mail is sent and the flows that need it say so. Sending never holds up a page: messages wait in
 // a bounded queue, are tried a bounded number of times, and a failure is logged without the message.
 import type { Transporter } from 'nodemailer';
@@ -43,11 +44,6 @@ export interface Mailer {
   /** Waits (at most `timeoutMs`) for the queue to empty: graceful shutdown. */
   drained(timeoutMs: number): Promise<void>;
 }
-
-const LINK = /https?:\/\/[^\s<>"]+/g;
-
-/** The links in a text, for the development outbox's log line. */
-export const linksIn = (text: string): string[] => text.match(LINK) ?? [];
 
 /** Only the domain of an address goes to the logs. */
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
@@ -107,11 +103,9 @@ function developmentOutbox(config: Config, logger: Logger): Mailer {
     send(mail) {
       kept.unshift({ ...mail, id: nextId++, at: new Date() });
       kept.length = Math.min(kept.length, MAIL_LIMITS.outboxSize);
-      // Development only (production never keeps an outbox): the link is what the developer needs.
-      logger.info(
-        { to: mail.to, subject: mail.subject, links: linksIn(mail.text), outbox: `${config.publicUrl}/dev/mail` },
-        'mail kept in the development outbox',
-      );
+      // Development only (production never keeps an outbox). No log line carries a link's token:
+      // the links are at /dev/mail, which answers this machine only.
+      logger.info({ to: mail.to, subject: mail.subject, outbox: `${config.publicUrl}/dev/mail` }, 'mail kept in the development outbox');
     },
     outbox: () => kept.map((message) => ({ ...message })),
     pending: 0,

@@ -8,14 +8,14 @@ import { mailerOf, testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { capturingLogger } from '../helpers/logs';
-import { pathOf, postForm, signUpAgent } from '../helpers/account-pages';
+import { pathOf, postForm, signUpAgent, tokenOf } from '../helpers/account-pages';
 
 useTestDatabase();
 
 const fresh = () => `outbox-${randomBytes(5).toString('hex')}@example.com`;
 
 describe('the development outbox', () => {
-  it('keeps the verification mail, shows it at /dev/mail with its link, and logs the link', async () => {
+  it('keeps the verification mail, shows it at /dev/mail with its link, and logs where, never the link', async () => {
     const { logger, lines } = capturingLogger('info');
     const app = createApp({ config: testConfig({ PUBLIC_URL: 'http://dev.example.test', LOG_LEVEL: 'info' }), logger });
     const email = fresh();
@@ -26,11 +26,17 @@ describe('the development outbox', () => {
     expect(outbox.text).toContain(`To ${email}`);
     const link = /<a href="(http:\/\/dev\.example\.test\/verify-email\?token=[^"]+)">/.exec(outbox.text)?.[1];
     expect(link).toBeDefined();
-    const logged = lines
-      .map((line) => JSON.parse(line) as { msg: string; links?: string[] })
-      .find((line) => line.msg === 'mail kept in the development outbox');
-    expect(logged?.links).toEqual([link]);
+    const logged = lines.find((line) => line.includes('mail kept in the development outbox'));
+    expect(JSON.parse(logged!)).toMatchObject({ outbox: 'http://dev.example.test/dev/mail' });
+    expect(lines.join('\n')).not.toContain(tokenOf(link));
     await request(app).get(pathOf(link)).expect(200);
+  });
+
+  it('answers this machine only: a client another address names through a trusted proxy gets 404', async () => {
+    const app = testApp({ TRUST_PROXY: 'loopback' });
+    await request(app).get('/dev/mail').expect(200);
+    await request(app).get('/dev/mail').set('X-Forwarded-For', '203.0.113.7').expect(404);
+    await request(app).get('/dev/mail').set('X-Forwarded-For', '127.0.0.1').expect(200);
   });
 
   it('keeps only the newest 50 messages', async () => {
