@@ -9,6 +9,7 @@ client they would end every credential the run relies on, so such a request goes
 The fuzzer still varies everything else.
 """
 import os
+import re
 import uuid
 from urllib.parse import parse_qs, urlsplit
 
@@ -44,9 +45,20 @@ def _oauth_refresh_token(scope=None):
     return _post("/oauth/token", data=form).get("refresh_token")
 
 
+def _approve(query):
+    # The consent page keeps the request and names it in its form (`consent`); a consent given before
+    # answers the GET at once.
+    session = {"sid": ENV["FUZZ_SID"]}
+    page = requests.get(f"{BASE}/oauth/authorize", params=query, cookies=session, allow_redirects=False, timeout=TIMEOUT)
+    kept = re.search(r'name="consent" value="([^"]+)"', page.text)
+    if not kept:
+        return page
+    form = {"_csrf": ENV["FUZZ_SESSION_CSRF"], "consent": kept.group(1), "decision": "approve"}
+    return requests.post(f"{BASE}/oauth/authorize", data=form, cookies=session, allow_redirects=False, timeout=TIMEOUT)
+
+
 def _authorization_code():
-    form = {**AUTHORIZE, "_csrf": ENV["FUZZ_SESSION_CSRF"], "decision": "approve", "response_type": "code"}
-    response = requests.post(f"{BASE}/oauth/authorize", data=form, cookies={"sid": ENV["FUZZ_SID"]}, allow_redirects=False, timeout=TIMEOUT)
+    response = _approve({**AUTHORIZE, "response_type": "code"})
     return parse_qs(urlsplit(response.headers.get("Location", "")).query).get("code", [""])[0]
 
 
@@ -111,9 +123,7 @@ def _registration_metadata(body):
 def _throwaway_grant():
     # A client the run's user approves once, so that revoking it leaves the run's own grant alone.
     client_id = _throwaway_client()
-    form = {"client_id": client_id, "redirect_uri": f"{BASE}/fuzz/throwaway", "response_type": "code"}
-    form.update({"_csrf": ENV["FUZZ_SESSION_CSRF"], "decision": "approve"})
-    requests.post(f"{BASE}/oauth/authorize", data=form, cookies={"sid": ENV["FUZZ_SID"]}, allow_redirects=False, timeout=TIMEOUT)
+    _approve({"client_id": client_id, "redirect_uri": f"{BASE}/fuzz/throwaway", "response_type": "code"})
     return client_id
 
 

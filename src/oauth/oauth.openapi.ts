@@ -262,7 +262,8 @@ const authorizeOperations = (prefix: string) => ({
     operationId: `${prefix}AuthorizeDecision`,
     summary:
       'An authorization request sent as a form (OIDC Core 3.1.2.1), answered as the GET is; or, with `decision`, ' +
-      'the consent decision the consent page posts',
+      'the consent decision the consent page posts: it names the request the page showed (`consent`), which the server ' +
+      'kept, and acts on that one after the same checks as the page',
     security: sessionAuth,
     requestBody: formRequest({
       anyOf: [
@@ -276,17 +277,10 @@ const authorizeOperations = (prefix: string) => ({
         oauthForm(
           {
             _csrf: param,
+            consent: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$', description: "The consent page's request, kept by the server" },
             decision: { type: 'string', enum: ['approve', 'deny'] },
-            client_id: param,
-            redirect_uri: param,
-            response_type: responseTypeEnum,
-            scope: scopeList,
-            state: { type: 'string', pattern: '^[\\x20-\\x7e]+$', maxLength: 1024 },
-            response_mode: responseModeEnum,
-            nonce: param,
-            claims: param,
           },
-          ['_csrf', 'decision', 'client_id', 'response_type'],
+          ['_csrf', 'consent', 'decision'],
         ),
       ],
     }),
@@ -296,8 +290,10 @@ const authorizeOperations = (prefix: string) => ({
         'To redirect_uri with code (query) or access_token and token (fragment), or an error (access_denied); ' +
           'for an authorization request, to /login when not signed in',
       ),
-      '303': redirect('To /login when not signed in'),
-      '400': page('Unknown client, redirect_uri mismatch, or no decision'),
+      '303': redirect(
+        'To /login when not signed in, or when the request asks a fresher sign-in (max_age) than the session has; to /login/step-up for a second factor',
+      ),
+      '400': page('Unknown client, redirect_uri mismatch, no decision, or a consent page that expired or was used'),
       '403': page('Missing or wrong CSRF token'),
       '413': page('Body over 100 kB'),
       ...pageFaults,

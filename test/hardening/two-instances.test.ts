@@ -45,6 +45,9 @@ const formBody = (body: Record<string, string>): RequestInit => ({
   body: new URLSearchParams(body),
 });
 const csrfFrom = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
+/** The consent form's hidden fields (its token and the id of the request it shows). */
+const consentFormOf = (html: string) =>
+  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
 const read = async (res: Response) => (await res.json()) as Record<string, string>;
 const cookieFrom = (res: Response, name: string) =>
   res.headers
@@ -58,7 +61,7 @@ async function approvedCode(pageFrom: ServerProcess, decideOn: ServerProcess, cl
   const consent = await call(pageFrom, `/oauth/authorize?${new URLSearchParams(request).toString()}`, { cookie });
   expect(consent.status).toBe(200);
   const decided = await call(decideOn, '/oauth/authorize', {
-    ...formBody({ ...request, _csrf: csrfFrom(await consent.text()), decision: 'approve', scope: 'read' }),
+    ...formBody({ ...consentFormOf(await consent.text()), decision: 'approve' }),
     cookie,
   });
   expect(decided.status).toBe(302);

@@ -3,6 +3,9 @@
 import type { Request, Response } from 'express';
 import type { SessionData } from 'express-session';
 import { noStore } from '../../common/no-store';
+import { randomToken } from '../../common/crypto';
+import { bodyField } from '../../common/request-body';
+import { saveSession } from '../../session/session.middleware';
 import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from '../../sign-in/journey.service';
 import * as sessionService from '../../session/session.service';
 import { displayName } from '../../users/users.types';
@@ -69,6 +72,39 @@ function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: s
 const stepUpLocation = (req: Request, parameters: OAuthParameters): string =>
   journeyStepUp(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`);
 
+declare module 'express-session' {
+  interface SessionData {
+    /** Requests whose consent page is showing, by the id its form carries (the decision acts on these, never on re-sent parameters). */
+    consents?: Record<string, { parameters: OAuthParameters; at: number }>;
+  }
+}
+
+/** Consent pages open at once in one session (tabs), and how long one waits for its decision. */
+const CONSENT_LIMITS = { perSession: 5, lifetimeMs: 10 * 60_000 };
+
+/** Keeps the reviewed request for the page's decision, stored before the page goes out; the form's id for it. */
+async function keepForDecision(req: Request, parameters: OAuthParameters): Promise<string> {
+  const now = Date.now();
+  const live = Object.entries(req.session.consents ?? {})
+    .filter(([, kept]) => now - kept.at < CONSENT_LIMITS.lifetimeMs)
+    .sort(([, a], [, b]) => a.at - b.at)
+    .slice(-(CONSENT_LIMITS.perSession - 1));
+  const id = randomToken(16);
+  req.session.consents = Object.fromEntries([...live, [id, { parameters, at: now }]]);
+  // A quick Approve may reach the server (another instance, even) before express-session's own save.
+  await saveSession(req);
+  return id;
+}
+
+/** The request a consent form names, used up; null when it is not this session's, is used or is too old. */
+function takeForDecision(req: Request, id: unknown): OAuthParameters | null {
+  const consents = req.session.consents ?? {};
+  if (typeof id !== 'string' || !Object.hasOwn(consents, id)) return null;
+  const kept = consents[id];
+  delete consents[id];
+  return Date.now() - kept.at < CONSENT_LIMITS.lifetimeMs ? kept.parameters : null;
+}
+
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
   return {
     async show(req: Request, res: Response): Promise<void> {
@@ -95,17 +131,23 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
             clientPages: request.client.metadata,
             scopes: request.scope,
             claims: claimsBeyondScope(request.scope, request.claims),
-            fields: authorize.consentFields(request),
+            fields: { consent: await keepForDecision(req, reviewed.parameters) },
             destination: { redirectUri: request.redirectUri },
           }),
         );
     },
 
     async decide(req: Request, res: Response): Promise<void> {
-      const parameters = readParameters(req, 'body');
       const person = await signedIn(req.session);
       if (!person) return res.redirect(303, '/login');
-      answer(res, await authorize.decide(parameters, person));
+      const parameters = takeForDecision(req, bodyField(req, 'consent'));
+      if (!parameters) {
+        throw pageError(400, 'This page has expired', 'Go back to the application and start signing in again.');
+      }
+      const outcome = await authorize.decide(parameters, bodyField(req, 'decision'), person);
+      if (outcome === 'sign-in') return res.redirect(303, signInLocation(req, parameters));
+      if (outcome === 'step-up') return res.redirect(303, stepUpLocation(req, parameters));
+      answer(res, outcome);
     },
   };
 }

@@ -234,23 +234,6 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
     return { kind: 'consent', request, parameters };
   }
 
-  /** The parameters that travel from the consent page to the decision, already validated. */
-  function consentFields(request: AuthorizationRequest): Record<string, string> {
-    const fields: Record<string, string | undefined> = {
-      client_id: request.client._id,
-      redirect_uri: request.redirectUri,
-      response_type: request.responseType,
-      response_mode: request.responseMode,
-      scope: request.scope.join(' '),
-      state: request.state,
-      nonce: request.nonce,
-      code_challenge: request.codeChallenge,
-      code_challenge_method: request.codeChallengeMethod,
-      claims: request.claims && claimsService.claimsParameterOf(request.claims),
-    };
-    return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  }
-
   /**
    * What a signed-in person (or nobody) gets instead of or before the consent page: `prompt=login` or
    * an expired `max_age` sends the person to sign in again; consent they gave before for these scopes
@@ -365,22 +348,27 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
 
   return {
     review,
-    consentFields,
     beforeConsent,
 
-    /** Carries out the person's decision on a request that passed review again. */
-    async decide(parameters: OAuthParameters, person: SignedIn): Promise<Redirect | Refusal> {
+    /**
+     * Carries out the person's decision on the request the consent page showed (its parameters kept
+     * by the server, never re-sent by the browser): reviewed again, and an approval goes through the
+     * same checks as the page did (prompt, max_age, acr), so what changed since is not skipped.
+     */
+    async decide(parameters: OAuthParameters, decision: unknown, person: SignedIn): Promise<Redirect | Refusal | 'sign-in' | 'step-up'> {
       const reviewed = await review(parameters, true);
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
-      if (parameters.decision === 'deny') {
+      if (decision === 'deny') {
         return redirectBack(request.redirectUri, request.responseMode, {
           error: 'access_denied',
           error_description: 'The user denied access',
           state: request.state,
         });
       }
-      if (parameters.decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
+      if (decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
+      const next = await beforeConsent(request, person);
+      if (next !== 'consent') return next;
       await grantsService.remember(person.userId, request.client._id, request.scope);
       return issueFor(request, person);
     },
