@@ -53,7 +53,15 @@ export class ChangeSignal {
   /** Call after the change is written. */
   async raise(): Promise<void> {
     this.generation++;
-    await upsertRacing(() => SignalModel.updateOne({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true }).exec());
+    const known = this.storedVersion;
+    const raised = await upsertRacing(() =>
+      SignalModel.findOneAndUpdate({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true, new: true })
+        .lean()
+        .exec(),
+    );
+    // This raise's own step is no news to the next read (its caches were emptied already); a step
+    // taken elsewhere meanwhile still is.
+    if (known !== undefined && raised?.version === known + 1 && this.storedVersion === known) this.storedVersion = raised.version;
   }
 
   private async read(): Promise<void> {

@@ -14,3 +14,16 @@ it('takes 50 first raises at once, none failing, and another instance sees the c
   expect(stored?.version).toBeGreaterThanOrEqual(1);
   expect(await reader.current()).toBeGreaterThan(before);
 });
+
+it('takes its own raise as no news at the next read, and still sees a raise elsewhere', async () => {
+  const here = new ChangeSignal('own-signal', 0);
+  const elsewhere = new ChangeSignal('own-signal', 0);
+  await here.current();
+  await here.raise();
+  const raised = here.seen;
+  // The read after it finds the step this process took: caches emptied once, not twice.
+  expect(await here.current()).toBe(raised);
+  expect(await here.current()).toBe(raised);
+  await elsewhere.raise();
+  expect(await here.current()).toBe(raised + 1);
+});

@@ -1,5 +1,6 @@
 // Each test file gets a database of its own on the shared server, dropped when the file is done.
 import { randomBytes } from 'node:crypto';
+import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/mongoose';
 
@@ -22,6 +23,29 @@ export function useTestDatabase(): void {
     await mongoose.connection.db?.dropDatabase();
     await disconnectDatabase();
   });
+}
+
+/**
+ * The test database with the driver's command monitoring on: `commands` collects each command sent
+ * (as "find users"), but for the change signals the caches poll, which are not a request's.
+ */
+export function useMonitoredTestDatabase(): { commands: string[] } {
+  const commands: string[] = [];
+  const record = (event: CommandStartedEvent) => {
+    const command = `${event.commandName} ${String(event.command[event.commandName])}`;
+    if (command !== 'find change_signals') commands.push(command);
+  };
+  beforeAll(async () => {
+    await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
+    await mongoose.connection.syncIndexes();
+    mongoose.connection.getClient().on('commandStarted', record);
+  });
+  afterAll(async () => {
+    mongoose.connection.getClient().off('commandStarted', record);
+    await mongoose.connection.db?.dropDatabase();
+    await disconnectDatabase();
+  });
+  return { commands };
 }
 
 /** Empties every collection, for tests that need to see exactly what they created. */

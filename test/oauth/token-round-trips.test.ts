@@ -2,33 +2,14 @@
 // docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six, and
 // a client_credentials token costs one write. The change signals the caches poll (at most twice a
 // second, whatever the load) are not the request's, and are left out.
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose from 'mongoose';
 import request from 'supertest';
-import { disconnectDatabase } from '../../src/db/mongoose';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
-import { testDatabaseUri, uniqueDatabaseName } from '../helpers/db';
+import { useMonitoredTestDatabase } from '../helpers/db';
 import { authorizationCode, clientSecretPost, codeExchange, passwordGrant, pkcePair, registerClient } from '../helpers/oauth';
 
 const app = testApp();
-const commands: string[] = [];
-const record = (event: CommandStartedEvent) => {
-  const command = `${event.commandName} ${String(event.command[event.commandName])}`;
-  if (command !== 'find change_signals') commands.push(command);
-};
-
-beforeAll(async () => {
-  await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
-  await mongoose.connection.syncIndexes();
-  mongoose.connection.getClient().on('commandStarted', record);
-});
-afterAll(async () => {
-  mongoose.connection.getClient().off('commandStarted', record);
-  await mongoose.connection.db?.dropDatabase();
-  await disconnectDatabase();
-});
-
+const { commands } = useMonitoredTestDatabase();
 async function exchange(): Promise<string[]> {
   const client = await registerClient();
   const pkce = pkcePair('S256');

@@ -3,10 +3,10 @@
 // with credentials, never a wildcard, and no other origin.
 import request from 'supertest';
 import { testApp } from '../helpers/app';
-import { useTestDatabase } from '../helpers/db';
+import { useMonitoredTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 
-useTestDatabase();
+const { commands: sent } = useMonitoredTestDatabase();
 
 const SPA = 'https://spa.example.com';
 const app = testApp({ CORS_ORIGINS: 'https://admin.example.com' });
@@ -134,4 +134,33 @@ it('stops answering an origin once its client is deleted', async () => {
   expect((await preflight('/oauth/userinfo', origin)).headers['access-control-allow-origin']).toBe(origin);
   await request(app).delete(`/oauth/register/${clientId}`).set('Authorization', `Bearer ${registrationToken}`).expect(204);
   expect((await preflight('/oauth/userinfo', origin)).headers['access-control-allow-origin']).toBeUndefined();
+});
+
+describe('the origins an anonymous caller sends', () => {
+  const clientReads = () => sent.filter((command) => command === 'find oauth_clients');
+
+  it('are looked up only when they are origins, and a flood of new ones reads the database once', async () => {
+    await registerSpa();
+    // The first request after the change loads the public clients' origins.
+    await request(app).get('/oauth/userinfo').set('Origin', 'https://first.example.net').expect(401);
+    sent.length = 0;
+    for (let i = 0; i < 50; i++) {
+      const origin = i % 2 === 0 ? `https://unknown-${i}.example.net` : `https://x${'y'.repeat(16_000)}${i}.example.net`;
+      const res = await request(app).get('/oauth/userinfo').set('Origin', origin).expect(401);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    expect(clientReads()).toEqual([]);
+    // The registered app's origin still gets its answer, from the same set.
+    const allowed = await request(app).get('/oauth/userinfo').set('Origin', SPA).expect(401);
+    expect(allowed.headers['access-control-allow-origin']).toBe(SPA);
+    expect(clientReads()).toEqual([]);
+  });
+
+  it('refuses what is no origin without a look: a path, a trailing slash, upper case, more than 255 characters', async () => {
+    await registerSpa();
+    for (const origin of [`${SPA}/`, `${SPA}/callback`, 'HTTPS://SPA.EXAMPLE.COM', 'null', `https://${'a'.repeat(250)}.com`]) {
+      const res = await request(app).get('/oauth/userinfo').set('Origin', origin).expect(401);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
 });

@@ -2,33 +2,15 @@
 // monitoring and the default settings (rate limits on): from the password to the redirect that carries
 // the code, consent remembered (docs/architecture.md, "The sign-in journey", lists where each goes).
 // The change signals the caches poll are not the request's.
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose from 'mongoose';
 import request from 'supertest';
-import { disconnectDatabase } from '../../src/db/mongoose';
 import { testApp } from '../helpers/app';
-import { testDatabaseUri, uniqueDatabaseName } from '../helpers/db';
+import { useMonitoredTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp, totpCode } from '../helpers/factors';
 import { approve, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
 
 const app = testApp({ RATE_LIMITS: 'on' });
-const commands: string[] = [];
-const record = (event: CommandStartedEvent) => {
-  const command = `${event.commandName} ${String(event.command[event.commandName])}`;
-  if (command !== 'find change_signals') commands.push(command);
-};
-
-beforeAll(async () => {
-  await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
-  await mongoose.connection.syncIndexes();
-  mongoose.connection.getClient().on('commandStarted', record);
-});
-afterAll(async () => {
-  mongoose.connection.getClient().off('commandStarted', record);
-  await mongoose.connection.db?.dropDatabase();
-  await disconnectDatabase();
-});
+const { commands } = useMonitoredTestDatabase();
 
 /** A person who has approved the client once (consent remembered), with the app on when asked; signed out. */
 async function personOfClient(withApp: boolean) {

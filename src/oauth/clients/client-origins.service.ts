@@ -1,14 +1,28 @@
 // The web origins of public clients (browser apps registered with token_endpoint_auth_method none):
 // taken from their http(s) redirect URIs at registration, and asked for by the CORS policy of the
-// endpoints such an app calls. Answers are cached per process until a public client comes or goes
-// on any instance (a change signal), and for a minute at most.
+// endpoints such an app calls. The set of them is kept per process until a public client comes or
+// goes on any instance (a change signal), and for a minute at most; an `Origin` that is no origin
+// (or is longer than one) is answered without a look, and nothing is kept for an unknown one.
 import { SignalledCache } from '../../common/signalled-cache';
 import { changeSignal } from '../../db/change-signals';
 import * as clientsDao from './clients.dao';
 
 const originsChanged = changeSignal('client-origins');
-// origin -> whether a public client has it; unknown origins are cached too, so a flood of one costs one lookup.
-const known = new SignalledCache<boolean>(originsChanged, { maxEntries: 10_000, ttlMs: 60_000 });
+/** The one entry: every public client's origin. */
+const allOrigins = new SignalledCache<ReadonlySet<string>>(originsChanged, { maxEntries: 1, ttlMs: 60_000 });
+
+/** The longest `Origin` looked up: a scheme, a DNS name of at most 253 characters and a port fit. */
+const MAX_ORIGIN_LENGTH = 255;
+
+/** Whether a header value is an origin as a browser sends it (`https://host[:port]`, nothing more). */
+function isOrigin(value: string): boolean {
+  if (value.length > MAX_ORIGIN_LENGTH) return false;
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
 
 /** The origins of the http(s) redirect URIs, as a browser sends them in `Origin`. */
 export function webOriginsOf(redirectUris: readonly string[]): string[] {
@@ -21,11 +35,9 @@ export function webOriginsOf(redirectUris: readonly string[]): string[] {
 
 /** Whether a registered public client has this origin. */
 export async function isPublicClientOrigin(origin: string): Promise<boolean> {
-  const { value, generation } = await known.get(origin);
-  if (value !== undefined) return value;
-  const found = await clientsDao.publicClientHasOrigin(origin);
-  known.set(origin, found, generation);
-  return found;
+  if (!isOrigin(origin)) return false;
+  const origins = await allOrigins.getOrLoad('all', async () => new Set(await clientsDao.publicClientOrigins()));
+  return origins?.has(origin) ?? false;
 }
 
 /** A public client was registered or a client removed: every instance asks the database again. */

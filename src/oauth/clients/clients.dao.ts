@@ -1,4 +1,5 @@
 // The only importer of the client model; returns plain objects.
+import { trusted } from 'mongoose';
 import { changeSignal } from '../../db/change-signals';
 import { ClientModel, type ClientDocument } from './clients.model';
 
@@ -15,9 +16,12 @@ export async function putClient(client: ClientDocument): Promise<void> {
   await clientsChanged.raise();
 }
 
-/** Whether a public client has this web origin. */
-export async function publicClientHasOrigin(origin: string): Promise<boolean> {
-  return (await ClientModel.exists({ webOrigins: origin, tokenEndpointAuthMethod: 'none' }).exec()) !== null;
+/** Every web origin of the public clients (the CORS policy keeps them as one set). */
+export async function publicClientOrigins(): Promise<string[]> {
+  const clients = await ClientModel.find({ tokenEndpointAuthMethod: 'none', webOrigins: trusted({ $exists: true }) }, { webOrigins: 1 })
+    .lean<{ webOrigins?: string[] }[]>()
+    .exec();
+  return clients.flatMap((client) => client.webOrigins ?? []);
 }
 
 export function findClient(clientId: string): Promise<ClientDocument | null> {
