@@ -1,11 +1,13 @@
 // Fetching a document from an address someone else chose (a client's jwks_uri): over https only, to
 // public addresses only (checked on the address actually connected to, so a name that resolves to a
-// private one, or changes between lookups, is refused), no redirects, and bounded in size and time.
+// private one, or changes between lookups, is refused; never through a proxy, never to this host's
+// own addresses), no redirects, and bounded in size and time.
 // Outside production, http and loopback addresses are allowed, for development and the tests' fakes.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import axios from 'axios';
 
 export interface GuardedFetchOptions {
@@ -21,7 +23,8 @@ export interface GuardedFetchOptions {
 /** Why a fetch was refused or failed; the message names the rule, never the response. */
 export class GuardedFetchError extends Error {}
 
-// RFC 6890 special-purpose ranges: nothing outside production may reach these through a fetch.
+// Every RFC 6890 special-purpose range that is not globally reachable (and multicast, the 6to4 and
+// NAT64 prefixes that can carry a private IPv4 address): no production fetch may reach these.
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -31,8 +34,12 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
@@ -42,18 +49,31 @@ for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+/** This host's own addresses (a public one included): a fetch must not come back to the server itself. */
+function isOwnAddress(address: string): boolean {
+  const own = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
+  const mapped = address.toLowerCase().replace(/^::ffff:(?=\d+\.)/, '');
+  return own.some((entry) => entry.address.toLowerCase() === mapped);
 }
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   // BlockList checks an IPv4-mapped IPv6 address (::ffff:7f00:1) against the IPv4 ranges too.
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6') || isOwnAddress(address);
 }
 
 /** dns.lookup, refusing every answer that is a private address. */
@@ -91,6 +111,8 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
       ...(options.form && { data: new URLSearchParams(options.form).toString() }),
       ...(options.allowPrivate ? {} : strictAgents),
       maxRedirects: 0,
+      // HTTP(S)_PROXY would make the check above apply to the proxy, not to the address fetched.
+      proxy: false,
       maxContentLength: options.maxBytes,
       timeout: options.timeoutMs,
       signal: AbortSignal.timeout(options.timeoutMs),
