@@ -75,6 +75,7 @@ const oauthForm = (properties: Record<string, Schema>, required: string[] = []) 
 /** A client's public keys (RFC 7517 JWK Set). */
 const jwksSchema = {
   type: 'object',
+  description: `A JWK Set of at most ${JWKS_LIMITS.registeredBytes / 1024} kB; only each key's kty, crv, x, y, n, e, kid, alg and use are kept`,
   required: ['keys'],
   properties: { keys: { type: 'array', minItems: 1, maxItems: JWKS_LIMITS.keys, items: { type: 'object' } } },
 };

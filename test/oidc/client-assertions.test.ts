@@ -8,6 +8,7 @@ import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { startFakeUpstream, json, type FakeUpstream } from '../helpers/fake-upstream';
 import { insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
+import { keptKeys } from '../../src/oauth/clients/client-keys.service';
 import { createUser } from '../helpers/factories';
 import { basicAuth } from '../helpers/oauth';
 
@@ -159,6 +160,41 @@ describe('private_key_jwt with registered jwks', () => {
     expect(otherClient.body.error_description).toBe('client_id does not name the client of the client assertion');
     // None of these used the assertion up.
     await clientCredentials(clientId, signed).expect(200);
+  });
+});
+
+describe('fat key sets (issue 36, finding 1)', () => {
+  it('refuses a registered set over 8 kB, and keeps only each key’s own members of a smaller one', async () => {
+    const key = await keyPair('padded');
+    const padded = { ...key.jwk, x5u: 'https://rp.example.com/cert', extra: Array.from({ length: 4_000 }, () => ({})) };
+    const refused = await register({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [padded] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_description).toBe('jwks must be at most 8 kB: register a jwks_uri for larger sets');
+
+    const { client_id: clientId } = await registered({
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ ...key.jwk, x5u: 'https://rp.example.com/cert', extra: [{}, {}] }] },
+    });
+    const stored = await ClientModel.findById(clientId).lean();
+    expect(Object.keys(stored!.metadata!.jwks!.keys[0]).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    await clientCredentials(clientId, await assertion(key, clientId)).expect(200);
+  });
+
+  it('keeps only the own members of a fetched set padded to its 64 kB limit', async () => {
+    const key = await keyPair('fetched-padded');
+    const keysServer = await startFakeUpstream((_req, res) =>
+      json(res, 200, { keys: [{ ...key.jwk, extra: Array.from({ length: 20_000 }, () => ({})) }] }),
+    );
+    try {
+      const uri = `${keysServer.url}/jwks`;
+      const { client_id: clientId } = await registered({ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: uri });
+      await clientCredentials(clientId, await assertion(key, clientId)).expect(200);
+      const kept = keptKeys(uri)!;
+      expect(kept).toHaveLength(1);
+      expect(JSON.stringify(kept).length).toBeLessThan(400);
+    } finally {
+      await keysServer.close();
+    }
   });
 });
 

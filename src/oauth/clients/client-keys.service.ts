@@ -6,10 +6,36 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
 import type { ClientDocument } from './clients.model';
 
-/** How many keys a set may hold, and how large a fetched one may be. */
-export const JWKS_LIMITS = { keys: 10, bytes: 64 * 1024, fetchTimeoutMs: 3000, cacheMs: 5 * 60_000, refetchAfterMs: 10_000 } as const;
+/**
+ * How many keys a set may hold, how large a registered one (`jwks`) and a fetched one (`jwks_uri`)
+ * may be, and how long a fetched one is kept. Only each key's own members are ever kept (PUBLIC_MEMBERS).
+ */
+export const JWKS_LIMITS = {
+  keys: 10,
+  registeredBytes: 8 * 1024,
+  bytes: 64 * 1024,
+  fetchTimeoutMs: 3000,
+  cacheMs: 5 * 60_000,
+  refetchAfterMs: 10_000,
+} as const;
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+/** What a public signing key is made of; anything else a set carries is dropped before it is kept. */
+const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e', 'kid', 'alg', 'use'] as const;
+
+/** The keys of a set that passed jwksProblem, each with its own members only (strings). */
+export function publicKeysOf(set: { keys: unknown[] }): ClientJwk[] {
+  return set.keys.map(
+    (key) =>
+      Object.fromEntries(
+        PUBLIC_MEMBERS.flatMap((member) => {
+          const value = (key as Record<string, unknown>)[member];
+          return typeof value === 'string' ? [[member, value]] : [];
+        }),
+      ) as ClientJwk,
+  );
+}
 
 export interface ClientJwk extends JsonWebKey {
   kid?: string;
@@ -56,17 +82,22 @@ async function fetchKeys(uri: string, allowPrivate: boolean): Promise<ClientJwk[
   }
   const problem = jwksProblem(parsed);
   if (problem) throw new GuardedFetchError(`the jwks_uri document ${problem}`);
-  const keys = (parsed as { keys: ClientJwk[] }).keys;
+  // Only the keys' own members are kept: a set padded with other members costs its size once, here.
+  const keys = publicKeysOf(parsed as { keys: unknown[] });
   fetched.delete(uri);
   if (fetched.size >= MAX_CACHED) fetched.delete(fetched.keys().next().value!);
   fetched.set(uri, { keys, at: Date.now() });
   return keys;
 }
 
+/** What this process keeps of a fetched set: its keys' own members (the tests look). */
+export const keptKeys = (uri: string): readonly ClientJwk[] | undefined => fetched.get(uri)?.keys;
+
 /** The client's keys, fetched again when `kid` is not among them and the copy is not brand new. */
 async function keysOf(client: ClientDocument, kid: string | undefined, allowPrivate: boolean): Promise<ClientJwk[]> {
   const { jwks, jwks_uri: uri } = client.metadata ?? {};
-  if (jwks) return jwks.keys;
+  // Registered sets are kept as their keys' own members (a client stored before that was is read the same way).
+  if (jwks) return publicKeysOf(jwks);
   if (!uri) return [];
   const cached = fetched.get(uri);
   const age = cached ? Date.now() - cached.at : Infinity;

@@ -20,6 +20,7 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import { verifyAssertion, type JwtContext } from './client-assertions.service';
 import { clientOriginsChanged } from './client-origins.service';
+import { publicKeysOf } from './client-keys.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
 
@@ -255,8 +256,15 @@ export async function rotateSecret(clientId: string): Promise<string | null> {
 const recentClients = new SignalledCache<ClientDocument>(clientsDao.clientsChanged, { maxEntries: 1_000, ttlMs: 60_000 });
 
 /** The client as it is now (from memory until a change is signalled), or null when there is none. */
+/** A client as kept in memory: a registered key set holds its keys' own members only (older records may hold more). */
+function withOwnKeyMembers(client: ClientDocument | null): ClientDocument | null {
+  const jwks = client?.metadata?.jwks;
+  if (!client || !jwks) return client;
+  return { ...client, metadata: { ...client.metadata, jwks: { keys: publicKeysOf(jwks) } } };
+}
+
 export function find(clientId: string): Promise<ClientDocument | null> {
-  return recentClients.getOrLoad(clientId, () => clientsDao.findClient(clientId));
+  return recentClients.getOrLoad(clientId, async () => withOwnKeyMembers(await clientsDao.findClient(clientId)));
 }
 
 /**

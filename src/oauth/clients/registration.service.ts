@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { randomToken, seal, sha256 } from '../../common/crypto';
 import { isPrivateAddress } from '../../common/guarded-fetch';
 import { CLIENT_SECRET_PURPOSE, type JwtContext } from './client-assertions.service';
-import { jwksProblem } from './client-keys.service';
+import { JWKS_LIMITS, jwksProblem, publicKeysOf } from './client-keys.service';
 import {
   ASSERTION_ALGORITHMS,
   CLIENT_AUTH_METHODS,
@@ -108,9 +108,11 @@ function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthM
   const metadata: RegisteredMetadata = {};
   if (input.jwks !== undefined && input.jwks_uri !== undefined) throw invalid('Send jwks or jwks_uri, not both');
   if (input.jwks !== undefined) {
+    if (JSON.stringify(input.jwks).length > JWKS_LIMITS.registeredBytes)
+      throw invalid(`jwks must be at most ${JWKS_LIMITS.registeredBytes / 1024} kB: register a jwks_uri for larger sets`);
     const problem = jwksProblem(input.jwks);
     if (problem) throw invalid(`jwks ${problem}`);
-    metadata.jwks = { keys: (input.jwks as { keys: Record<string, unknown>[] }).keys };
+    metadata.jwks = { keys: publicKeysOf(input.jwks as { keys: unknown[] }) };
   }
   if (input.jwks_uri !== undefined) {
     if (!isCallableAddress(input.jwks_uri, allowPrivate)) throw invalid('jwks_uri must be an https URL of a public host');
