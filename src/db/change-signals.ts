@@ -55,7 +55,7 @@ export class ChangeSignal {
     this.generation++;
     const known = this.storedVersion;
     const raised = await upsertRacing(() =>
-      SignalModel.findOneAndUpdate({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true, new: true })
+      SignalModel.findOneAndUpdate({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true, returnDocument: 'after' })
         .lean()
         .exec(),
     );
