@@ -198,9 +198,14 @@ export function createAccountController(
       if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
       if ('problem' in outcome)
         return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
-      // The person may remove the factors added lately (someone who knew the password may have added them).
-      const removed =
-        field(req, 'remove_recent_factors') === '1' ? await factorsService.removeRecentFactors(outcome.userId, new Date()) : [];
+      // Factors added before the address was verified may be a squatter's: the mailbox's owner gets the
+      // account without them. Otherwise the person may remove the ones added lately.
+      const since = outcome.wasUnverified
+        ? new Date(0)
+        : field(req, 'remove_recent_factors') === '1'
+          ? factorsService.recentSince(new Date())
+          : null;
+      const removed = since ? await factorsService.removeFactorsSince(outcome.userId, since) : [];
       for (const what of removed) {
         await activity.record(outcome.userId, 'factor-removed', {
           address: displayAddress(req),

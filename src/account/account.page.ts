@@ -170,7 +170,8 @@ export const ACCOUNT_NOTICES = {
   profile: 'Your profile is saved.',
   password: 'Your password is changed. Every other browser and application was signed out.',
   reset: 'Your new password is set and you are signed in. Every other browser and application was signed out.',
-  'reset-factors': `Your new password is set, and the second factors added in the last ${FACTOR_RULES.recentFactorDays} days are removed. Every other browser and application was signed out.`,
+  'reset-factors':
+    'Your new password is set and you are signed in. Second factors someone else may have added are removed: add yours again below. Every other browser and application was signed out.',
   verification: 'A new verification link is on its way to your mailbox.',
   'signed-up': 'Welcome! A link to confirm your email address is on its way to your mailbox.',
   'session-ended': 'That browser is signed out.',

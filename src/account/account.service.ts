@@ -132,14 +132,19 @@ export function createAccounts(
       token: unknown,
       password: string,
       origin: Origin,
-    ): Promise<{ userId: string } | { problem: string } | { dead: DeadLink }> {
+    ): Promise<{ userId: string; wasUnverified: boolean } | { problem: string } | { dead: DeadLink }> {
       const found = await links.check('reset-password', token);
       if ('dead' in found) return found;
       const problem = await signUpService.passwordProblem(password);
       if (problem) return { problem };
       if (!(await links.useUp(found.link))) return { dead: 'invalid' };
       await setPassword(found.user, password, origin, 'password-reset');
-      return { userId: found.user._id };
+      // The link reached the mailbox: its owner is the account's, whoever signed up with the address.
+      const wasUnverified = found.user.emailVerified !== true;
+      if (wasUnverified && (await usersService.markEmailVerified(found.user._id, found.link.email))) {
+        await activity.record(found.user._id, 'email-verified', { address: origin.shown, detail: found.link.email });
+      }
+      return { userId: found.user._id, wasUnverified };
     },
 
     /** The account page's change: the current password first (through the sign-in budget), then the new one's rule. */

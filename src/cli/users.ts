@@ -1,10 +1,12 @@
 // `npm run users -- <command>`: looks after accounts from a shell on the server (docs/accounts.md,
 // Operators): list and show them, lift a sign-in lock, mark an email verified, disable an account
-// (it can sign in nowhere and everything issued to it ends) or enable it again.
+// (it can sign in nowhere and everything issued to it ends) or enable it again, remove its second
+// factors.
 import { createLogger } from '../common/logger';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
 import * as usersService from '../users/users.service';
+import * as factorsService from '../factors/factors.service';
 import type { UserRecord } from '../users/users.types';
 import { createLifecycle } from '../wiring';
 import { exitWithHelpIfAsked } from './help';
@@ -18,9 +20,12 @@ commands:
   unlock <email>     forget the account's failed sign-ins, so its owner can sign in at once
   verify <email>     mark the account's email verified
   disable <email>    the account can sign in nowhere; its sessions and tokens end now
-  enable <email>     let a disabled account sign in again`;
+  enable <email>     let a disabled account sign in again
+  reset-factors <email>
+                     remove the account's authenticator app, passkeys and recovery codes: its owner
+                     signs in with the password alone and enrols again`;
 
-const COMMANDS = ['list', 'show', 'unlock', 'verify', 'disable', 'enable'] as const;
+const COMMANDS = ['list', 'show', 'unlock', 'verify', 'disable', 'enable', 'reset-factors'] as const;
 type UsersCommand = (typeof COMMANDS)[number];
 
 /** Back-channel logout tokens of a disabled account go out before the command exits (bounded). */
@@ -70,6 +75,10 @@ async function run(
     case 'enable':
       await usersService.setDisabled(user._id, false, async () => undefined);
       return `${user.email} is enabled: it can sign in again`;
+    case 'reset-factors': {
+      const removed = await factorsService.removeFactorsSince(user._id, new Date(0));
+      return `${user.email}: ${removed.length > 0 ? `removed ${removed.join(' and ')}` : 'had no second factor'}; it signs in with its password alone`;
+    }
     case 'disable': {
       const lifecycle = createLifecycle(config, logger);
       await usersService.setDisabled(user._id, true, lifecycle.accessEnded);

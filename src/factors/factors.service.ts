@@ -37,12 +37,15 @@ export const hasSecondFactor = async (userId: string): Promise<boolean> => (awai
 export const changeFactors = <T>(userId: string, change: () => Promise<T>): Promise<T> =>
   usersService.changeSecondFactors(userId, change, () => hasSecondFactor(userId));
 
+/** Since when a factor counts as recently added (FACTOR_RULES.recentFactorDays). */
+export const recentSince = (now: Date): Date => new Date(now.getTime() - FACTOR_RULES.recentFactorDays * 24 * 3600_000);
+
 /**
- * A reset password that chose to: the factors added in the last FACTOR_RULES.recentFactorDays days
- * are removed (their owner may not have added them). What was removed, in words.
+ * Removes the factors added at or after `since` (a reset that chose to, a reset of an account whose
+ * address was not verified, an operator's reset-factors); the recovery codes go too when none is left.
+ * What was removed, in words.
  */
-export async function removeRecentFactors(userId: string, now: Date): Promise<string[]> {
-  const since = new Date(now.getTime() - FACTOR_RULES.recentFactorDays * 24 * 3600_000);
+export async function removeFactorsSince(userId: string, since: Date): Promise<string[]> {
   const [app, keys] = await changeFactors(userId, () =>
     Promise.all([totpDao.removeConfirmedSince(userId, since), passkeysDao.removeCreatedSince(userId, since)]),
   );

@@ -1,9 +1,12 @@
-// `npm run users -- list|show|unlock|verify|disable|enable <email>` as a real process, and what a
+// `npm run users -- list|show|unlock|verify|disable|enable|reset-factors <email>` as a real process, and what a
 // disabled account can no longer do: sign in by password, Basic, the password grant or a session,
 // nor use any token issued before.
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { UserModel } from '../../src/users/users.model';
+import { RecoveryCodeModel } from '../../src/factors/recovery-codes.model';
+import { TotpModel } from '../../src/factors/totp.model';
+import { enrolTotp, passwordStep } from '../helpers/factors';
 import { testApp } from '../helpers/app';
 import { runCommand } from '../helpers/commands';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
@@ -32,6 +35,17 @@ describe('npm run users', () => {
     expect((await UserModel.findById(user.id).lean())?.emailVerified).toBe(true);
     expect((await users(['show', user.email])).stdout).toContain('verified, active');
     expect((await users(['unlock', user.email])).stdout).toContain(`${user.email} had no failed sign-ins to forget`);
+  }, 30_000);
+
+  it('removes an account’s second factors with reset-factors: its owner signs in with the password alone', async () => {
+    const user = await createUser();
+    await enrolTotp((await signedInAgent(app, user)).agent);
+    expect((await passwordStep(app, user)).res.headers.location).toBe('/login/verify');
+    expect((await users(['reset-factors', user.email])).stdout).toContain(`${user.email}: removed authenticator app`);
+    expect(await TotpModel.findById(user.id).lean()).toBeNull();
+    expect(await RecoveryCodeModel.countDocuments({ userId: user.id })).toBe(0);
+    expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
+    expect((await users(['reset-factors', user.email])).stdout).toContain('had no second factor');
   }, 30_000);
 
   it('says which email it does not know, and shows its usage for a wrong command, exiting 1', async () => {

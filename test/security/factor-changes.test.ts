@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
+import { UserModel } from '../../src/users/users.model';
 import { mailerOf, testApp } from '../helpers/app';
 import { pathOf, tokenOf, postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
@@ -28,6 +29,21 @@ afterAll(() => sink.close());
 async function passkeyOptions(agent: Agent) {
   const page = await agent.get('/account').expect(200);
   return agent.post('/account/passkeys/options').send({ _csrf: csrfFrom(page.text) });
+}
+
+/** Asks for a reset link for the address and sets a new password through it, with the form's `fields`. */
+async function resetWith(user: { email: string }, fields: Record<string, string>) {
+  await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: user.email });
+  await mailerOf(app).drained(10_000);
+  const link = sink.received.filter((mail) => mail.to.includes(user.email) && mail.subject === 'Reset your password').at(-1)!.link;
+  const agent = request.agent(app);
+  const form = await agent.get(pathOf(link)).expect(200);
+  expect(form.text).toContain('Also remove the second factors added in the last 7 days');
+  return agent
+    .post('/reset-password')
+    .type('form')
+    .send({ _csrf: csrfFrom(form.text), token: tokenOf(link), password: 'a-new-password', ...fields })
+    .expect(303);
 }
 
 describe('adding a factor', () => {
@@ -96,22 +112,15 @@ describe('the owner hears of every factor added or removed', () => {
 });
 
 describe('a reset password and the factors added lately', () => {
-  async function resetWith(user: { email: string }, fields: Record<string, string>) {
-    await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: user.email });
-    await mailerOf(app).drained(10_000);
-    const link = sink.received.filter((mail) => mail.to.includes(user.email) && mail.subject === 'Reset your password').at(-1)!.link;
-    const agent = request.agent(app);
-    const form = await agent.get(pathOf(link)).expect(200);
-    expect(form.text).toContain('Also remove the second factors added in the last 7 days');
-    return agent
-      .post('/reset-password')
-      .type('form')
-      .send({ _csrf: csrfFrom(form.text), token: tokenOf(link), password: 'a-new-password', ...fields })
-      .expect(303);
-  }
+  /** An account whose owner verified the address (factors added before that are handled apart). */
+  const verifiedUser = async () => {
+    const user = await createUser();
+    await UserModel.updateOne({ _id: user.id }, { $set: { emailVerified: true } });
+    return user;
+  };
 
   it('removes the app and passkeys added in the last 7 days when asked, and the person is signed in', async () => {
-    const user = await createUser();
+    const user = await verifiedUser();
     await enrolTotp((await signedInAgent(app, user)).agent);
     await PasskeyModel.create({
       _id: `cred-${user.id}`,
@@ -132,16 +141,33 @@ describe('a reset password and the factors added lately', () => {
   });
 
   it('keeps factors older than 7 days, and all of them when not asked', async () => {
-    const older = await createUser();
+    const older = await verifiedUser();
     await enrolTotp((await signedInAgent(app, older)).agent);
     await TotpModel.updateOne({ _id: older.id }, { $set: { confirmedAt: new Date(Date.now() - 8 * 24 * 3600_000) } });
     expect((await resetWith(older, { remove_recent_factors: '1' })).headers.location).toBe('/login/verify');
     expect(await TotpModel.findById(older.id).lean()).not.toBeNull();
 
-    const kept = await createUser();
+    const kept = await verifiedUser();
     await enrolTotp((await signedInAgent(app, kept)).agent);
     expect((await resetWith(kept, {})).headers.location).toBe('/login/verify');
     expect(await TotpModel.findById(kept.id).lean()).not.toBeNull();
+  });
+});
+
+describe('an address squatted before its owner verified it (issue 36, finding 7)', () => {
+  it('gives the mailbox’s owner the account without the squatter’s factors, verified, through a reset link', async () => {
+    const email = `squatted-${Date.now()}@example.com`;
+    await request(app).post('/users').send({ email, password: 'squatter-password' }).expect(201);
+    const squatter = await signedInAgent(app, { email, password: 'squatter-password' });
+    await enrolTotp(squatter.agent);
+    // The owner of the mailbox asks for a reset and sets a password, without ticking anything.
+    const done = await resetWith({ email }, {});
+    expect(done.headers.location).toBe('/account?done=reset-factors');
+    const user = await UserModel.findOne({ email }).lean();
+    expect(user?.emailVerified).toBe(true);
+    expect(await TotpModel.findById(user!._id).lean()).toBeNull();
+    // The squatter's session ended with the reset.
+    expect((await squatter.agent.get('/account')).status).toBe(302);
   });
 });
 
