@@ -107,7 +107,12 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
       app.use(createSocialRouter(config, logger, sessions, journey));
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
-      app.use(createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, notify));
+      app.use(
+        createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, {
+          notify,
+          alert: accounts.factorGuessing,
+        }),
+      );
       // The development outbox: never in production (there is no outbox there either).
       if (!config.isProduction && mailer.outbox() !== null) app.use(createDevMailRouter(mailer));
       app.use(createOpenApiRouter());

@@ -53,3 +53,17 @@ If this was you, there is nothing to do. If it was not, someone knows your passw
 `,
   };
 }
+
+/** Wrong second factors stopped the sign-ins to the account for now: whoever tries has its password. */
+export function factorGuessingMail(to: string, site: string): Mail {
+  return {
+    to,
+    subject: 'Someone is trying to sign in to your account',
+    text: `Hello,
+
+Someone gave your password for the account ${to} at ${site}, then wrong codes for its second factor, so often that signing in with a second factor is paused for a while.
+
+If this was not you, someone knows your password: choose a new one with "Forgot your password?" on the sign-in page. It signs every browser out.
+`,
+  };
+}

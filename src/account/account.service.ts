@@ -12,7 +12,7 @@ import * as usersService from '../users/users.service';
 import { displayName, type UserRecord } from '../users/users.types';
 import * as links from './account-links.service';
 import type { DeadLink } from './account-links.service';
-import { factorChangeMail, resetMail, verificationMail } from './account.mail';
+import { factorChangeMail, factorGuessingMail, resetMail, verificationMail } from './account.mail';
 import { FACTOR_RULES } from '../factors/factors.service';
 import { ACCOUNT_RULES, LINK_LIFETIME_MS } from './account.rules';
 import type { ActivityLog } from './activity.service';
@@ -25,6 +25,8 @@ export interface Origin {
   device: string;
 }
 
+/** One mail a day about wrong second factors, whatever the budget's pace. */
+const GUESSING_ALERT = { name: 'factor-guessing-mail:account', limit: 1, windowMs: 24 * 3600_000 };
 const RESEND = limitRule('verify-resend:account', ACCOUNT_RULES.verificationResendPerAccount);
 const RESET_BY_ADDRESS = limitRule('reset:address', ACCOUNT_RULES.resetRequestsPerAddress);
 const RESET_BY_EMAIL = limitRule('reset:email', ACCOUNT_RULES.resetRequestsPerEmail);
@@ -168,6 +170,21 @@ export function createAccounts(
       const user = await usersService.findCurrent(userId);
       if (!user?.email || !mailer.available) return;
       mailer.send(factorChangeMail(user.email, { ...change, at: new Date() }, FACTOR_RULES.recentFactorDays, site));
+    },
+
+    /**
+     * Wrong second factors ran into their budget: the owner is mailed, once a day at most (a refused
+     * mail is no failure of the page that asked).
+     */
+    async factorGuessing(userId: string): Promise<void> {
+      const user = await usersService.findCurrent(userId);
+      if (!user?.email || !mailer.available) return;
+      try {
+        await reserve([{ rule: GUESSING_ALERT, key: userId }]);
+      } catch {
+        return;
+      }
+      mailer.send(factorGuessingMail(user.email, site));
     },
 
     /** The profile form: names and the claims, each by its rule; the email never changes. */

@@ -54,8 +54,10 @@ export function createFactorsController(deps: {
   activity: ActivityLog;
   verifyFactor: FactorVerifier;
   notify: factorsService.FactorNotice;
+  /** Wrong codes ran into their budget: the owner hears (account.service.ts `factorGuessing`). */
+  alert: (userId: string) => Promise<void>;
 }) {
-  const { csrf, journey, totp, passkeys, activity, verifyFactor, notify } = deps;
+  const { csrf, journey, totp, passkeys, activity, verifyFactor, notify, alert } = deps;
   const where = (req: Request, detail: string) => ({
     address: displayAddress(req),
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
@@ -137,7 +139,9 @@ export function createFactorsController(deps: {
           return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
         }
       } catch (err) {
-        throw err instanceof TooManyRequestsError ? tooManyCodes(err) : err;
+        if (!(err instanceof TooManyRequestsError)) throw err;
+        await alert(user._id);
+        throw tooManyCodes(err);
       }
       res.redirect(303, await journey.secondFactor(req, pending, 'otp', used!));
     },

@@ -48,9 +48,9 @@ export function createFactorsRouter(
   services: { totp: Totp; passkeys: Passkeys },
   activity: ActivityLog,
   verifyFactor: FactorVerifier,
-  notify: FactorNotice,
+  notices: { notify: FactorNotice; alert: (userId: string) => Promise<void> },
 ): Router {
-  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, notify });
+  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, ...notices });
   const tooMany = (refused: TooManyRequestsError) =>
     new AppError(
       429,

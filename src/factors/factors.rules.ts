@@ -12,6 +12,11 @@ export const FACTOR_RULES = {
   freshSignInMs: 10 * 60_000,
   /** A reset password may remove the factors added in this many last days (their owner may not have added them). */
   recentFactorDays: 7,
+  /**
+   * Wrong second factors one account may give in a day (on top of the sign-in budget's 15 minutes):
+   * guessing six digits at the 15-minute budget's pace would succeed about 3% of days.
+   */
+  wrongFactorsPerAccountPerDay: 30,
   /** Passkeys one account may register. */
   maxPasskeys: 20,
   maxPasskeyNameLength: 60,

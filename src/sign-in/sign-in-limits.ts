@@ -7,6 +7,7 @@ import { ensureAllowed, forgetHits, limitRule, reserve, type Hit, type LimitRule
 import { SignalledCache } from '../common/signalled-cache';
 import type { Config } from '../config';
 import { changeSignal } from '../db/change-signals';
+import { FACTOR_RULES } from '../factors/factors.service';
 
 /** Raised after every recorded failure, so no instance goes on trusting an "allowed" it remembers. */
 const failureRecorded = changeSignal('sign-in-failures');
@@ -83,14 +84,24 @@ export interface AttemptOutcome {
 
 const UNLIMITED: AttemptOutcome = { failed: async () => undefined, withdraw: async () => undefined };
 
+/** The second factor's own daily budget per account (FACTOR_RULES.wrongFactorsPerAccountPerDay). */
+const WRONG_FACTORS_PER_DAY: LimitRule = {
+  name: 'second-factor:account:day',
+  limit: FACTOR_RULES.wrongFactorsPerAccountPerDay,
+  windowMs: 24 * 3600_000,
+};
+
+/** The daily budget's hit for an account (its id): added to a second factor's attempt. */
+export const secondFactorDay = (userId: string): Hit => ({ rule: WRONG_FACTORS_PER_DAY, key: userId });
+
 /**
  * Counts the attempt as a failure before the password is checked (common/rate-limit.ts `reserve`), so
  * a burst of attempts sent at once gets no more checks than the budget, on one instance or many.
  * Throws TooManyRequestsError, writing nothing, when the budget is spent.
  */
-export async function reserveAttempt(limits: SignInLimits | null, attempt: Attempt): Promise<AttemptOutcome> {
+export async function reserveAttempt(limits: SignInLimits | null, attempt: Attempt, also: Hit[] = []): Promise<AttemptOutcome> {
   if (!limits) return UNLIMITED;
-  const reservation: Reservation = await reserve(hitsOf(limits, attempt));
+  const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also]);
   return {
     failed: () => failureRecorded.raise(),
     withdraw: () => reservation.release(),

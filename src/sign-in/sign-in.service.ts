@@ -8,7 +8,7 @@ import { signInFailures } from '../common/metrics';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import type { Config } from '../config';
 import * as usersService from '../users/users.service';
-import { ensureAttemptAllowed, reserveAttempt, signInLimits } from './sign-in-limits';
+import { ensureAttemptAllowed, reserveAttempt, secondFactorDay, signInLimits } from './sign-in-limits';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /** A password check: the email as typed, the password, and the client address it came from. */
@@ -103,7 +103,9 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
     verifyPerson: (attempt) => check(attempt, undefined),
     async verifyFactor(account, checkFactor) {
       // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
-      const outcome = await reserveAttempt(limits, { email: account.email ?? `user:${account.userId}`, address: account.address });
+      // The sign-in budget, and the second factor's own daily one, which guessing codes runs into.
+      const attempt = { email: account.email ?? `user:${account.userId}`, address: account.address };
+      const outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)]);
       let right: boolean;
       try {
         right = await checkFactor();

@@ -11,7 +11,7 @@ import { pathOf, tokenOf, postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { enrolTotp, type Agent } from '../helpers/factors';
+import { enrolTotp, passwordStep, totpCode, type Agent } from '../helpers/factors';
 import { csrfFrom, signedInAgent } from '../helpers/oauth';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 
@@ -213,3 +213,37 @@ function sessionCookieOf(res: { headers: Record<string, unknown> }): string | un
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
   return cookies.map((cookie) => /^sid=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
 }
+
+describe('guessing second factors (issue 36, finding 13)', () => {
+  it('stops after 30 wrong codes a day for the account, even with the 15-minute budgets wide open, and mails the owner once', async () => {
+    const limited = testApp(
+      {
+        SMTP_URL: sink.url,
+        RATE_LIMITS: 'on',
+        RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '1000',
+        RATE_LIMIT_SIGN_IN_PER_ACCOUNT: '1000',
+        RATE_LIMIT_SIGN_IN_PER_ADDRESS: '1000',
+      },
+      { clock },
+    );
+    const user = await createUser();
+    const { key } = await enrolTotp((await signedInAgent(limited, user)).agent);
+    const { agent } = await passwordStep(limited, user);
+    const form = await agent.get('/login/verify').expect(200);
+    const give = (code: string) =>
+      agent
+        .post('/login/verify')
+        .type('form')
+        .send({ _csrf: csrfFrom(form.text), code });
+    const wrong = (i: number) => String(100_000 + i).padStart(6, '0');
+    for (let i = 0; i < 30; i++) expect((await give(wrong(i))).status).toBe(401);
+    expect((await give(wrong(30))).status).toBe(429);
+    // Even the right code waits now.
+    expect((await give(totpCode(key, clock.now() + 30_000))).status).toBe(429);
+    await mailerOf(limited).drained(10_000);
+    const alerts = sink.received.filter(
+      (mail) => mail.to.includes(user.email) && mail.subject === 'Someone is trying to sign in to your account',
+    );
+    expect(alerts).toHaveLength(1);
+  }, 60_000);
+});
