@@ -35,7 +35,7 @@ export const hasSecondFactor = async (userId: string): Promise<boolean> => (awai
  * the change is done, and false afterwards only when no factor is left.
  */
 export const changeFactors = <T>(userId: string, change: () => Promise<T>): Promise<T> =>
-  usersService.changeSecondFactors(userId, change, () => hasSecondFactor(userId));
+  usersService.changeSecondFactors(userId, change, () => secondFactors(userId));
 
 /** Since when a factor counts as recently added (FACTOR_RULES.recentFactorDays). */
 export const recentSince = (now: Date): Date => new Date(now.getTime() - FACTOR_RULES.recentFactorDays * 24 * 3600_000);

@@ -146,11 +146,24 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
     async firstFactor(
       req: Request,
       res: Response,
-      step: { userId: string; method: FirstFactor; remember: boolean; returnTo: string; via: string; secondFactor?: boolean },
+      step: {
+        userId: string;
+        method: FirstFactor;
+        remember: boolean;
+        returnTo: string;
+        via: string;
+        secondFactor?: boolean;
+        factorKinds?: factorsService.FactorKinds;
+      },
     ): Promise<void> {
       const pending = { userId: step.userId, amr: [step.method], remember: step.remember, returnTo: step.returnTo, via: step.via };
-      // The account's hint, read with the password, spares the look at its factors when it has none.
-      const factors = step.secondFactor === false ? null : await factorsService.secondFactors(step.userId);
+      // The account's hint, read with the password, spares the look at its factors: none, or which.
+      const factors =
+        step.secondFactor === false
+          ? null
+          : step.secondFactor && step.factorKinds
+            ? step.factorKinds
+            : await factorsService.secondFactors(step.userId);
       if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors });
       res.redirect(req.method === 'GET' ? 302 : 303, await signedIn(req, pending));
     },

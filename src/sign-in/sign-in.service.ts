@@ -25,6 +25,8 @@ export type PasswordVerifier = (attempt: PasswordAttempt) => Promise<string | nu
 export interface VerifiedPerson {
   userId: string;
   secondFactor?: boolean;
+  /** The kinds of second factor, when the record says (users.model.ts `factorKinds`). */
+  factorKinds?: { totp: boolean; passkeys: boolean };
 }
 
 /** The sign-in page's check: the person, or null. */
@@ -94,7 +96,7 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
     await outcome.withdraw();
     if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password, attempt.address));
     if (cached) remembered!.remember(email, password, credentials._id, cached.generation);
-    return { userId: credentials._id, secondFactor: credentials.secondFactor };
+    return { userId: credentials._id, secondFactor: credentials.secondFactor, factorKinds: credentials.factorKinds };
   }
   const idOf = (person: VerifiedPerson | null) => person?.userId ?? null;
 

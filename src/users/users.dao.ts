@@ -7,7 +7,7 @@ import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
 const READ_FIELDS =
-  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled secondFactor __v';
+  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled secondFactor factorKinds __v';
 
 /**
  * Raised after every change to a user's record or its removal, for the caches of user reads on every
@@ -148,20 +148,27 @@ export async function addPermissionFlags(email: string, flags: number): Promise<
 
 /**
  * Adds or removes a second factor (`change`) under the record's lock, keeping `secondFactor` true
- * while it runs and false afterwards only when `stillHas` finds none: a sign-in that reads false can
- * trust that no factor exists. Raises the users signal (the hint is in the cached records).
+ * (and `factorKinds` both true) while it runs, and afterwards what `kindsNow` finds: a sign-in that
+ * reads false can trust that no factor exists, and one that reads the kinds need not look. Raises
+ * the users signal (the hint is in the cached records).
  */
-export async function changeSecondFactors<T>(id: string, change: () => Promise<T>, stillHas: () => Promise<boolean>): Promise<T> {
+export async function changeSecondFactors<T>(
+  id: string,
+  change: () => Promise<T>,
+  kindsNow: () => Promise<{ totp: boolean; passkeys: boolean } | null>,
+): Promise<T> {
   return locked(id, async () => {
-    await UserModel.updateOne({ _id: id }, { $set: { secondFactor: true } }).exec();
+    await UserModel.updateOne({ _id: id }, { $set: { secondFactor: true, factorKinds: { totp: true, passkeys: true } } }).exec();
     await usersChanged.raise();
     try {
       return await change();
     } finally {
-      if (!(await stillHas())) {
-        await UserModel.updateOne({ _id: id }, { $set: { secondFactor: false } }).exec();
-        await usersChanged.raise();
-      }
+      const kinds = await kindsNow();
+      const settled = kinds
+        ? { $set: { secondFactor: true, factorKinds: kinds } }
+        : { $set: { secondFactor: false }, $unset: { factorKinds: 1 } };
+      await UserModel.updateOne({ _id: id }, settled).exec();
+      await usersChanged.raise();
     }
   });
 }

@@ -35,6 +35,8 @@ export interface UserDocument extends ProviderIds {
    * users.dao.ts changeSecondFactors under the record's lock.
    */
   secondFactor?: boolean;
+  /** Which kinds the account has, kept with `secondFactor` (both true while a change is under way). */
+  factorKinds?: { totp: boolean; passkeys: boolean };
   __v: number;
 }
 
@@ -54,6 +56,7 @@ const userSchema = new Schema<UserDocument>(
     emailVerified: { type: Boolean },
     disabled: { type: Boolean },
     secondFactor: { type: Boolean },
+    factorKinds: { type: { _id: false, totp: Boolean, passkeys: Boolean }, default: undefined },
   },
   { collection: 'users', strict: true },
 );

@@ -158,13 +158,15 @@ export async function grantAdmin(email: string): Promise<boolean> {
  * For sign-in: the account id, stored hash and second-factor hint for an email (normalised here), or
  * null. A disabled account is no account. The record read is kept for the requests that follow.
  */
-export async function findCredentials(email: string): Promise<{ _id: string; password?: string; secondFactor?: boolean } | null> {
+export async function findCredentials(
+  email: string,
+): Promise<(Pick<UserRecord, '_id' | 'secondFactor' | 'factorKinds'> & { password?: string }) | null> {
   const { generation } = await recentUsers.get('');
   const found = await usersDao.findPasswordHashByEmail(normalizeEmail(email));
   if (!found || found.disabled) return null;
   const { password, ...user } = found;
   recentUsers.set(user._id, user, generation);
-  return { _id: user._id, password, secondFactor: user.secondFactor };
+  return { _id: user._id, password, secondFactor: user.secondFactor, factorKinds: user.factorKinds };
 }
 
 /** See users.dao.ts changeSecondFactors: how factors are added and removed. */

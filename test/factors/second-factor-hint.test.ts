@@ -16,6 +16,7 @@ useTestDatabase();
 const app = testApp();
 
 const hintOf = async (userId: string) => (await UserModel.findById(userId, { secondFactor: 1 }).lean())?.secondFactor;
+const kindsOf = async (userId: string) => (await UserModel.findById(userId, { factorKinds: 1 }).lean())?.factorKinds;
 
 const passkey = (userId: string, n: number) => ({
   _id: `cred-${userId}-${n}`,
@@ -33,6 +34,7 @@ it('is false for a new account, true once the app is on, and the password then l
   const { agent } = await signedInAgent(app, user);
   await enrolTotp(agent);
   expect(await hintOf(user.id)).toBe(true);
+  expect(await kindsOf(user.id)).toEqual({ totp: true, passkeys: false });
   expect((await passwordStep(app, user)).res.headers.location).toBe('/login/verify');
 });
 
@@ -55,11 +57,13 @@ it('never says "none" while a factor exists when factors are added and removed a
     ...Array.from({ length: 5 }, (_, n) => changeFactors(user.id, () => passkeysDao.remove(user.id, `cred-${user.id}-${n}`))),
   ]);
   expect(await hintOf(user.id)).toBe(await hasSecondFactor(user.id));
+  expect(await kindsOf(user.id)).toEqual({ totp: false, passkeys: true });
   // The last passkeys removed at once: "none" only now.
   await Promise.all(
     (await PasskeyModel.find({ userId: user.id }).lean()).map((key) => changeFactors(user.id, () => passkeysDao.remove(user.id, key._id))),
   );
   expect(await hasSecondFactor(user.id)).toBe(false);
   expect(await hintOf(user.id)).toBe(false);
+  expect(await kindsOf(user.id)).toBeUndefined();
   expect((await passwordStep(app, user)).res.headers.location).toBe('/home');
 });
