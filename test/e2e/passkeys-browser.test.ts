@@ -11,9 +11,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { createPasskeys, PasskeyRefused } from '../../src/factors/passkeys.service';
 import { csrfFrom } from '../helpers/oauth';
-
-/** Node reaches the server on 127.0.0.1; the browser knows it as localhost (WebAuthn needs a name). */
-const toLoopback = (url: string | URL) => url.toString().replace('//localhost:', '//127.0.0.1:');
+import { authorizationUrl, browserRelyingParty, toLoopback } from '../helpers/oidc';
 
 describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
   const live = useServerInBrowser(() => ({}), 'localhost');
@@ -108,33 +106,9 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
 
     // A relying party asking for acr 2 gets it, in an ID token openid-client verifies.
     const redirectUri = `${clientApp.url}/cb`;
-    const accessToken = (
-      (await (
-        await fetch(toLoopback(`${base}/auth`), {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ email: person.email, password: person.password }),
-        })
-      ).json()) as { accessToken: string }
-    ).accessToken;
-    const loopbackFetch: oidc.CustomFetch = (url, options) => fetch(toLoopback(url), options);
-    const config = await oidc.dynamicClientRegistration(
-      new URL(base),
-      { client_name: 'Strong App', redirect_uris: [redirectUri] },
-      undefined,
-      { execute: [oidc.allowInsecureRequests], initialAccessToken: accessToken, [oidc.customFetch]: loopbackFetch },
-    );
-    config[oidc.customFetch] = loopbackFetch;
-    const verifier = oidc.randomPKCECodeVerifier();
+    const config = await browserRelyingParty(base, person, { client_name: 'Strong App', redirect_uris: [redirectUri] });
     const nonce = oidc.randomNonce();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      nonce,
-      acr_values: '2',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { url, verifier } = await authorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', nonce, acr_values: '2' });
     await page.goto(url.href);
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL((callback) => callback.toString().startsWith(redirectUri));

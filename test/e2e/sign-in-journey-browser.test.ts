@@ -13,8 +13,8 @@ import { movableClock } from '../helpers/clock';
 import { totpCode } from '../helpers/factors';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { authorizationUrl, browserRelyingParty } from '../helpers/oidc';
 
-const toLoopback = (url: string | URL) => url.toString().replace('//localhost:', '//127.0.0.1:');
 const STEP = 30_000;
 
 describeWithBrowser('sign-in-journey-browser')('the sign-in journey in a real browser', () => {
@@ -63,6 +63,17 @@ describeWithBrowser('sign-in-journey-browser')('the sign-in journey in a real br
     await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
   }
 
+  /** A new person who added a passkey in a new browser with an authenticator, then signed out. */
+  async function personWithPasskey() {
+    const person = await createUser();
+    const page = await newPage();
+    await password(page, person);
+    await page.waitForURL(`${base}/home`);
+    await addPasskey(page);
+    await signOut(page);
+    return { person, page };
+  }
+
   async function signOut(page: Page) {
     await page.goto(`${base}/home`);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -77,37 +88,12 @@ describeWithBrowser('sign-in-journey-browser')('the sign-in journey in a real br
   }
 
   it('returns a passkey-alone sign-in to the application that asked, with acr 2', async () => {
-    const person = await createUser();
-    const page = await newPage();
-    await password(page, person);
-    await page.waitForURL(`${base}/home`);
-    await addPasskey(page);
-    await signOut(page);
+    const { person, page } = await personWithPasskey();
 
     const redirectUri = `${clientApp.url}/cb`;
-    const login = await fetch(toLoopback(`${base}/auth`), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: person.email, password: person.password }),
-    });
-    const { accessToken } = (await login.json()) as { accessToken: string };
-    const loopbackFetch: oidc.CustomFetch = (url, options) => fetch(toLoopback(url), options);
-    const config = await oidc.dynamicClientRegistration(
-      new URL(base),
-      { client_name: 'Passwordless App', redirect_uris: [redirectUri] },
-      undefined,
-      { execute: [oidc.allowInsecureRequests], initialAccessToken: accessToken, [oidc.customFetch]: loopbackFetch },
-    );
-    config[oidc.customFetch] = loopbackFetch;
-    const verifier = oidc.randomPKCECodeVerifier();
+    const config = await browserRelyingParty(base, person, { client_name: 'Passwordless App', redirect_uris: [redirectUri] });
     const nonce = oidc.randomNonce();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { url, verifier } = await authorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', nonce });
     await page.goto(url.href);
     await page.waitForURL(/\/login\?return_to=/);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
@@ -210,12 +196,7 @@ describeWithBrowser('sign-in-journey-browser')('the sign-in journey in a real br
   }, 120_000);
 
   it('offers a passkey-only person the passkey first, and refuses a copied one in people’s words', async () => {
-    const person = await createUser();
-    const page = await newPage();
-    await password(page, person);
-    await page.waitForURL(`${base}/home`);
-    await addPasskey(page);
-    await signOut(page);
+    const { person, page } = await personWithPasskey();
     await password(page, person);
     await page.waitForURL(`${base}/login/verify`);
     const first = page.locator('main button:not([hidden])').first();

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
 import { testApp } from '../helpers/app';
+import { postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -244,12 +245,8 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
     const { user, key, recoveryCodes } = await personWithApp();
     const { agent } = await passwordStep(app, user);
     expect((await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP))).status).toBe(303);
-    const page = await agent.get('/account').expect(200);
-    const asked = await agent
-      .post('/account/recovery-codes')
-      .type('form')
-      .send({ _csrf: csrfFrom(page.text) })
-      .expect(303);
+    const asked = await postForm(agent, '/account', '/account/recovery-codes', {});
+    expect(asked.status).toBe(303);
     expect(asked.headers.location).toBe('/account/recovery-codes/new');
     const made = await agent.get(asked.headers.location).expect(200);
     // Shown once.

@@ -28,3 +28,31 @@ export async function authorizationUrl(config: oidc.Configuration, parameters: R
   });
   return { url, verifier };
 }
+
+/** Node reaches a browser test's server on 127.0.0.1; the browser knows it as localhost (WebAuthn needs a name). */
+export const toLoopback = (url: string | URL) => url.toString().replace('//localhost:', '//127.0.0.1:');
+
+/**
+ * A relying party registered with a browser test's server by openid-client's dynamic registration,
+ * the initial access token a person's seed 000 login; its requests go to 127.0.0.1.
+ */
+export async function browserRelyingParty(
+  base: string,
+  person: { email: string; password: string },
+  metadata: { client_name: string; redirect_uris: string[] },
+): Promise<oidc.Configuration> {
+  const login = await fetch(toLoopback(`${base}/auth`), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: person.email, password: person.password }),
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const loopbackFetch: oidc.CustomFetch = (url, options) => fetch(toLoopback(url), options);
+  const config = await oidc.dynamicClientRegistration(new URL(base), metadata, undefined, {
+    ...insecure,
+    initialAccessToken: accessToken,
+    [oidc.customFetch]: loopbackFetch,
+  });
+  config[oidc.customFetch] = loopbackFetch;
+  return config;
+}

@@ -185,12 +185,8 @@ describe('a step-up', () => {
     expect(copied).toBeDefined();
     // The app turned on in another browser: this session gave the password alone.
     const { recoveryCodes } = await enrolTotp((await signedInAgent(app, user)).agent);
-    const page = await agent.get('/account').expect(200);
-    const asked = await agent
-      .post('/account/recovery-codes')
-      .type('form')
-      .send({ _csrf: csrfFrom(page.text) })
-      .expect(303);
+    const asked = await postForm(agent, '/account', '/account/recovery-codes', {});
+    expect(asked.status).toBe(303);
     expect(asked.headers.location).toBe('/login/verify');
     const form = await agent.get('/login/verify').expect(200);
     const confirmed = await agent
