@@ -2,9 +2,9 @@
 // one from the account page, use it as the second step after the password and alone, refuse a
 // replayed answer, and give an openid-client relying party that asks for acr 2 a verified ID token
 // that says so. The new pages are screenshot at 1280 and 390 px and checked by axe-core.
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import * as oidc from 'openid-client';
-import { describeWithBrowser, lookAt } from '../helpers/browser';
+import { describeWithBrowser, lookAt, withAuthenticator } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
@@ -26,22 +26,6 @@ describeWithBrowser('passkeys-browser')('passkeys in a real browser', () => {
     });
   });
   afterAll(() => clientApp?.close());
-
-  async function withAuthenticator(page: Page): Promise<CDPSession> {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return cdp;
-  }
 
   /** A new browser with a virtual authenticator, signed in with the person's password at /home. */
   async function signedInBrowser(person: { email: string; password: string }) {

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import * as oidc from 'openid-client';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
-import { describeWithBrowser, lookAt } from '../helpers/browser';
+import { describeWithBrowser, lookAt, withAuthenticator } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { movableClock } from '../helpers/clock';
 import { totpCode } from '../helpers/factors';
@@ -35,18 +35,7 @@ describeWithBrowser('sign-in-journey-browser')('the sign-in journey in a real br
 
   async function newPage(): Promise<Page> {
     const page = await (await browser.newContext()).newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await withAuthenticator(page);
     return page;
   }
 

@@ -10,7 +10,7 @@ import { postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { enrolTotp, giveCode, passwordStep, totpCode } from '../helpers/factors';
+import { enrolTotp, giveCode, passwordStep, storedPasskey, totpCode } from '../helpers/factors';
 import { clientSecretPost, csrfFrom, REDIRECT_URI, registerClient, signedInAgent, unescapeHtml } from '../helpers/oauth';
 
 useTestDatabase();
@@ -263,15 +263,7 @@ describe('codes out of their window, new recovery codes, and passkeys on the acc
 
   it('renames and removes a passkey, and only the owner can', async () => {
     const { user, key } = await personWithApp();
-    await PasskeyModel.create({
-      _id: `cred-${user.id}`,
-      userId: user.id,
-      publicKey: 'AQID',
-      counter: 0,
-      deviceType: 'singleDevice',
-      name: 'Old laptop',
-      createdAt: new Date(),
-    });
+    await storedPasskey(user.id, 'Old laptop');
     const { agent } = await passwordStep(app, user);
     expect((await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP))).status).toBe(303);
     const page = await agent.get('/account').expect(200);

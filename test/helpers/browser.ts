@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -45,4 +45,21 @@ export async function lookAt(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: path.join(tmpdir(), `${name}-${width}.png`), fullPage: true });
     expect(await accessibilityViolations(page)).toEqual([]);
   }
+}
+
+/** A virtual authenticator on the page (DevTools protocol, WebAuthn domain): resident keys, user verification, presence given at once. */
+export async function withAuthenticator(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return cdp;
 }

@@ -3,6 +3,7 @@
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
 import type { Express } from 'express';
+import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { csrfFrom, unescapeHtml } from './oauth';
 
 export type Agent = ReturnType<typeof request.agent>;
@@ -43,3 +44,7 @@ export async function giveCode(agent: Agent, code: string) {
     .type('form')
     .send({ _csrf: csrfFrom(page.text), code });
 }
+
+/** A passkey record as registration stores it (its key never used: enough for lists, removal and counts). */
+export const storedPasskey = (userId: string, name: string, id = `cred-${userId}`) =>
+  PasskeyModel.create({ _id: id, userId, publicKey: 'AQID', counter: 0, deviceType: 'singleDevice', name, createdAt: new Date() });
