@@ -18,6 +18,7 @@ function expiryOf(session: SessionData): Date {
 }
 
 const MAX_KNOWN = 10_000;
+const MAX_KNOWN_BYTES = 8 * 1024;
 
 const sweepExpired = throttled(60_000, async (now) => {
   await SessionModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
@@ -42,6 +43,8 @@ export class MongoSessionStore extends Store {
 
   private remember(sid: string, known: Known): void {
     this.known.delete(sid);
+    // A large session (consent pages open) is written whenever saved: memory stays bounded.
+    if (known.data.length > MAX_KNOWN_BYTES) return;
     this.known.set(sid, known);
     if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
   }

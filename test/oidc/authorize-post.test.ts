@@ -130,3 +130,15 @@ describe('the decision acts on the request the consent page showed', () => {
     expect(await CodeModel.countDocuments({ clientId: client.client_id })).toBe(1);
   });
 });
+
+it('keeps no request over 32 kB for a consent page: a request that large is refused with a page', async () => {
+  const client = await registerClient();
+  const { agent } = await signedInAgent(app);
+  const padding = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`extra_${i}`, 'x'.repeat(2000)]));
+  const res = await agent
+    .post('/oauth/authorize')
+    .type('form')
+    .send({ ...requestFor(client.client_id), ...padding });
+  expect(res.status).toBe(400);
+  expect(res.text).toContain('over 32 kB');
+});

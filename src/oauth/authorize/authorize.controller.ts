@@ -79,11 +79,14 @@ declare module 'express-session' {
   }
 }
 
-/** Consent pages open at once in one session (tabs), and how long one waits for its decision. */
-const CONSENT_LIMITS = { perSession: 5, lifetimeMs: 10 * 60_000 };
+/** Consent pages open at once in one session (tabs), how long one waits for its decision, and the largest request kept. */
+const CONSENT_LIMITS = { perSession: 5, lifetimeMs: 10 * 60_000, requestBytes: 32 * 1024 };
 
 /** Keeps the reviewed request for the page's decision, stored before the page goes out; the form's id for it. */
 async function keepForDecision(req: Request, parameters: OAuthParameters): Promise<string> {
+  if (JSON.stringify(parameters).length > CONSENT_LIMITS.requestBytes) {
+    throw pageError(400, 'Invalid authorization request', `The request's parameters are over ${CONSENT_LIMITS.requestBytes / 1024} kB.`);
+  }
   const now = Date.now();
   const live = Object.entries(req.session.consents ?? {})
     .filter(([, kept]) => now - kept.at < CONSENT_LIMITS.lifetimeMs)
