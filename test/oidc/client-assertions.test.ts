@@ -94,6 +94,27 @@ describe('private_key_jwt with registered jwks', () => {
     expect(await oidc.tokenIntrospection(config, token.access_token)).toEqual({ active: false });
   });
 
+  it('accepts the token endpoint URL as the audience, as the OpenID Foundation OIDC plans send it', async () => {
+    const key = await keyPair('k1');
+    const { client_id: clientId } = await registered({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.jwk] } });
+    const res = await clientCredentials(clientId, await assertion(key, clientId, { aud: `${liveApp().issuer}/oauth/token` })).expect(200);
+    expect(res.body.access_token).toEqual(expect.any(String));
+  });
+
+  it('refuses an assertion naming the endpoint it is sent to when that is not the token endpoint', async () => {
+    const key = await keyPair('k1');
+    const { client_id: clientId } = await registered({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.jwk] } });
+    const revoke = (aud: string) =>
+      assertion(key, clientId, { aud }).then((signed) =>
+        request(liveApp().app)
+          .post('/oauth/revoke')
+          .type('form')
+          .send({ token: 'unknown', client_id: clientId, client_assertion_type: ASSERTION_TYPE, client_assertion: signed }),
+      );
+    expect((await revoke(`${liveApp().issuer}/oauth/revoke`)).status).toBe(401);
+    expect((await revoke(liveApp().issuer)).status).toBe(200);
+  });
+
   it('accepts an assertion once: the same one sent 30 times at once gets exactly one token', async () => {
     const key = await keyPair('k1');
     const { client_id: clientId } = await registered({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.jwk] } });
@@ -110,11 +131,20 @@ describe('private_key_jwt with registered jwks', () => {
     ['without exp', { exp: undefined }],
     ['without jti', { jti: undefined }],
     ['for another audience', { aud: 'https://other.example.com' }],
+    // The audience-injection attack: one assertion meant for two servers, or naming an endpoint of
+    // this server other than the token endpoint, is refused (docs/decisions.md). ISSUER stands for
+    // the live app's issuer, known once it runs.
+    ['naming the issuer in an array with another server', { aud: ['ISSUER', 'https://other.example.com'] }],
+    ['naming the issuer in an array of one', { aud: ['ISSUER'] }],
+    ['naming the revocation endpoint', { aud: 'ISSUER/oauth/revoke' }],
     ['naming another subject', { sub: 'someone-else' }],
   ])('refuses an assertion %s as invalid_client, issuing nothing', async (_case, overrides) => {
     const key = await keyPair('k1');
     const { client_id: clientId } = await registered({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.jwk] } });
-    const res = await clientCredentials(clientId, await assertion(key, clientId, overrides)).expect(401);
+    const issuerIn = (value: unknown): unknown =>
+      typeof value === 'string' ? value.replace('ISSUER', liveApp().issuer) : Array.isArray(value) ? value.map(issuerIn) : value;
+    const withIssuer = Object.fromEntries(Object.entries(overrides).map(([name, value]) => [name, issuerIn(value)]));
+    const res = await clientCredentials(clientId, await assertion(key, clientId, withIssuer)).expect(401);
     expect(res.body.error).toBe('invalid_client');
   });
 

@@ -1,6 +1,6 @@
 // Client authentication by a signed JWT (RFC 7523 §2.2 and §3, OIDC Core §9): private_key_jwt, signed
 // with one of the client's registered keys, and client_secret_jwt, an HMAC under its secret. The JWT
-// names the client as iss and sub, this server (its issuer or the endpoint called) as aud, expires
+// names the client as iss and sub, this server as aud (one string, see assertionAudiences), expires
 // within LIMITS.jwtLifetimeSeconds, and carries a jti that is accepted once.
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -14,8 +14,6 @@ import type { ClientDocument } from './clients.model';
 /** What checking a client's JWT needs to know of this server. */
 export interface JwtContext {
   issuer: string;
-  /** The URL of the endpoint being called, an audience the JWT may name. */
-  endpoint?: string;
   /** Outside production: a jwks_uri on a loopback or private address may be fetched. */
   allowPrivate: boolean;
   /** What client secrets for client_secret_jwt are sealed under (SIGNING_KEYS_SECRET). */
@@ -35,6 +33,14 @@ export async function clientKey(client: ClientDocument, header: jwt.JwtHeader, c
   }
   return verificationKey(client, header, context.allowPrivate);
 }
+
+/**
+ * The audiences a client assertion may name, as one string and never an array (an array, or another
+ * server's token endpoint a client was led to name, is how an assertion meant for one server is
+ * replayed at another): the issuer, as draft-ietf-oauth-rfc7523bis asks, and the token endpoint URL,
+ * which OIDC Core §9 recommends and the OpenID Foundation's OIDC plans send (docs/decisions.md).
+ */
+export const assertionAudiences = (issuer: string): [string, string] => [issuer, `${issuer}${ENDPOINTS.token}`];
 
 /** Checks a client assertion for the client's registered method; true only the first time a good one is seen. */
 export async function verifyAssertion(
@@ -57,12 +63,13 @@ export async function verifyAssertion(
       algorithms: [decoded.header.alg as jwt.Algorithm],
       issuer: client._id,
       subject: client._id,
-      audience: [context.issuer, `${context.issuer}${ENDPOINTS.token}`, ...(context.endpoint ? [context.endpoint] : [])],
+      audience: assertionAudiences(context.issuer),
       clockTolerance: LIMITS.jwtClockToleranceSeconds,
     }) as jwt.JwtPayload;
   } catch {
     return false;
   }
+  if (typeof payload.aud !== 'string') return false;
   const now = Math.floor(Date.now() / 1000);
   if (typeof payload.exp !== 'number' || payload.exp > now + LIMITS.jwtLifetimeSeconds) return false;
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
