@@ -200,7 +200,7 @@ export const LIMITS = {
   pageSize: 100,
   authorizationCodeLifetimeSeconds: 600,
   deviceCodeLifetimeSeconds: 600,
-  /** A client assertion or request object may not live longer than this (its exp from now). */
+  /** A client assertion or request object may not live longer than this (its exp from now; a request object's iat before now). */
   jwtLifetimeSeconds: 600,
   /** How far a client's clock may be off when its JWTs' exp, nbf and iat are checked. */
   jwtClockToleranceSeconds: 30,

@@ -133,6 +133,39 @@ it('takes an unsigned request object only from a client that registered request_
   expect(errorOf(refused.headers.location)).toMatchObject({ error: 'invalid_request_object', state: 'q' });
 });
 
+it('takes a request object without exp or iat, as the OpenID Foundation OIDC plans send one, and bounds one that has them', async () => {
+  const unsignedClient = await register({ request_object_signing_alg: 'none' });
+  const id = unsignedClient.clientMetadata().client_id;
+  const { agent } = await signedInAgent(liveApp().app);
+  const now = Math.floor(Date.now() / 1000);
+  const send = async (claims: Record<string, unknown>) =>
+    agent.get('/oauth/authorize').query({
+      client_id: id,
+      response_type: 'code',
+      redirect_uri: CALLBACK,
+      state: 'q',
+      request: await requestObject({ client_id: id, scope: 'openid', ...claims }, 'none'),
+    });
+  expect((await send({})).status).toBe(200);
+  expect(errorOf((await send({ exp: now + 3600 })).headers.location)).toMatchObject({
+    error: 'invalid_request_object',
+    error_description: 'the request object lives longer than 600 s (exp)',
+  });
+  expect(errorOf((await send({ iat: 'yesterday' })).headers.location)).toMatchObject({
+    error: 'invalid_request_object',
+    error_description: "the request object's iat is not a time",
+  });
+
+  const signedClient = (await register()).clientMetadata().client_id;
+  const bare = await new SignJWT({ client_id: signedClient, scope: 'openid' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'ro-1' })
+    .sign(key.privateKey);
+  await agent
+    .get('/oauth/authorize')
+    .query({ client_id: signedClient, response_type: 'code', redirect_uri: CALLBACK, request: bare })
+    .expect(200);
+});
+
 describe('refusals', () => {
   let clientId: string;
   let agent: Awaited<ReturnType<typeof signedInAgent>>['agent'];
@@ -170,6 +203,24 @@ describe('refusals', () => {
           .setExpirationTime(Math.floor(Date.now() / 1000) - 300)
           .sign(key.privateKey),
       'the request object is invalid (jwt expired)',
+    ],
+    [
+      'living longer than ten minutes',
+      async () =>
+        new SignJWT({ scope: 'openid' })
+          .setProtectedHeader({ alg: 'ES256', kid: 'ro-1' })
+          .setExpirationTime(Math.floor(Date.now() / 1000) + 3600)
+          .sign(key.privateKey),
+      'the request object lives longer than 600 s (exp)',
+    ],
+    [
+      'made more than ten minutes ago',
+      async () =>
+        new SignJWT({ scope: 'openid' })
+          .setProtectedHeader({ alg: 'ES256', kid: 'ro-1' })
+          .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+          .sign(key.privateKey),
+      'the request object was made more than 600 s ago (iat)',
     ],
     ['naming another client_id', async () => requestObject({ client_id: 'another', scope: 'openid' }), 'client_id differs from the query'],
     [

@@ -15,6 +15,26 @@ const ENVELOPE = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sub', 'requ
 /** A claim as the parameter it stands for: text as it is, a JSON value (claims, max_age) written out. */
 const asParameter = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
+/**
+ * Why a request object lives too long, if it does: an `exp` more than LIMITS.jwtLifetimeSeconds ahead,
+ * or an `iat` that long ago, or a claim of time that is not a number. An object with neither `exp` nor
+ * `iat` is taken: OIDC Core §6.1 asks for neither and the OpenID Foundation's OIDC plans send neither
+ * (docs/decisions.md).
+ */
+function beyondLifetime(claims: jwt.JwtPayload, now: number): string | undefined {
+  for (const name of ['exp', 'iat', 'nbf'] as const) {
+    if (claims[name] !== undefined && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name]))) {
+      return `the request object's ${name} is not a time`;
+    }
+  }
+  const { jwtLifetimeSeconds: lifetime, jwtClockToleranceSeconds: tolerance } = LIMITS;
+  if (claims.exp !== undefined && claims.exp > now + lifetime + tolerance)
+    return `the request object lives longer than ${lifetime} s (exp)`;
+  if (claims.iat !== undefined && claims.iat < now - lifetime - tolerance)
+    return `the request object was made more than ${lifetime} s ago (iat)`;
+  return undefined;
+}
+
 /** The request's parameters with the request object's applied, or why the object is refused. */
 export async function applyRequestObject(
   client: ClientDocument,
@@ -49,6 +69,8 @@ export async function applyRequestObject(
       return `the request object is invalid (${err instanceof Error ? err.message : 'bad signature'})`;
     }
   }
+  const tooLong = beyondLifetime(claims, Math.floor(Date.now() / 1000));
+  if (tooLong) return tooLong;
   if (claims.iss !== undefined && claims.iss !== client._id) return 'the request object was issued by another client (iss)';
   const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (claims.aud !== undefined && !audiences.includes(context.issuer)) return 'the request object is meant for another server (aud)';
