@@ -98,7 +98,8 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
-      const journey = createJourney({ clock, activity, actions: createFactorActions({ ...factors, activity, notify }) });
+      const actions = createFactorActions({ ...factors, activity, notify });
+      const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded });
       app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));

@@ -66,6 +66,47 @@ export async function endSession(userId: string, currentId: string, handle: stri
   return session && (await removeSessionOf(userId, session.id)) ? endedOf(userId, session) : [];
 }
 
+/**
+ * The signed-in browsers one account keeps. The check costs a read, so each instance makes it at a
+ * person's first sign-in it sees and at every `checkEvery`-th after: an account holds at most
+ * `perAccount + (checkEvery - 1)` sessions per instance, and "sign out every other browser" reads a
+ * bounded list.
+ */
+export const SESSION_RULES = { perAccount: 50, checkEvery: 8, peopleCounted: 10_000 } as const;
+
+/** A session with a cookie that outlives the browser ("Keep me signed in"). */
+const remembered = (session: StoredSession) => typeof session.data.cookie?.originalMaxAge === 'number';
+
+/**
+ * Ends the person's sessions beyond SESSION_RULES.perAccount, never the current one: remember-me
+ * sessions first (they last 30 days), the least recently used first.
+ */
+export async function endSessionsBeyondCap(userId: string, currentId: string): Promise<EndedSession[]> {
+  const sessions = await sessionsOf(userId);
+  if (sessions.length <= SESSION_RULES.perAccount) return [];
+  const candidates = sessions
+    .filter((session) => session.id !== currentId)
+    .sort((a, b) => Number(remembered(b)) - Number(remembered(a)) || a.lastSeenAt.getTime() - b.lastSeenAt.getTime());
+  const surplus = candidates.slice(0, sessions.length - SESSION_RULES.perAccount);
+  const removed = await Promise.all(surplus.map((session) => removeSessionOf(userId, session.id)));
+  return surplus.flatMap((session, i) => (removed[i] ? endedOf(userId, session) : []));
+}
+
+/**
+ * When a sign-in checks the cap (SESSION_RULES): true at the person's first sign-in this instance
+ * counts and at every `checkEvery`-th after. One per app, made at its composition root.
+ */
+export function createSessionCapSchedule(): (userId: string) => boolean {
+  const signIns = new Map<string, number>();
+  return (userId) => {
+    const count = signIns.has(userId) ? signIns.get(userId)! + 1 : 0;
+    signIns.delete(userId);
+    signIns.set(userId, count % SESSION_RULES.checkEvery);
+    if (signIns.size > SESSION_RULES.peopleCounted) signIns.delete(signIns.keys().next().value!);
+    return count % SESSION_RULES.checkEvery === 0;
+  };
+}
+
 /** Ends every session of the person but the current one. */
 export async function endOtherSessions(userId: string, currentId: string): Promise<EndedSession[]> {
   const others = (await sessionsOf(userId)).filter((session) => session.id !== currentId);

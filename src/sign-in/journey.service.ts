@@ -18,8 +18,8 @@ import { clientAddress, displayAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import * as factorsService from '../factors/factors.service';
 import { FACTOR_RULES } from '../factors/factors.service';
-import { REMEMBER_ME_MS, saveSession, regenerateSession } from '../session/session.middleware';
-import { safeReturnTo } from '../session/session.service';
+import { REMEMBER_ME_MS, saveSession, regenerateSession, type SessionEndedHook } from '../session/session.middleware';
+import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '../session/session.service';
 
 /** How a first step was given (RFC 8176): a password, a federated provider, or a passkey alone. */
 export type FirstFactor = 'pwd' | 'fed';
@@ -56,6 +56,8 @@ export interface JourneyDeps {
   clock: Clock;
   activity: ActivityLog;
   actions: StepUpActions;
+  /** Sessions ended for the account's cap (back-channel logout). */
+  sessionEnded: SessionEndedHook;
 }
 
 /** Why the step-up page asks, in the person's words, and where Cancel leads. */
@@ -87,7 +89,8 @@ export const stepUpLocation = (returnTo: string): string => `/login/step-up?${ne
 
 const VERIFY = '/login/verify';
 
-export function createJourney({ clock, activity, actions }: JourneyDeps) {
+export function createJourney({ clock, activity, actions, sessionEnded }: JourneyDeps) {
+  const capDue = createSessionCapSchedule();
   const device = (req: Request) => ({ address: displayAddress(req), detail: deviceName(req.get('User-Agent')) });
   const origin = (req: Request, how: string) => ({ address: displayAddress(req), detail: `${how}, ${device(req).detail}` });
 
@@ -112,6 +115,7 @@ export function createJourney({ clock, activity, actions }: JourneyDeps) {
   async function signedIn(req: Request, step: Omit<PendingStep, 'kind' | 'at' | 'factors'>): Promise<string> {
     await startSession(req, step.userId, step.remember, step.amr);
     await activity.record(step.userId, 'signed-in', origin(req, step.via));
+    if (capDue(step.userId)) for (const ended of await endSessionsBeyondCap(step.userId, req.sessionID)) await sessionEnded(ended);
     return step.returnTo;
   }
 
