@@ -1,7 +1,7 @@
 // The only reader of process.env: every setting is parsed and checked once, and bad values stop
 // start-up with one message that names every wrong variable, so a deployment is fixed in one pass.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDir, readPrivateFile, UntrustedDataError, writePrivateFile } from './db/data-dir';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -203,8 +203,20 @@ function trustProxy(env: Env): boolean | number | string[] {
   return invalid(env, 'TRUST_PROXY', `must be false, true, a hop count, or IP addresses and subnets (got "${raw}")`, false);
 }
 
-function mongodbUri(env: Env): string | null {
+/**
+ * The embedded database serves one developer's machine: in production MONGODB_URI is required, unless
+ * the operator opts in with EMBEDDED_DB_IN_PRODUCTION=1 (docs/operations.md).
+ */
+function mongodbUri(env: Env, isProduction: boolean): string | null {
   const raw = read(env, 'MONGODB_URI');
+  if (raw === undefined && isProduction && read(env, 'EMBEDDED_DB_IN_PRODUCTION') !== '1') {
+    return invalid(
+      env,
+      'MONGODB_URI',
+      'is required when NODE_ENV=production (the embedded database is for development; set EMBEDDED_DB_IN_PRODUCTION=1 to use it anyway)',
+      null,
+    );
+  }
   if (raw === undefined) return null;
   if (!/^mongodb(\+srv)?:\/\/./.test(raw)) {
     // The value may hold a password, so it is not repeated in the message.
@@ -268,7 +280,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
     weatherPort: weatherRaw?.toLowerCase() === 'off' ? null : port(env, 'WEATHER_PORT', 8080),
     metricsPort: read(env, 'METRICS_PORT') === undefined ? null : port(env, 'METRICS_PORT', 0),
     metricsToken: optionalSecret(env, 'METRICS_TOKEN'),
-    mongodbUri: mongodbUri(env),
+    mongodbUri: mongodbUri(env, isProduction),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB_ENGINE', ENGINES, 'auto'),
     dataDir: read(env, 'DATA_DIR') ?? '.data',
     toolCacheDir: path.join(read(env, 'XDG_CACHE_HOME') ?? path.join(homedir(), '.cache'), 'rest-api-server'),
@@ -370,20 +382,18 @@ export function withDevelopmentSecrets(values: Record<string, string | undefined
   if ((values.NODE_ENV ?? 'development') === 'production') return values;
   const missing = DEVELOPMENT_SECRETS.filter((name) => !values[name]);
   if (missing.length === 0) return values;
-  const file = path.join(values.DATA_DIR || '.data', 'dev-secrets.json');
-  mkdirSync(path.dirname(file), { recursive: true });
+  const dataDir = values.DATA_DIR || '.data';
+  ensurePrivateDir(dataDir);
+  const file = path.join(dataDir, 'dev-secrets.json');
   const fresh = JSON.stringify(Object.fromEntries(DEVELOPMENT_SECRETS.map((name) => [name, randomBytes(32).toString('base64url')])));
-  try {
-    // Exclusive: of two processes starting for the first time at once, one writes and both read it.
-    writeFileSync(file, fresh, { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
+  // Exclusive: of two processes starting for the first time at once, one writes and both read it.
+  writePrivateFile(file, fresh, true);
   let stored: Record<string, string> | undefined;
   for (let attempt = 0; attempt < 20 && !stored; attempt += 1) {
     try {
-      stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-    } catch {
+      stored = JSON.parse(readPrivateFile(file) ?? '') as Record<string, string>;
+    } catch (err) {
+      if (err instanceof UntrustedDataError) throw err;
       // Being written by the process that created it: a moment later it is whole.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, withDevelopmentSecrets } from '../src/config';
@@ -6,6 +6,7 @@ import { runCommand } from './helpers/commands';
 import { testDatabaseUriWithName } from './helpers/db';
 
 const SECRET = 'x'.repeat(32);
+const MONGODB_URI = 'mongodb://127.0.0.1:27017/api';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -43,14 +44,38 @@ describe('loadConfig', () => {
   });
 
   it.each(['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET'])('refuses to start in production without %s', (name) => {
-    const env = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET, [name]: '' };
+    const env = {
+      NODE_ENV: 'production',
+      MONGODB_URI,
+      JWT_SECRET: SECRET,
+      SESSION_SECRET: SECRET,
+      SIGNING_KEYS_SECRET: SECRET,
+      [name]: '',
+    };
     expect(() => loadConfig(env)).toThrow(new ConfigError([`${name} is required when NODE_ENV=production`]));
   });
 
   it('starts in production when every secret is set, generating none', () => {
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      MONGODB_URI,
+      JWT_SECRET: SECRET,
+      SESSION_SECRET: SECRET,
+      SIGNING_KEYS_SECRET: SECRET,
+    });
     expect(config.generatedSecrets).toEqual([]);
     expect(config.jwtSecret).toBe(SECRET);
+  });
+
+  it('refuses the embedded database in production unless the operator opts in', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET };
+    expect(() => loadConfig(production)).toThrow(
+      new ConfigError([
+        'MONGODB_URI is required when NODE_ENV=production (the embedded database is for development; set EMBEDDED_DB_IN_PRODUCTION=1 to use it anyway)',
+      ]),
+    );
+    expect(loadConfig({ ...production, EMBEDDED_DB_IN_PRODUCTION: '1' }).mongodbUri).toBeNull();
+    expect(loadConfig({ JWT_SECRET: SECRET }).mongodbUri).toBeNull();
   });
 
   it('rejects a short secret without repeating it', () => {
@@ -102,6 +127,7 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       'PORT must be a port number from 0 to 65535 (got "abc")',
+      'MONGODB_URI is required when NODE_ENV=production (the embedded database is for development; set EMBEDDED_DB_IN_PRODUCTION=1 to use it anyway)',
       'SESSION_SECRET must be at least 32 characters long',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
       'TRUST_PROXY must be false, true, a hop count, or IP addresses and subnets (got "maybe")',
@@ -156,6 +182,29 @@ describe('development secrets', () => {
     }
     expect((await stat(path.join(dataDir, 'dev-secrets.json'))).mode & 0o777).toBe(0o600);
     expect(loadConfig(second).generatedSecrets).toEqual([]);
+  });
+
+  it('are refused when another user could have planted them: a file others may write, a link, or one of another user', async () => {
+    const file = path.join(dataDir, 'dev-secrets.json');
+    const planted = JSON.stringify({ JWT_SECRET: 'p'.repeat(43), SESSION_SECRET: 'p'.repeat(43), SIGNING_KEYS_SECRET: 'p'.repeat(43) });
+    await writeFile(file, planted);
+    await chmod(file, 0o666);
+    expect(() => withDevelopmentSecrets({ DATA_DIR: dataDir })).toThrow(/dev-secrets\.json may be written by other users/);
+    await rm(file);
+    await writeFile(path.join(dataDir, 'theirs.json'), planted, { mode: 0o600 });
+    await symlink(path.join(dataDir, 'theirs.json'), file);
+    expect(() => withDevelopmentSecrets({ DATA_DIR: dataDir })).toThrow(/dev-secrets\.json is a link/);
+    if (process.getuid?.() === 0) {
+      await rm(file);
+      await writeFile(file, planted, { mode: 0o600 });
+      await chown(file, 65534, 65534);
+      expect(() => withDevelopmentSecrets({ DATA_DIR: dataDir })).toThrow(/dev-secrets\.json belongs to another user \(uid 65534/);
+    }
+    // A DATA_DIR others may write to is refused before anything in it is read.
+    const open = path.join(dataDir, 'open');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    expect(() => withDevelopmentSecrets({ DATA_DIR: open })).toThrow(/DATA_DIR .* may be written by other users/);
   });
 
   it('leave a secret the environment sets alone, and never touch production', async () => {

@@ -5,12 +5,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EmbeddedEngine } from '../config';
 import { ensureFerretDbBinary, isGoAvailable, startFerretDb } from './ferretdb';
-import { findFreePort } from './ports';
+import { findFreePort, type LocalAddress } from './ports';
 
 export interface EmbeddedDatabase {
   readonly engine: 'mongod' | 'ferretdb';
   readonly uri: string;
-  readonly port: number;
+  /** FerretDB's Unix socket, or mongod's loopback port. */
+  readonly address: LocalAddress;
   readonly dataDir: string;
   stop(): Promise<void>;
 }
@@ -21,7 +22,7 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Where the FerretDB binary is built once and kept (config.toolCacheDir). */
   cacheDir: string;
-  /** Fixed port, to restart on the same address; a free one by default. */
+  /** mongod's port, to restart on the same address; a free one by default (FerretDB has its socket). */
   port?: number;
   log: (message: string) => void;
 }
@@ -36,7 +37,7 @@ async function localMongodPath(): Promise<string | undefined> {
 }
 
 async function startMongod(dataDir: string, port: number): Promise<EmbeddedDatabase> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const { MongoMemoryServer } = await memoryServer();
   const server = await MongoMemoryServer.create({
     instance: { dbPath: dataDir, port, ip: '127.0.0.1', storageEngine: 'wiredTiger' },
@@ -44,7 +45,7 @@ async function startMongod(dataDir: string, port: number): Promise<EmbeddedDatab
   return {
     engine: 'mongod',
     uri: server.getUri(),
-    port,
+    address: { port },
     dataDir,
     // Keep the files: the data must survive a restart.
     stop: async () => {
@@ -53,10 +54,10 @@ async function startMongod(dataDir: string, port: number): Promise<EmbeddedDatab
   };
 }
 
-async function startFerret(dataDir: string, port: number, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+async function startFerret(dataDir: string, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const binary = await ensureFerretDbBinary(options.cacheDir, options.log);
-  const running = await startFerretDb(binary, dataDir, port);
-  return { engine: 'ferretdb', dataDir, ...running };
+  const { uri, socket, stop } = await startFerretDb(binary, dataDir);
+  return { engine: 'ferretdb', dataDir, uri, address: { socket }, stop };
 }
 
 async function chooseEngine(requested: EmbeddedEngine): Promise<'mongod' | 'ferretdb'> {
@@ -68,10 +69,9 @@ async function chooseEngine(requested: EmbeddedEngine): Promise<'mongod' | 'ferr
 
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const engine = await chooseEngine(options.engine);
-  const port = options.port ?? (await findFreePort());
   const dataDir = path.resolve(options.dataDir, engine);
   try {
-    return engine === 'mongod' ? await startMongod(dataDir, port) : await startFerret(dataDir, port, options);
+    return engine === 'mongod' ? await startMongod(dataDir, options.port ?? (await findFreePort())) : await startFerret(dataDir, options);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(

@@ -1,14 +1,17 @@
 // FerretDB 1.24.2 (SQLite backend) as the embedded database where no mongod binary is at hand.
-// The binary is built once from tools/ferretdb with Go and cached per user, outside the clone.
+// The binary is built once from tools/ferretdb with Go and cached per user, outside the clone. It
+// listens only on a Unix socket inside its data folder (0700, like DATA_DIR): FerretDB has no
+// authentication, and a TCP port would let every local user in.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { waitForPort } from './ports';
+import { waitForListener } from './ports';
 
 const execFileAsync = promisify(execFile);
-const FERRETDB_VERSION = 'v1.24.2';
+/** The FerretDB release, and the revision of tools/ferretdb's wrapper (a new one is built into a new folder). */
+const FERRETDB_VERSION = 'v1.24.2-r2';
 const TOOL_DIR = path.resolve(__dirname, '../../tools/ferretdb');
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 const PROGRESS_EVERY_MS = 10_000;
@@ -65,16 +68,39 @@ export async function ensureFerretDbBinary(cacheDir: string, log: (message: stri
 
 export interface RunningProcessDatabase {
   readonly uri: string;
-  readonly port: number;
+  readonly socket: string;
   stop(): Promise<void>;
 }
 
-/** Starts FerretDB on 127.0.0.1:port with its SQLite files in dataDir. */
-export async function startFerretDb(binary: string, dataDir: string, port: number): Promise<RunningProcessDatabase> {
-  await mkdir(dataDir, { recursive: true });
+/** Linux's limit on a Unix socket's path (sun_path holds 108 bytes with the final NUL). */
+const MAX_SOCKET_PATH = 107;
+
+/** Where FerretDB listens for the data in dataDir. */
+export const ferretSocketOf = (dataDir: string): string => path.join(path.resolve(dataDir), 'ferretdb.sock');
+
+/** The connection string of a Unix socket (its path in the host part, percent-encoded). */
+export const socketUri = (socket: string): string => `mongodb://${encodeURIComponent(socket)}/`;
+
+/** Removes the socket a FerretDB that died left behind (listening would fail on it); only a socket. */
+function removeLeftSocket(socket: string): void {
+  try {
+    if (lstatSync(socket).isSocket()) unlinkSync(socket);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** Starts FerretDB on a Unix socket in dataDir, with its SQLite files there. */
+export async function startFerretDb(binary: string, dataDir: string): Promise<RunningProcessDatabase> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const socket = ferretSocketOf(dataDir);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    throw new Error(`the socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes: use a shorter DATA_DIR, or set MONGODB_URI`);
+  }
+  removeLeftSocket(socket);
   const child: ChildProcess = spawn(
     binary,
-    [`-listen-addr=127.0.0.1:${port}`, `-sqlite-url=file:${path.resolve(dataDir)}/`, '-log-level=error', '-exit-on-stdin-close'],
+    ['-listen-addr=', `-listen-unix=${socket}`, `-sqlite-url=file:${path.resolve(dataDir)}/`, '-log-level=error', '-exit-on-stdin-close'],
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -85,7 +111,7 @@ export async function startFerretDb(binary: string, dataDir: string, port: numbe
 
   try {
     await Promise.race([
-      waitForPort(port, 30_000),
+      waitForListener({ socket }, 30_000),
       exited.then((code) => {
         throw new Error(`FerretDB exited with code ${code} during start-up: ${stderr.trim()}`);
       }),
@@ -96,8 +122,8 @@ export async function startFerretDb(binary: string, dataDir: string, port: numbe
   }
 
   return {
-    uri: `mongodb://127.0.0.1:${port}/`,
-    port,
+    uri: socketUri(socket),
+    socket,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

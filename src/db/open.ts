@@ -2,6 +2,7 @@
 // set, otherwise the embedded server. The returned close() disconnects and stops what was started.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import { describeAddress } from './ports';
 import { shareEmbeddedDatabase, type EmbeddedRole } from './shared-embedded';
 import { connectDatabase, disconnectDatabase, isDatabaseUnavailable } from './mongoose';
 
@@ -41,10 +42,10 @@ export async function openDatabase(config: Config, logger: Logger, role: Embedde
     role,
   });
   logger.info(
-    { engine: server.engine, dataDir: server.dataDir, port: server.port, borrowed: server.borrowed },
+    { engine: server.engine, dataDir: server.dataDir, address: describeAddress(server.address), borrowed: server.borrowed },
     server.borrowed
-      ? `connected to the embedded ${server.engine} database another process runs on 127.0.0.1:${server.port}`
-      : `embedded ${server.engine} database on 127.0.0.1:${server.port}, data in ${server.dataDir}`,
+      ? `connected to the embedded ${server.engine} database another process runs on ${describeAddress(server.address)}`
+      : `embedded ${server.engine} database on ${describeAddress(server.address)}, data in ${server.dataDir}`,
   );
   try {
     await connectDatabase(server.uri, EMBEDDED_DB_NAME);

@@ -3,21 +3,27 @@
 // processes never start two engines on the same files. A later process connects to a server's engine;
 // it waits for a command's (which stops its engine when it ends) or for one still starting. An owner
 // that died (its pid is gone) is replaced by the next process to start.
-import { createConnection } from 'node:net';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { ensurePrivateDir, readPrivateFile, writePrivateFile } from './data-dir';
 import { startEmbeddedDatabase, type EmbeddedDatabase, type EmbeddedOptions } from './embedded';
+import { ferretSocketOf, socketUri } from './ferretdb';
+import { answers, type LocalAddress } from './ports';
 
 /** A server keeps the engine for as long as it runs; a command only for its own few seconds. */
 export type EmbeddedRole = 'server' | 'command';
 
+/**
+ * The record of the process that runs the engine. Where to connect is derived from it, never read
+ * from it: FerretDB's socket is in DATA_DIR, mongod's port is on 127.0.0.1.
+ */
 interface Owner {
   pid: number;
   role: EmbeddedRole;
-  engine?: EmbeddedDatabase['engine'];
   /** Absent while the engine is starting (the first start may build FerretDB for minutes). */
+  engine?: EmbeddedDatabase['engine'];
+  /** mongod's port. */
   port?: number;
-  uri?: string;
 }
 
 export interface SharedEmbeddedDatabase extends EmbeddedDatabase {
@@ -28,6 +34,11 @@ export interface SharedEmbeddedDatabase extends EmbeddedDatabase {
 const POLL_MS = 250;
 /** How long a process waits for another to finish starting or using the engine: FerretDB's first build included. */
 const MAX_WAIT_MS = 15 * 60_000;
+/**
+ * An owner whose engine stopped answering for this long is taken as gone even if its pid lives (the
+ * pid may be another process's by now, or the engine died under it).
+ */
+const SILENT_OWNER_MS = 5_000;
 const LOG_EVERY_MS = 5_000;
 
 const ownerFile = (dataDir: string) => path.join(dataDir, 'embedded-owner.json');
@@ -42,65 +53,72 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readOwner(file: string): Promise<{ owner: Owner; text: string } | null> {
+/** The owner record, or null when there is none or it is not readable JSON (one being written). */
+function readOwner(file: string): { owner: Owner; text: string } | null {
+  const text = readPrivateFile(file);
+  if (text === null) return null;
   try {
-    const text = await readFile(file, 'utf8');
-    return { owner: JSON.parse(text) as Owner, text };
+    const owner = JSON.parse(text) as Owner;
+    return Number.isSafeInteger(owner.pid) && owner.pid > 0 ? { owner, text } : null;
   } catch {
     return null;
   }
 }
 
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port, timeout: 1000 });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
+/** Where a ready owner's engine listens, and its connection string. */
+function endpointOf(owner: Owner, dataDir: string): { address: LocalAddress; uri: string } | null {
+  if (owner.engine === 'ferretdb') {
+    const socket = ferretSocketOf(path.resolve(dataDir, 'ferretdb'));
+    return { address: { socket }, uri: socketUri(socket) };
+  }
+  if (owner.engine === 'mongod' && Number.isSafeInteger(owner.port) && owner.port! > 0 && owner.port! < 65536) {
+    return { address: { port: owner.port! }, uri: `mongodb://127.0.0.1:${owner.port}/` };
+  }
+  return null;
 }
 
 /** Removes an owner file left by a dead process, unless another process replaced it meanwhile. */
 async function removeStale(file: string, staleText: string): Promise<void> {
-  const now = await readOwner(file);
-  if (now?.text === staleText) await unlink(file).catch(() => undefined);
+  if (readOwner(file)?.text === staleText) await unlink(file).catch(() => undefined);
 }
 
-async function becomeOwner(file: string, role: EmbeddedRole): Promise<boolean> {
-  try {
-    await writeFile(file, JSON.stringify({ pid: process.pid, role } satisfies Owner), { flag: 'wx', mode: 0o600 });
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-}
+const becomeOwner = (file: string, role: EmbeddedRole): boolean =>
+  writePrivateFile(file, JSON.stringify({ pid: process.pid, role } satisfies Owner), true);
 
 export async function shareEmbeddedDatabase(
   options: EmbeddedOptions & { role: EmbeddedRole },
   start: (options: EmbeddedOptions) => Promise<EmbeddedDatabase> = startEmbeddedDatabase,
+  now: () => number = Date.now,
 ): Promise<SharedEmbeddedDatabase> {
-  await mkdir(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const file = ownerFile(options.dataDir);
-  const startedWaiting = Date.now();
+  const startedWaiting = now();
   let lastLog = startedWaiting;
-  while (Date.now() - startedWaiting < MAX_WAIT_MS) {
-    const found = await readOwner(file);
+  /** Since when the recorded owner's engine has not answered (its record's text, to notice a new one). */
+  let silent: { text: string; since: number } | null = null;
+  while (now() - startedWaiting < MAX_WAIT_MS) {
+    const found = readOwner(file);
     if (found && isAlive(found.owner.pid)) {
       const { owner } = found;
+      const endpoint = endpointOf(owner, options.dataDir);
+      const answering = endpoint !== null && (await answers(endpoint.address));
       const lasting = owner.role === 'server' || owner.pid === process.pid;
-      if (lasting && owner.port !== undefined && owner.uri && owner.engine && (await answers(owner.port))) {
-        const { engine, uri, port } = owner;
-        return { engine, uri, port, dataDir: options.dataDir, borrowed: true, stop: async () => undefined };
+      if (lasting && answering) {
+        return { engine: owner.engine!, ...endpoint, dataDir: options.dataDir, borrowed: true, stop: async () => undefined };
       }
-      if (Date.now() - lastLog >= LOG_EVERY_MS) {
-        lastLog = Date.now();
+      if (endpoint !== null && !answering) {
+        const since: number = silent !== null && silent.text === found.text ? silent.since : now();
+        silent = { text: found.text, since };
+        if (now() - since >= SILENT_OWNER_MS) {
+          options.log(`process ${owner.pid} is recorded as running the embedded database, but it does not answer: taking over`);
+          await removeStale(file, found.text);
+          continue;
+        }
+      }
+      if (now() - lastLog >= LOG_EVERY_MS) {
+        lastLog = now();
         options.log(
-          owner.port === undefined
+          endpoint === null
             ? `waiting for process ${owner.pid} to finish starting the embedded database in ${options.dataDir}`
             : `waiting for ${owner.role} process ${owner.pid} to finish with the embedded database in ${options.dataDir}`,
         );
@@ -109,7 +127,7 @@ export async function shareEmbeddedDatabase(
       continue;
     }
     if (found) await removeStale(file, found.text);
-    if (!(await becomeOwner(file, options.role))) continue;
+    if (!becomeOwner(file, options.role)) continue;
     let database: EmbeddedDatabase;
     try {
       database = await start(options);
@@ -117,26 +135,14 @@ export async function shareEmbeddedDatabase(
       await unlink(file).catch(() => undefined);
       throw err;
     }
-    await writeFile(
-      file,
-      JSON.stringify({
-        pid: process.pid,
-        role: options.role,
-        engine: database.engine,
-        port: database.port,
-        uri: database.uri,
-      } satisfies Owner),
-      {
-        mode: 0o600,
-      },
-    );
+    const port = 'port' in database.address ? database.address.port : undefined;
+    writePrivateFile(file, JSON.stringify({ pid: process.pid, role: options.role, engine: database.engine, port } satisfies Owner), false);
     return {
       ...database,
       borrowed: false,
       async stop() {
         await database.stop();
-        const mine = await readOwner(file);
-        if (mine?.owner.pid === process.pid) await unlink(file).catch(() => undefined);
+        if (readOwner(file)?.owner.pid === process.pid) await unlink(file).catch(() => undefined);
       },
     };
   }

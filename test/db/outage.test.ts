@@ -65,7 +65,7 @@ it('answers 503 within about a second while the database is down, and recovers w
   expect(readiness.body).toEqual({ status: 'database unavailable' });
   await request(app).get('/healthz').expect(200);
 
-  database = await startDatabase(database.port);
+  database = await startDatabase('port' in database.address ? database.address.port : undefined);
   const deadline = Date.now() + 20_000;
   let status = 0;
   while (Date.now() < deadline && status !== 200) {

@@ -1,6 +1,6 @@
 // One embedded database per data directory: the server and every command started against the same
 // DATA_DIR, at the same time, use one engine, so nothing breaks and nothing is lost.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCommand } from '../helpers/commands';
@@ -64,12 +64,33 @@ it('runs seed, oauth:client and keys at once while the server runs, and the serv
 }, 120_000);
 
 it('has a command connect to the engine the server started instead of starting a second one on the same files', async () => {
-  const owner = JSON.parse(await readFile(path.join(dataDir, 'embedded-owner.json'), 'utf8')) as {
-    pid: number;
-    role: string;
-    port: number;
-  };
-  expect(owner).toMatchObject({ pid: server.child.pid, role: 'server' });
+  const owner = JSON.parse(await readFile(path.join(dataDir, 'embedded-owner.json'), 'utf8')) as Record<string, unknown>;
+  expect(owner).toEqual({ pid: server.child.pid, role: 'server', engine: 'ferretdb' });
   const run = await runCommand('seed', [], { ...env, LOG_LEVEL: 'info' });
-  expect(run.stdout + run.stderr).toContain(`connected to the embedded ferretdb database another process runs on 127.0.0.1:${owner.port}`);
+  const socket = path.join(dataDir, 'ferretdb', 'ferretdb.sock');
+  expect(run.stdout + run.stderr).toContain(`connected to the embedded ferretdb database another process runs on ${socket}`);
+});
+
+it('keeps the data to this user: DATA_DIR and the engine folder 0700, the owner record 0600, FerretDB on a socket and no port', async () => {
+  expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+  expect((await stat(path.join(dataDir, 'ferretdb'))).mode & 0o777).toBe(0o700);
+  expect((await stat(path.join(dataDir, 'embedded-owner.json'))).mode & 0o777).toBe(0o600);
+  expect((await stat(path.join(dataDir, 'ferretdb', 'ferretdb.sock'))).isSocket()).toBe(true);
+  // No TCP socket of the engine's process listens (Linux lists them in /proc/net/tcp by inode).
+  const engine = (await readFile(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+  expect(engine).toHaveLength(1);
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${engine[0]}/fd`)) {
+    const target = await readlink(`/proc/${engine[0]}/fd/${fd}`).catch(() => '');
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const listening = (await readFile('/proc/net/tcp', 'utf8')) + (await readFile('/proc/net/tcp6', 'utf8'));
+  const tcpOfEngine = listening
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === '0A' && inodes.has(fields[9]));
+  expect(inodes.size).toBeGreaterThan(0);
+  expect(tcpOfEngine).toEqual([]);
 });

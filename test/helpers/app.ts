@@ -16,6 +16,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SIGNING_KEYS_SECRET: 'test-signing-keys-secret-at-least-32-chars',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMITS: 'off',
+    // The tests' database (set by global-setup), which production also requires.
+    ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}),
     ...overrides,
   });
 }

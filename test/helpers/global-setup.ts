@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded';
+import { describeAddress } from '../../src/db/ports';
 
 declare global {
   var embeddedTestDatabase: EmbeddedDatabase | undefined;
@@ -21,7 +22,7 @@ export default async function globalSetup(): Promise<void> {
     cacheDir: toolCacheDir,
     log: (message) => process.stderr.write(`${message}\n`),
   });
-  process.stderr.write(`\ntests use an embedded ${database.engine} database on 127.0.0.1:${database.port}\n`);
+  process.stderr.write(`\ntests use an embedded ${database.engine} database on ${describeAddress(database.address)}\n`);
   globalThis.embeddedTestDatabase = database;
   // Workers start after this and inherit the variable.
   process.env.MONGODB_URI = database.uri;

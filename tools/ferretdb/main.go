@@ -17,7 +17,8 @@ import (
 )
 
 func main() {
-	listenAddr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
+	listenAddr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on (empty: none)")
+	listenUnix := flag.String("listen-unix", "", "Unix domain socket path to listen on (empty: none)")
 	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite directory URI (must end with a slash)")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
 	exitWithParent := flag.Bool("exit-on-stdin-close", false, "stop when standard input closes (the parent process died)")
@@ -31,7 +32,7 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	db, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listenAddr},
+		Listener:  ferretdb.ListenerConfig{TCP: *listenAddr, Unix: *listenUnix},
 		Handler:   "sqlite",
 		SQLiteURL: *sqliteURL,
 		Logger:    logger,
