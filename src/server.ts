@@ -53,7 +53,7 @@ export async function start(
   clock?: Clock,
 ): Promise<RunningServer> {
   for (const warning of startupWarnings(config)) logger.warn(warning);
-  configurePasswordHashing(config.passwordHashing);
+  configurePasswordHashing(config.passwordHashing, { capPerRequester: config.rateLimits });
   const database = await openDatabase(config, logger, 'server');
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');

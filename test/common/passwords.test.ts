@@ -49,19 +49,47 @@ describe('password hashing', () => {
     expect(results).toEqual([true, true, true, true, true, true]);
   });
 
-  it('serves requesters in turn, and refuses at once a requester with too many waiting', async () => {
+  it('serves requesters in turn, and refuses at once the surplus of a requester while another waits', async () => {
     const hash = await hashPassword('pw');
     await verifyPassword(undefined, 'pw'); // the throwaway hash for unknown accounts is made once, first
     const finished: string[] = [];
     const flooder = '198.51.100.1';
-    const flood = Array.from({ length: HASHING_CONCURRENCY + HASHING_QUEUE.perRequester }, () =>
+    // Someone else is waiting from the start: the flood may queue its share and no more.
+    const running = Array.from({ length: HASHING_CONCURRENCY }, () => verifyPassword(hash, 'x', '203.0.113.7'));
+    const other = verifyPassword(hash, 'pw', '192.0.2.1').then((verified) => finished.push(verified ? 'other' : 'wrong'));
+    const flood = Array.from({ length: HASHING_QUEUE.perRequester }, () =>
       verifyPassword(hash, 'guess', flooder).then(() => finished.push('flood')),
     );
     await expect(verifyPassword(hash, 'guess', flooder)).rejects.toBeInstanceOf(TooManyRequestsError);
-    const other = verifyPassword(hash, 'pw', '192.0.2.1').then((verified) => finished.push(verified ? 'other' : 'wrong'));
-    await Promise.all([...flood, other]);
+    await Promise.all([...running, ...flood, other]);
     // Behind the checks already running, the other person waits for one of the flood's turns at most.
     expect(finished.indexOf('other')).toBeGreaterThanOrEqual(0);
-    expect(finished.indexOf('other')).toBeLessThanOrEqual(HASHING_CONCURRENCY + 1);
+    expect(finished.indexOf('other')).toBeLessThanOrEqual(1);
+  });
+
+  it("queues a requester alone past its share (a backend's burst), and refuses its surplus once the queue is half full", async () => {
+    configurePasswordHashing({ memoryKib: 256, timeCost: 1, parallelism: 1 });
+    const hash = await hashPassword('pw');
+    await verifyPassword(undefined, 'pw');
+    const alone = '198.51.100.2';
+    const half = HASHING_QUEUE.total / 2;
+    // Every one of these beyond the running ones waits: half the queue, all taken, none refused.
+    const burst = Array.from({ length: HASHING_CONCURRENCY + half }, () => verifyPassword(hash, 'pw', alone));
+    await expect(verifyPassword(hash, 'pw', alone)).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(await Promise.all(burst)).toEqual(burst.map(() => true));
+  });
+
+  it('lifts the per-requester share when rate limits are off, up to the whole queue', async () => {
+    configurePasswordHashing({ memoryKib: 256, timeCost: 1, parallelism: 1 }, { capPerRequester: false });
+    const hash = await hashPassword('pw');
+    await verifyPassword(undefined, 'pw');
+    const alone = '198.51.100.3';
+    const running = Array.from({ length: HASHING_CONCURRENCY }, () => verifyPassword(hash, 'x', '203.0.113.8'));
+    const waitingOther = verifyPassword(hash, 'x', '203.0.113.9');
+    // Another requester waits, yet this one queues past its share: only the total bounds it.
+    const burst = Array.from({ length: HASHING_QUEUE.total - 1 }, () => verifyPassword(hash, 'pw', alone));
+    await expect(verifyPassword(hash, 'pw', alone)).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(await Promise.all(burst)).toEqual(burst.map(() => true));
+    await Promise.all([...running, waitingOther]);
   });
 });

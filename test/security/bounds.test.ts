@@ -6,7 +6,9 @@ import request from 'supertest';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { DeviceAuthorizationModel } from '../../src/oauth/device/device.model';
 import { DEVICE_CODE_GRANT, LIMITS } from '../../src/oauth/protocol';
+import { configurePasswordHashing, OWASP_MINIMUM } from '../../src/common/passwords';
 import { testApp } from '../helpers/app';
+import { TEST_HASHING } from '../helpers/fast-hashing';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { basicAuth, clientSecretPost, csrfFrom, registerClient, signedInAgent } from '../helpers/oauth';
@@ -189,5 +191,46 @@ describe('password checks from a flood', () => {
     const counts = statusCounts(flooded.map((res) => res.status));
     // Checked and refused, or refused at once by the sign-in budget or the hashing queue: nothing else.
     expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(100);
+  });
+});
+
+describe('an honest burst from one address (a backend, or visitors behind a proxy)', () => {
+  const cleanups: (() => void)[] = [];
+  const afterThis = (cleanup: () => void) => cleanups.push(cleanup);
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+  it('makes 24 accounts sent 8 at a time from one address with RATE_LIMITS=off, refusing none', async () => {
+    const app = testApp({ RATE_LIMITS: 'off' });
+    const before = await users();
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          request(app)
+            .post('/users')
+            .send({ email: `burst${round}-${i}@example.com`, password: 'secret-enough' }),
+        ),
+      );
+      statuses.push(...answers.map((res) => res.status));
+    }
+    expect(statusCounts(statuses)).toEqual({ 201: 24 });
+    expect(await users()).toBe(before + 24);
+  });
+
+  it('answers 10 password grants at once from one address with tokens, none refused (at production hashing cost)', async () => {
+    const app = testApp({ RATE_LIMITS: 'off' });
+    configurePasswordHashing(OWASP_MINIMUM);
+    afterThis(() => configurePasswordHashing(TEST_HASHING));
+    const person = await createUser();
+    const client = await registerClient({ grants: ['password'] });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(app)
+          .post('/oauth/token')
+          .type('form')
+          .send({ grant_type: 'password', username: person.email, password: person.password, ...clientSecretPost(client) }),
+      ),
+    );
+    expect(statusCounts(answers.map((res) => res.status))).toEqual({ 200: 10 });
   });
 });
