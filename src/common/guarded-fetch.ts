@@ -21,7 +21,15 @@ export interface GuardedFetchOptions {
 }
 
 /** Why a fetch was refused or failed; the message names the rule, never the response. */
-export class GuardedFetchError extends Error {}
+export class GuardedFetchError extends Error {
+  /** True when the server never answered (a timeout, a refused or dropped connection). */
+  constructor(
+    message: string,
+    readonly unanswered = false,
+  ) {
+    super(message);
+  }
+}
 
 // Every RFC 6890 special-purpose range that is not globally reachable (and multicast, the 6to4 and
 // NAT64 prefixes that can carry a private IPv4 address): no production fetch may reach these.
@@ -124,7 +132,8 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
     return response.data;
   } catch (err) {
     if (err instanceof GuardedFetchError) throw err;
+    const answered = axios.isAxiosError(err) && err.response !== undefined;
     const reason = axios.isAxiosError(err) ? (err.response ? `status ${err.response.status}` : (err.code ?? 'failed')) : 'failed';
-    throw new GuardedFetchError(`fetching ${url.origin} ${reason}`);
+    throw new GuardedFetchError(`fetching ${url.origin} ${reason}`, !answered);
   }
 }

@@ -74,3 +74,74 @@ it('drained() gives up after its timeout while work is still under way', async (
   await queue.drained(5000);
   expect(queue.pending).toBe(0);
 });
+
+describe('groups and keys (back-channel logout: owners and clients)', () => {
+  const fair = { attempts: 2, backoffMs: [30], concurrent: 3, queued: 100, perGroup: { concurrent: 1, queued: 3 } };
+  const noReports = { retried: () => undefined, failed: () => undefined };
+  const item = (group: string, key: string, n: number) => ({ group, key, n });
+  type Item = ReturnType<typeof item>;
+  const byGroupAndKey = { groupOf: (it: Item) => it.group, keyOf: (it: Item) => it.key };
+
+  it('lets each group hold at most its share of the slots and of the waiting, and serves groups in turn', async () => {
+    const order: string[] = [];
+    const queue = createWorkQueue<Item>(
+      fair,
+      async (it) => {
+        order.push(`${it.group}${it.n}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      },
+      noReports,
+      byGroupAndKey,
+    );
+    // The flood's fourth waiting item is refused; the others' items are not.
+    const flood = [1, 2, 3, 4, 5].map((n) => queue.add(item('a', `a${n}`, n)));
+    expect(flood).toEqual([true, true, true, true, false]);
+    expect(queue.add(item('b', 'b1', 1))).toBe(true);
+    expect(queue.add(item('c', 'c1', 1))).toBe(true);
+    await queue.drained(5000);
+    // a1 started alone; b and c did not wait behind a's other items.
+    expect(order.slice(0, 3)).toEqual(['a1', 'b1', 'c1']);
+    expect(order).toHaveLength(6);
+  });
+
+  it('runs one item per key at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const queue = createWorkQueue<Item>(
+      { ...fair, perGroup: { concurrent: 3, queued: 10 } },
+      async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running--;
+      },
+      noReports,
+      byGroupAndKey,
+    );
+    for (let n = 0; n < 4; n++) queue.add(item('a', 'same-client', n));
+    await queue.drained(5000);
+    expect(most).toBe(1);
+  });
+
+  it('gives the slot up while a failed item waits for its retry, and does not retry what is not worth it', async () => {
+    const started: string[] = [];
+    const failed: string[] = [];
+    const queue = createWorkQueue<Item>(
+      { ...fair, concurrent: 1, perGroup: { concurrent: 1, queued: 10 } },
+      async (it, attempt) => {
+        started.push(`${it.key}#${attempt}`);
+        if (it.key === 'flaky' && attempt === 1) throw new Error('once');
+        if (it.key === 'final') throw new Error('never worth another try');
+      },
+      { retried: () => undefined, failed: (it) => failed.push(it.key) },
+      { ...byGroupAndKey, retryable: (err) => (err as Error).message !== 'never worth another try' },
+    );
+    queue.add(item('a', 'flaky', 1));
+    queue.add(item('b', 'other', 1));
+    queue.add(item('c', 'final', 1));
+    await queue.drained(5000);
+    // While flaky paused before its retry, the one slot served the others.
+    expect(started).toEqual(['flaky#1', 'other#1', 'final#1', 'flaky#2']);
+    expect(failed).toEqual(['final']);
+    expect(queue.pending).toBe(0);
+  });
+});

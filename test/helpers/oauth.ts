@@ -40,6 +40,16 @@ export async function signedInAgent<U extends { email: string; password: string 
   return { agent, user: account };
 }
 
+/** The sign-out form of /home, as the person submits it. */
+export async function signOutOf(agent: ReturnType<typeof request.agent>): Promise<void> {
+  const home = await agent.get('/home').expect(200);
+  await agent
+    .post('/logout')
+    .type('form')
+    .send({ _csrf: csrfFrom(home.text) })
+    .expect(303);
+}
+
 export function pkcePair(method: 'S256' | 'plain' = 'S256') {
   const verifier = randomBytes(48).toString('base64url');
   const challenge = method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;

@@ -9,7 +9,7 @@ import { authorizationUrl, insecure, useLiveApp } from '../helpers/oidc';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { delay, json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { approve, csrfFrom, signedInAgent } from '../helpers/oauth';
+import { approve, csrfFrom, signedInAgent, signOutOf } from '../helpers/oauth';
 import { msUntilFalse } from '../helpers/polling';
 
 useTestDatabase();
@@ -48,16 +48,6 @@ async function signedInRp(path: string, metadata: Partial<oidc.ClientMetadata> =
   const callback = await approve(agent, Object.fromEntries(url.searchParams));
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, idTokenExpected: true });
   return { config, person, agent, idToken: tokens.claims()!, rawIdToken: tokens.id_token! };
-}
-
-/** The sign-out form of /home, as the person submits it. */
-async function signOutOf(agent: Awaited<ReturnType<typeof signedInAgent>>['agent']) {
-  const home = await agent.get('/home').expect(200);
-  await agent
-    .post('/logout')
-    .type('form')
-    .send({ _csrf: csrfFrom(home.text) })
-    .expect(303);
 }
 
 async function verifiedLogoutToken(body: string, audience: string) {

@@ -2,9 +2,13 @@
 // or every session of a person does (password change, deletion), each client that got a grant in it
 // and registered a backchannel_logout_uri receives a logout token by POST. Delivery runs after the
 // person's answer has gone, through the guarded fetcher (3 s per attempt), three attempts at most,
-// with a bounded number at once: an unreachable client delays nobody.
+// with a bounded number at once: an unreachable client delays nobody. Deliveries take turns by the
+// clients' owners, each owner holding at most 2 of the 8 slots and 100 waiting, one delivery per
+// client at a time, and a host that keeps not answering one owner's clients is paused for that
+// owner: one account's 50 silent clients cost others nothing and their host a handful of POSTs
+// (docs/decisions.md).
 import type { Logger } from 'pino';
-import { guardedFetch } from '../../common/guarded-fetch';
+import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
 import type { Config } from '../../config';
 import { throttled } from '../../db/sweeper';
 import { createWorkQueue } from '../../common/work-queue';
@@ -21,7 +25,50 @@ export const BACKCHANNEL_LIMITS = {
   /** Deliveries under way at once; more wait, and past `queued` are dropped (and logged). */
   concurrent: 8,
   queued: 1000,
+  /** The clients of one owner: under way at once, and waiting. */
+  perGroup: { concurrent: 2, queued: 100 },
+  /** A host that left this many of one owner's deliveries in a row unanswered is paused for that owner, `pauseMs`. */
+  pauseAfterSilences: 3,
+  pauseMs: 10 * 60_000,
+  /** Owner and host pairs remembered (the oldest are forgotten first). */
+  hostsRemembered: 10_000,
 } as const;
+
+/** A delivery to a host that is paused for its owner: not attempted, not retried. */
+class HostPaused extends Error {}
+
+/** What one delivery needs: the record, where it goes, and whose client it is. */
+interface Delivery {
+  record: SessionClientDocument;
+  uri: string;
+  ownerId: string;
+}
+
+/**
+ * Unanswered deliveries in a row by owner and host, and until when a host is paused for an owner. By
+ * owner: another account's client on the same host (a shared platform) is not held up by this one's.
+ */
+function createHostPauses(now: () => number) {
+  const silences = new Map<string, { count: number; pausedUntil: number }>();
+  const keyOf = ({ ownerId, uri }: Delivery) => `${ownerId} ${new URL(uri).hostname}`;
+  return {
+    paused: (delivery: Delivery) => (silences.get(keyOf(delivery))?.pausedUntil ?? 0) > now(),
+    answered: (delivery: Delivery) => void silences.delete(keyOf(delivery)),
+    unanswered(delivery: Delivery) {
+      const key = keyOf(delivery);
+      const known = silences.get(key) ?? { count: 0, pausedUntil: 0 };
+      const count = known.count + 1;
+      // Attempts already under way when the pause began end unanswered too: they keep the pause as it is.
+      const pausedUntil =
+        count >= BACKCHANNEL_LIMITS.pauseAfterSilences
+          ? Math.max(known.pausedUntil, now() + BACKCHANNEL_LIMITS.pauseMs)
+          : known.pausedUntil;
+      silences.delete(key);
+      silences.set(key, { count, pausedUntil });
+      if (silences.size > BACKCHANNEL_LIMITS.hostsRemembered) silences.delete(silences.keys().next().value!);
+    },
+  };
+}
 
 /** A remembered session can be open for 30 days at most (remember me), so older records are swept. */
 const RECORD_LIFETIME_MS = 31 * 24 * 3600 * 1000;
@@ -29,42 +76,60 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message : 'failed
 
 const sweepOld = throttled(3600_000, (now) => backchannelDao.deleteOlderThan(new Date(now.getTime() - RECORD_LIFETIME_MS)));
 
-export function createBackchannelLogout(config: Config, idTokens: Pick<IdTokens, 'signLogoutToken'>, logger: Logger) {
-  const queue = createWorkQueue<SessionClientDocument>(
+export function createBackchannelLogout(
+  config: Config,
+  idTokens: Pick<IdTokens, 'signLogoutToken'>,
+  logger: Logger,
+  now: () => number = Date.now,
+) {
+  const pauses = createHostPauses(now);
+  const queue = createWorkQueue<Delivery>(
     BACKCHANNEL_LIMITS,
-    async (record) => {
+    async (delivery) => {
+      const { record, uri } = delivery;
+      if (pauses.paused(delivery)) throw new HostPaused("its host left this owner's deliveries unanswered and is paused");
       const client = await clientsService.find(record.clientId);
-      const uri = client?.metadata?.backchannel_logout_uri;
-      if (!client || !uri) return;
       // A fresh token each attempt (a new jti): the client may have seen a failed one.
       const token = await idTokens.signLogoutToken({
         userId: record.userId,
         sid: record.sid,
-        clientId: client._id,
-        algorithm: client.metadata?.id_token_signed_response_alg,
+        clientId: record.clientId,
+        algorithm: client?.metadata?.id_token_signed_response_alg,
       });
-      await guardedFetch(uri, {
-        allowPrivate: !config.isProduction,
-        maxBytes: 16 * 1024,
-        timeoutMs: BACKCHANNEL_LIMITS.timeoutMs,
-        form: { logout_token: token },
-      });
+      try {
+        await guardedFetch(uri, {
+          allowPrivate: !config.isProduction,
+          maxBytes: 16 * 1024,
+          timeoutMs: BACKCHANNEL_LIMITS.timeoutMs,
+          form: { logout_token: token },
+        });
+      } catch (err) {
+        if (err instanceof GuardedFetchError && err.unanswered) pauses.unanswered(delivery);
+        else pauses.answered(delivery);
+        throw err;
+      }
+      pauses.answered(delivery);
     },
     {
-      retried: (record, attempt, err) =>
+      retried: ({ record }, attempt, err) =>
         logger.info({ clientId: record.clientId, attempt, reason: reasonOf(err) }, 'back-channel logout retried'),
-      failed: (record, err) =>
-        logger.info(
-          { clientId: record.clientId, attempt: BACKCHANNEL_LIMITS.attempts, reason: reasonOf(err) },
-          'back-channel logout failed',
-        ),
+      failed: ({ record }, err) => logger.info({ clientId: record.clientId, reason: reasonOf(err) }, 'back-channel logout failed'),
+    },
+    {
+      groupOf: (delivery) => delivery.ownerId,
+      keyOf: (delivery) => delivery.record.clientId,
+      retryable: (err) => !(err instanceof HostPaused),
     },
   );
 
-  function enqueue(records: SessionClientDocument[]): void {
-    for (const record of records) {
-      if (!queue.add(record)) logger.warn({ clientId: record.clientId }, 'back-channel logout dropped: too many waiting');
-    }
+  async function enqueue(records: SessionClientDocument[]): Promise<void> {
+    const clients = await Promise.all(records.map((record) => clientsService.find(record.clientId)));
+    records.forEach((record, i) => {
+      const uri = clients[i]?.metadata?.backchannel_logout_uri;
+      if (!uri) return;
+      const delivery = { record, uri, ownerId: clients[i]?.ownerId ?? record.clientId };
+      if (!queue.add(delivery)) logger.warn({ clientId: record.clientId }, 'back-channel logout dropped: too many waiting');
+    });
   }
 
   return {
@@ -77,12 +142,12 @@ export function createBackchannelLogout(config: Config, idTokens: Pick<IdTokens,
 
     /** One browser session ended: its clients are told, after this returns. */
     async sessionEnded(ended: { sid: string }): Promise<void> {
-      enqueue(await backchannelDao.take({ sid: ended.sid }));
+      await enqueue(await backchannelDao.take({ sid: ended.sid }));
     },
 
     /** Every session of the person ended (password change, deletion). */
     async userEnded(userId: string): Promise<void> {
-      enqueue(await backchannelDao.take({ userId }));
+      await enqueue(await backchannelDao.take({ userId }));
     },
 
     /** Deliveries not finished yet, for tests and shutdown. */
