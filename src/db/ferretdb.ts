@@ -3,10 +3,13 @@
 // listens only on a Unix socket inside its data folder (0700, like DATA_DIR): FerretDB has no
 // authentication, and a TCP port would let every local user in.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensurePrivateDir } from './data-dir';
 import { waitForListener } from './ports';
 
 const execFileAsync = promisify(execFile);
@@ -75,8 +78,17 @@ export interface RunningProcessDatabase {
 /** Linux's limit on a Unix socket's path (sun_path holds 108 bytes with the final NUL). */
 const MAX_SOCKET_PATH = 107;
 
-/** Where FerretDB listens for the data in dataDir. */
-export const ferretSocketOf = (dataDir: string): string => path.join(path.resolve(dataDir), 'ferretdb.sock');
+/**
+ * Where FerretDB listens for the data in dataDir: a socket inside it, or, when that path is too long
+ * for a socket (a deep DATA_DIR), inside a folder of this user's in the temporary directory named
+ * after it (made 0700 and checked like DATA_DIR).
+ */
+export function ferretSocketOf(dataDir: string): string {
+  const inside = path.join(path.resolve(dataDir), 'ferretdb.sock');
+  if (Buffer.byteLength(inside) <= MAX_SOCKET_PATH) return inside;
+  const name = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return path.join(tmpdir(), `rest-api-ferretdb-${process.getuid?.() ?? 'user'}-${name}`, 'ferretdb.sock');
+}
 
 /** The connection string of a Unix socket (its path in the host part, percent-encoded). */
 export const socketUri = (socket: string): string => `mongodb://${encodeURIComponent(socket)}/`;
@@ -95,8 +107,9 @@ export async function startFerretDb(binary: string, dataDir: string): Promise<Ru
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const socket = ferretSocketOf(dataDir);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
-    throw new Error(`the socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes: use a shorter DATA_DIR, or set MONGODB_URI`);
+    throw new Error(`the socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes: use a shorter TMPDIR, or set MONGODB_URI`);
   }
+  ensurePrivateDir(path.dirname(socket));
   removeLeftSocket(socket);
   const child: ChildProcess = spawn(
     binary,
