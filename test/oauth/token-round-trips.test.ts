@@ -1,6 +1,6 @@
 // The database round trips of one token request, counted with the driver's command monitoring:
-// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six, and
-// a client_credentials token costs one write. The change signals the caches poll (at most twice a
+// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six with
+// RATE_LIMITS=off and eight with the default settings, and a client_credentials token costs one write. The change signals the caches poll (at most twice a
 // second, whatever the load) are not the request's, and are left out.
 import request from 'supertest';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
@@ -9,18 +9,19 @@ import { useMonitoredTestDatabase } from '../helpers/db';
 import { authorizationCode, clientSecretPost, codeExchange, passwordGrant, pkcePair, registerClient } from '../helpers/oauth';
 
 const app = testApp();
+const limitedApp = testApp({ RATE_LIMITS: 'on' });
 const { commands } = useMonitoredTestDatabase();
-async function exchange(): Promise<string[]> {
+async function exchange(through = app): Promise<string[]> {
   const client = await registerClient();
   const pkce = pkcePair('S256');
-  const { code } = await authorizationCode(app, client, {
+  const { code } = await authorizationCode(through, client, {
     scope: 'openid profile',
     nonce: 'n-0S6_WzA2Mj',
     code_challenge: pkce.challenge,
     code_challenge_method: 'S256',
   });
   commands.length = 0;
-  const res = await request(app)
+  const res = await request(through)
     .post('/oauth/token')
     .type('form')
     .send({ ...codeExchange(client, code), code_verifier: pkce.verifier })
@@ -37,6 +38,14 @@ it('exchanges a code with PKCE and openid in at most six database round trips', 
   expect(seen).toContain('insert oauth_tokens');
   // The client is not read again: the authorization request read it, and it is kept.
   expect(seen.filter((command) => command === 'find oauth_clients')).toHaveLength(0);
+});
+
+it('exchanges a code in at most eight round trips with the default settings: the rate limiter adds its two', async () => {
+  await exchange(limitedApp);
+  const seen = await exchange(limitedApp);
+  // The per-client token budget: its hit written, then the live hits counted (src/common/rate-limit.ts).
+  expect(seen.filter((command) => command.endsWith(' rate_limit_hits'))).toEqual(['insert rate_limit_hits', 'aggregate rate_limit_hits']);
+  expect(seen.length).toBeLessThanOrEqual(8);
 });
 
 it('issues a client_credentials token with one write and nothing else once the client is known', async () => {
