@@ -4,7 +4,7 @@ import { noStore } from '../common/no-store';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
 import { clientAddress, displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
-import { MAX_PASSWORD_LENGTH } from '../common/validation';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
@@ -30,8 +30,8 @@ import {
 import { ACCOUNT_RULES } from './account.rules';
 import type { Accounts, Origin } from './account.service';
 import type { ActivityLog } from './activity.service';
+import { HTML_CONTENT_TYPE as HTML } from '../web/html';
 
-const HTML = 'text/html; charset=utf-8';
 const origin = (req: Request): Origin => ({
   address: clientAddress(req),
   shown: displayAddress(req),
@@ -143,7 +143,7 @@ export function createAccountController(
       };
       const outcome = await limitedPage(() => accounts.signUp(fields, origin(req)));
       if ('problems' in outcome) {
-        const values = { email: fields.email.slice(0, 254), firstName: fields.firstName, lastName: fields.lastName };
+        const values = { email: fields.email.slice(0, MAX_EMAIL_LENGTH), firstName: fields.firstName, lastName: fields.lastName };
         return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), values, problems: outcome.problems }));
       }
       await journey.firstFactor(req, res, {
@@ -176,7 +176,7 @@ export function createAccountController(
     },
 
     async forgot(req: Request, res: Response): Promise<void> {
-      const email = field(req, 'email', 254);
+      const email = field(req, 'email', MAX_EMAIL_LENGTH);
       const view = { csrfToken: csrf.token(req, res), email, mail: accounts.mailAvailable };
       if (!accounts.mailAvailable) return void page(res, 503, forgotPasswordPage({ ...view, sent: false }));
       const problem = await accounts.emailProblem(email);

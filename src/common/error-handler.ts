@@ -4,6 +4,7 @@ import { AppError, ServiceUnavailableError } from './errors';
 import { MAX_JSON_DEPTH } from './json-body';
 import { isDatabaseUnavailable } from '../db/mongoose';
 import { errorPage } from '../web/layout';
+import { HTML_CONTENT_TYPE } from '../web/html';
 
 /** body-parser's error types for a body the client got wrong, with the status and message to answer. */
 const BODY_ERRORS: Record<string, [number, string]> = {
@@ -53,7 +54,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   if (req.accepts(['json', 'html']) === 'html') {
     res
       .status(404)
-      .type('text/html; charset=utf-8')
+      .type(HTML_CONTENT_TYPE)
       .send(errorPage('Not found', 'Nothing is at this address. The start page, /, links to everything there is.'));
     return;
   }

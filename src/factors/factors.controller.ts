@@ -21,8 +21,7 @@ import * as factorsService from './factors.service';
 import { PasskeyRefused, type Passkeys } from './passkeys.service';
 import * as recoveryCodes from './recovery-codes.service';
 import type { Totp } from './totp.service';
-
-const HTML = 'text/html; charset=utf-8';
+import { HTML_CONTENT_TYPE as HTML } from '../web/html';
 
 const tooManyCodes = (refused: TooManyRequestsError) =>
   tooManyRequestsAs(

@@ -1,6 +1,6 @@
 // GET /: what runs here and where to go next (sign in, the API reference, the OAuth metadata, health).
 import { Router } from 'express';
-import { html } from '../web/html';
+import { HTML_CONTENT_TYPE, html } from '../web/html';
 import { layout } from '../web/layout';
 
 const LINKS: [string, string, string][] = [
@@ -31,7 +31,7 @@ export function createLandingRouter(isProduction: boolean): Router {
   const page = landingPage(isProduction ? LINKS : [...LINKS, DEMO_LINK]);
   const router = Router();
   router.get('/', (_req, res) => {
-    res.type('text/html; charset=utf-8').send(page);
+    res.type(HTML_CONTENT_TYPE).send(page);
   });
   return router;
 }

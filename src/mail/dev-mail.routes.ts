@@ -3,7 +3,7 @@
 // SMTP server. Its links sign people in: any other address gets the 404 of a route that is not there.
 import { Router, type Request } from 'express';
 import { noStore } from '../common/no-store';
-import { html } from '../web/html';
+import { HTML_CONTENT_TYPE, html } from '../web/html';
 import { layout } from '../web/layout';
 import type { Mailer, OutboxMessage } from './mailer';
 
@@ -45,7 +45,7 @@ export function createDevMailRouter(mailer: Mailer): Router {
   router.get('/dev/mail', (req, res, next) => {
     if (!fromThisMachine(req)) return next();
     noStore(res)
-      .type('text/html; charset=utf-8')
+      .type(HTML_CONTENT_TYPE)
       .send(outboxPage(mailer.outbox() ?? []));
   });
   return router;

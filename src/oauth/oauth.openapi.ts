@@ -1,4 +1,5 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
+import { MAX_EMAIL_LENGTH } from '../common/validation';
 import {
   bodyOf,
   conditional,
@@ -230,7 +231,7 @@ const authorizeQuery = [
   { name: 'nonce', schema: { type: 'string', maxLength: 1000 } },
   { name: 'prompt', schema: promptSchema },
   { name: 'max_age', schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
-  { name: 'login_hint', schema: { type: 'string', maxLength: 254 } },
+  { name: 'login_hint', schema: { type: 'string', maxLength: MAX_EMAIL_LENGTH } },
   { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
   { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
   { name: 'request', schema: requestObjectSchema(param.maxLength) },

@@ -4,6 +4,7 @@ import { Router, type Response } from 'express';
 import { docsPage, DOCS_INIT_SCRIPT, DOCS_STYLESHEET } from './docs.page';
 import { openApiDocument } from './openapi.document';
 import { SWAGGER_UI_FILES } from './openapi.kit';
+import { HTML_CONTENT_TYPE } from '../web/html';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const ASSET_MAX_AGE_MS = 24 * 3600_000;
@@ -27,7 +28,7 @@ export function createOpenApiRouter(): Router {
     res.json(openApiDocument);
   });
   router.get('/docs', (_req, res) => {
-    docsPolicy(res).type('text/html; charset=utf-8').send(page);
+    docsPolicy(res).type(HTML_CONTENT_TYPE).send(page);
   });
   router.get('/docs/assets/docs.css', (_req, res) => {
     res.type('text/css; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_STYLESHEET);

@@ -6,7 +6,7 @@ import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
 import { bodyField } from '../common/request-body';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
-import { MAX_PASSWORD_LENGTH } from '../common/validation';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from '../web/csrf';
 import { errorPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
@@ -15,13 +15,12 @@ import { homePage, loginPage, type LoginView } from './session.page';
 import type { Journey } from '../sign-in/journey.service';
 import { signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
-
-const HTML = 'text/html; charset=utf-8';
+import { HTML_CONTENT_TYPE } from '../web/html';
 
 const tooManyAttempts = (refused: TooManyRequestsError) =>
   tooManyRequestsAs(
     errorPage('Too many sign-in attempts', 'Too many attempts from here or for this account. Please wait a few minutes and try again.'),
-    { 'Content-Type': 'text/html; charset=utf-8' },
+    { 'Content-Type': HTML_CONTENT_TYPE },
     refused,
   );
 
@@ -53,8 +52,8 @@ export function createSessionController(
         res.redirect(302, returnTo);
         return;
       }
-      const email = typeof req.query.login_hint === 'string' ? req.query.login_hint.slice(0, 254) : undefined;
-      res.type(HTML).send(page(req, res, { returnTo, email }));
+      const email = typeof req.query.login_hint === 'string' ? req.query.login_hint.slice(0, MAX_EMAIL_LENGTH) : undefined;
+      res.type(HTML_CONTENT_TYPE).send(page(req, res, { returnTo, email }));
     },
 
     async login(req: Request, res: Response): Promise<void> {
@@ -68,8 +67,8 @@ export function createSessionController(
       if (!person) {
         res
           .status(401)
-          .type(HTML)
-          .send(page(req, res, { returnTo, email: typedEmail.slice(0, 254), error: 'Invalid email or password.' }));
+          .type(HTML_CONTENT_TYPE)
+          .send(page(req, res, { returnTo, email: typedEmail.slice(0, MAX_EMAIL_LENGTH), error: 'Invalid email or password.' }));
         return;
       }
       const remembered = remember === '1' || remember === 'on';
@@ -87,7 +86,7 @@ export function createSessionController(
       const user = signedInPerson(res);
       const applications = (await grantsService.listConnected(user._id)).map(applicationView);
       noStore(res)
-        .type(HTML)
+        .type(HTML_CONTENT_TYPE)
         .send(
           homePage({
             name: displayName(user),

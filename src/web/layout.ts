@@ -2,7 +2,7 @@
 // error page, and the CSRF field of every form.
 import { createHash } from 'node:crypto';
 import { AppError } from '../common/errors';
-import { html, type SafeHtml } from './html';
+import { HTML_CONTENT_TYPE, html, type SafeHtml } from './html';
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24;line-height:1.5}
@@ -46,5 +46,5 @@ export function errorPage(title: string, message: string): string {
 
 /** An error answered with an HTML page, for the browser routes. */
 export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {
-  return new AppError(status, errorPage(title, message), { 'Content-Type': 'text/html; charset=utf-8' }, options);
+  return new AppError(status, errorPage(title, message), { 'Content-Type': HTML_CONTENT_TYPE }, options);
 }

@@ -17,6 +17,7 @@ import { consentPage } from '../consent.page';
 import { claimsBeyondScope } from '../oidc/claims.service';
 import { formPostPage } from './form-post.page';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
+import { HTML_CONTENT_TYPE } from '../../web/html';
 
 function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {
   try {
@@ -35,7 +36,7 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
   }
   if (outcome.kind === 'form_post') {
     const { page, contentSecurityPolicy } = formPostPage(outcome.action, outcome.fields);
-    noStore(res).set('Content-Security-Policy', contentSecurityPolicy).type('text/html; charset=utf-8').send(page);
+    noStore(res).set('Content-Security-Policy', contentSecurityPolicy).type(HTML_CONTENT_TYPE).send(page);
     return;
   }
   res.redirect(302, outcome.location);
@@ -122,7 +123,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, reviewed.parameters, request.loginHint));
       if (next === 'step-up') return res.redirect(302, stepUpLocation(req, reviewed.parameters));
       noStore(res)
-        .type('text/html; charset=utf-8')
+        .type(HTML_CONTENT_TYPE)
         .send(
           consentPage({
             action: req.baseUrl + req.path,

@@ -8,6 +8,7 @@ import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { callbackDebugPage } from './callback-debug.page';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, exchangeCode, type CodeExchangeForm } from './demo.service';
+import { HTML_CONTENT_TYPE } from '../../web/html';
 
 const MAX_FIELD_LENGTH = 4096;
 
@@ -34,7 +35,7 @@ export function createCallbackDebugController(config: Config, csrf: Csrf) {
 
   function render(req: Request, res: Response, view: Omit<Parameters<typeof callbackDebugPage>[0], 'csrfToken' | 'startUrl'>) {
     noStore(res)
-      .type('text/html; charset=utf-8')
+      .type(HTML_CONTENT_TYPE)
       .send(callbackDebugPage({ ...view, csrfToken: csrf.token(req, res), startUrl: startUrl() }));
   }
 

@@ -15,8 +15,8 @@ import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import { deviceOutcomePage, verificationPage } from './device.page';
 import * as deviceService from './device.service';
+import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 
-const HTML = 'text/html; charset=utf-8';
 const WRONG_CODE = 'That code is wrong, has expired or was already used. Check your device and try again.';
 
 export function createDeviceController(config: Config, csrf: Csrf) {

@@ -12,13 +12,14 @@ import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import { createDeviceController } from './device.controller';
 import { ENDPOINTS } from '../protocol';
+import { HTML_CONTENT_TYPE } from '../../web/html';
 
 export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf): Router {
   const device = createDeviceController(config, csrf);
   const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)], (refused) =>
     tooManyRequestsAs(
       errorPage('Too many codes', 'Too many codes were typed from here. Wait a while and try again.'),
-      { 'Content-Type': 'text/html; charset=utf-8' },
+      { 'Content-Type': HTML_CONTENT_TYPE },
       refused,
     ),
   );

@@ -13,8 +13,8 @@ import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { confirmSignOutPage, signedOutPage } from './end-session.page';
 import type { IdTokens } from './id-tokens.service';
+import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 
-const HTML = 'text/html; charset=utf-8';
 const refused = (message: string) => pageError(400, 'Invalid sign-out request', message);
 
 function readParameters(req: Request): OAuthParameters {
