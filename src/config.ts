@@ -2,6 +2,7 @@
 // start-up with one message that names every wrong variable, so a deployment is fixed in one pass.
 import { randomBytes } from 'node:crypto';
 import { ensurePrivateDir, readPrivateFile, UntrustedDataError, writePrivateFile } from './db/data-dir';
+import { DATABASE_START_WAIT_SECONDS } from './db/mongoose';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -21,6 +22,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** null: start the embedded database. */
   readonly mongodbUri: string | null;
+  /** How long start-up keeps trying to reach the database before it gives up (DB_START_WAIT_SECONDS). */
+  readonly databaseStartWaitMs: number;
   readonly embeddedEngine: EmbeddedEngine;
   readonly dataDir: string;
   /** Where tools built on first use (the FerretDB binary) are kept, outside the clone. */
@@ -281,6 +284,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
     metricsPort: read(env, 'METRICS_PORT') === undefined ? null : port(env, 'METRICS_PORT', 0),
     metricsToken: optionalSecret(env, 'METRICS_TOKEN'),
     mongodbUri: mongodbUri(env, isProduction),
+    databaseStartWaitMs: positiveInteger(env, 'DB_START_WAIT_SECONDS', DATABASE_START_WAIT_SECONDS, 600) * 1000,
     embeddedEngine: oneOf(env, 'EMBEDDED_DB_ENGINE', ENGINES, 'auto'),
     dataDir: read(env, 'DATA_DIR') ?? '.data',
     toolCacheDir: path.join(read(env, 'XDG_CACHE_HOME') ?? path.join(homedir(), '.cache'), 'rest-api-server'),

@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import mongoose from 'mongoose';
 import { loadConfig, startupWarnings } from '../src/config';
+import { startEmbeddedDatabase } from '../src/db/embedded';
+import { ferretSocketOf, socketUri } from '../src/db/ferretdb';
 import { findFreePort } from '../src/db/ports';
 import { start, type RunningServer } from '../src/server';
 import { testConfig } from './helpers/app';
@@ -211,6 +216,7 @@ describe('start() with an unreachable MONGODB_URI', () => {
       PORT: '0',
       WEATHER_PORT: 'off',
       MONGODB_URI: `mongodb://admin:hunter2-secret@127.0.0.1:${port}/app?authSource=admin`,
+      DB_START_WAIT_SECONDS: '1',
     });
     const { logger, lines } = capturingLogger('info');
     const failure = await start(config, logger).then(
@@ -220,4 +226,30 @@ describe('start() with an unreachable MONGODB_URI', () => {
     expect(failure?.message).toMatch(new RegExp(`^the database at MONGODB_URI \\(127\\.0\\.0\\.1:${port}\\) did not answer: `));
     expect(`${failure?.message}${lines.join('')}`).not.toContain('hunter2');
   });
+});
+
+describe('start() while the database is still starting', () => {
+  it('keeps trying for DB_START_WAIT_SECONDS and starts once the database answers', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'late-db-'));
+    const socket = ferretSocketOf(path.join(dataDir, 'ferretdb'));
+    const config = testConfig({ PORT: '0', WEATHER_PORT: 'off', MONGODB_URI: `${socketUri(socket)}late`, DB_START_WAIT_SECONDS: '30' });
+    const { logger } = capturingLogger('info');
+    const starting = start(config, logger);
+    // Nothing listens yet: the first attempts fail, and start-up goes on trying.
+    const { embeddedEngine, toolCacheDir } = loadConfig(process.env);
+    const database = await startEmbeddedDatabase({ engine: embeddedEngine, dataDir, cacheDir: toolCacheDir, log: () => undefined });
+    try {
+      const server = await starting;
+      const created = await fetch(`http://127.0.0.1:${server.port}/users`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'late@example.com', password: 'late-password' }),
+      });
+      expect(created.status).toBe(201);
+      await server.stop();
+    } finally {
+      await database.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

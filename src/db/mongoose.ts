@@ -27,13 +27,29 @@ function watchPool(): void {
   client.on('connectionCheckedIn', () => (pool.inUse = Math.max(0, pool.inUse - 1)));
 }
 
-export async function connectDatabase(uri: string, dbName?: string): Promise<typeof mongoose> {
-  await mongoose.connect(uri, {
-    dbName,
-    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
-    // The driver retries the initial connection itself within this window.
-    connectTimeoutMS: 5000,
-  });
+/**
+ * Connects, trying again for `waitMs` (config.databaseStartWaitMs): a database starting beside the
+ * server, or one slow to answer under load, gets that long, while requests later still fail after a
+ * second.
+ */
+export const DATABASE_START_WAIT_SECONDS = 15;
+
+export async function connectDatabase(uri: string, dbName?: string, waitMs = DATABASE_START_WAIT_SECONDS * 1000): Promise<typeof mongoose> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await mongoose.connect(uri, {
+        dbName,
+        serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+        connectTimeoutMS: 5000,
+      });
+      break;
+    } catch (err) {
+      await mongoose.disconnect().catch(() => undefined);
+      if (!isDatabaseUnavailable(err) || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   watchPool();
   // Indexes are created explicitly (autoIndex is off) so start-up fails when one cannot be built.
   await Promise.all(Object.values(mongoose.models).map((model) => model.createIndexes()));

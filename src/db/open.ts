@@ -25,7 +25,7 @@ export function hostsOf(uri: string): string {
 /** `role`: the server keeps an embedded engine it starts for others to use; a command's ends with it. */
 export async function openDatabase(config: Config, logger: Logger, role: EmbeddedRole = 'command'): Promise<OpenDatabase> {
   if (config.mongodbUri) {
-    await connectDatabase(config.mongodbUri).catch((err: unknown) => {
+    await connectDatabase(config.mongodbUri, undefined, config.databaseStartWaitMs).catch((err: unknown) => {
       if (!isDatabaseUnavailable(err)) throw err;
       throw new Error(`the database at MONGODB_URI (${hostsOf(config.mongodbUri ?? '')}) did not answer: ${(err as Error).message}`, {
         cause: err,
@@ -48,7 +48,7 @@ export async function openDatabase(config: Config, logger: Logger, role: Embedde
       : `embedded ${server.engine} database on ${describeAddress(server.address)}, data in ${server.dataDir}`,
   );
   try {
-    await connectDatabase(server.uri, EMBEDDED_DB_NAME);
+    await connectDatabase(server.uri, EMBEDDED_DB_NAME, config.databaseStartWaitMs);
   } catch (err) {
     await server.stop();
     throw err;

@@ -1,5 +1,4 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
-import { MAX_EMAIL_LENGTH } from '../common/validation';
 import {
   bodyOf,
   conditional,
@@ -43,6 +42,7 @@ import {
   SIGNING_ALGORITHMS,
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
+  maxLengthOf,
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
@@ -81,15 +81,12 @@ const jwksSchema = {
   properties: { keys: { type: 'array', minItems: 1, maxItems: JWKS_LIMITS.keys, items: { type: 'object' } } },
 };
 
-/**
- * A request object (OIDC Core 6.1): a JWT in compact form. The server takes LIMITS.requestObjectLength
- * characters either way; in a URL only what every client and proxy carries is promised.
- */
+/** A request object (OIDC Core 6.1): a JWT in compact form, of at most LIMITS.requestObjectLength characters. */
 const requestObjectSchema = (maxLength: number) => ({
   type: 'string',
   maxLength,
   pattern: '^[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*$',
-  description: `A request object (OIDC Core 6.1), a compact JWT; a longer one (up to ${LIMITS.requestObjectLength} characters) goes by POST`,
+  description: `A request object (OIDC Core 6.1), a compact JWT; one near ${maxLength} characters is safer sent by POST, since some proxies cut long URLs`,
 });
 
 /** One or more of the scopes, space-separated. */
@@ -228,14 +225,14 @@ const authorizeQuery = [
   { name: 'code_challenge', schema: { type: 'string', pattern: PKCE_VALUE.source } },
   { name: 'code_challenge_method', schema: { type: 'string', enum: [...PKCE_METHODS] } },
   { name: 'response_mode', schema: responseModeEnum },
-  { name: 'nonce', schema: { type: 'string', maxLength: 1000 } },
+  { name: 'nonce', schema: { type: 'string', maxLength: maxLengthOf('nonce') } },
   { name: 'prompt', schema: promptSchema },
   { name: 'max_age', schema: { type: 'string', pattern: '^[0-9]{1,9}$' } },
-  { name: 'login_hint', schema: { type: 'string', maxLength: MAX_EMAIL_LENGTH } },
-  { name: 'ui_locales', schema: { type: 'string', maxLength: 100 } },
-  { name: 'acr_values', schema: { type: 'string', maxLength: 100 } },
-  { name: 'request', schema: requestObjectSchema(param.maxLength) },
-  { name: 'claims', schema: { ...param, description: 'OIDC Core 5.5: a JSON object' } },
+  { name: 'login_hint', schema: { type: 'string', maxLength: maxLengthOf('login_hint') } },
+  { name: 'ui_locales', schema: { type: 'string', maxLength: maxLengthOf('ui_locales') } },
+  { name: 'acr_values', schema: { type: 'string', maxLength: maxLengthOf('acr_values') } },
+  { name: 'request', schema: requestObjectSchema(maxLengthOf('request')) },
+  { name: 'claims', schema: { type: 'string', maxLength: maxLengthOf('claims'), description: 'OIDC Core 5.5: a JSON object' } },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */

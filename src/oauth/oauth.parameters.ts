@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { basicClientCredentials } from '../common/authorization';
 import { bodyField } from '../common/request-body';
 import { invalidRequest } from './oauth.errors';
-import { LIMITS } from './protocol';
+import { maxLengthOf } from './protocol';
 
 export type OAuthParameters = Record<string, string>;
 
@@ -19,8 +19,7 @@ export function collectParameters(req: Request, sources: readonly ('query' | 'bo
       if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name))
         throw invalidRequest(`Parameter ${name} is repeated`);
       if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
-      if (value.length > (name === 'request' ? LIMITS.requestObjectLength : LIMITS.parameterLength))
-        throw invalidRequest(`Parameter ${name} is too long`);
+      if (value.length > maxLengthOf(name)) throw invalidRequest(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
       if (value !== '') parameters[name] = value;
     }
   }

@@ -3,6 +3,8 @@
 // codes and the protocol limits. Discovery, validation, the OpenAPI document and the docs' tables are
 // all built from these lists (docs/oauth.md restates them for client developers).
 
+import { MAX_EMAIL_LENGTH } from '../common/validation';
+
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** Where each endpoint is served, under PUBLIC_URL: the routes mount these and discovery advertises them. */
@@ -207,6 +209,23 @@ export const LIMITS = {
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
   slowDownSeconds: 5,
 } as const;
+
+/**
+ * Authorization parameters with a limit of their own, enforced with the rest (oauth.parameters.ts)
+ * and stated in the OpenAPI document: a nonce is a random value, a login hint an email address, ACR
+ * values and UI locales short lists. Every other parameter has LIMITS.parameterLength.
+ */
+export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
+  request: LIMITS.requestObjectLength,
+  nonce: 1000,
+  login_hint: MAX_EMAIL_LENGTH,
+  acr_values: 100,
+  ui_locales: 100,
+};
+
+/** The longest value a parameter may have. */
+export const maxLengthOf = (name: string): number =>
+  Object.prototype.hasOwnProperty.call(PARAMETER_LENGTHS, name) ? PARAMETER_LENGTHS[name] : LIMITS.parameterLength;
 
 /** State: printable ASCII, at most LIMITS.stateLength characters. */
 export const STATE_VALUE = new RegExp(`^[\\x20-\\x7e]{1,${LIMITS.stateLength}}$`);
