@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../common/json-body';
-import { limitsFor, perAddress } from '../common/rate-limit';
+import { limitsFor, perAddress, tooManyRequestsAs } from '../common/rate-limit';
 import type { Config } from '../config';
 import type { ActivityLog } from '../account/activity.service';
 import { requireSession } from '../session/session.middleware';
@@ -18,12 +18,8 @@ import { createTotp, type Totp } from './totp.service';
 import type { Clock } from '../common/clock';
 import type { Journey } from '../sign-in/journey.service';
 import type { FactorNotice } from './factors.service';
-import { ASSET_SCRIPTS } from './factors.rules';
-import { AppError } from '../common/errors';
+import { ASSET_SCRIPTS, FACTOR_RULES } from './factors.rules';
 import type { TooManyRequestsError } from '../common/rate-limit';
-
-/** Passkey sign-in options anyone may ask for (each stores a challenge for 5 minutes), per address. */
-const PASSKEY_OPTIONS_PER_ADDRESS = 60;
 
 const SCRIPTS: Record<(typeof ASSET_SCRIPTS)[number], string> = {
   // The package's own browser bundle (its exports name no subpath for it): beside its CommonJS entry.
@@ -51,13 +47,10 @@ export function createFactorsRouter(
   notices: { notify: FactorNotice; alert: (userId: string) => Promise<void> },
 ): Router {
   const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, ...notices });
+  // A JSON route: its 429 is `{ error }` like its other refusals (the Error schema).
   const tooMany = (refused: TooManyRequestsError) =>
-    new AppError(
-      429,
-      { error: true, message: 'Too many requests', status_code: 429 },
-      { 'Retry-After': String(refused.retryAfterSeconds) },
-    );
-  const optionLimits = limitsFor(config, [perAddress('passkey-options:address', PASSKEY_OPTIONS_PER_ADDRESS)], tooMany);
+    tooManyRequestsAs({ error: 'Too many passkey requests from this address; try again later' }, {}, refused);
+  const optionLimits = limitsFor(config, [perAddress('passkey-options:address', FACTOR_RULES.passkeyOptionsPerAddress)], tooMany);
   const form = [sessions, pageFormBody, csrf.require];
   const json = [sessions, jsonBody, csrf.require];
   const person = requireSession('sign-in', '/account');

@@ -17,6 +17,8 @@ export const FACTOR_RULES = {
    * guessing six digits at the 15-minute budget's pace would succeed about 3% of days.
    */
   wrongFactorsPerAccountPerDay: 30,
+  /** Passkey sign-in options anyone may ask for (each stores a challenge for 5 minutes), per address per 15 minutes. */
+  passkeyOptionsPerAddress: 60,
   /** Passkeys one account may register. */
   maxPasskeys: 20,
   maxPasskeyNameLength: 60,

@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { DeviceAuthorizationModel } from '../../src/oauth/device/device.model';
+import { FACTOR_RULES } from '../../src/factors/factors.rules';
 import { DEVICE_CODE_GRANT, LIMITS } from '../../src/oauth/protocol';
 import { configurePasswordHashing, OWASP_MINIMUM } from '../../src/common/passwords';
 import { testApp } from '../helpers/app';
@@ -232,5 +233,30 @@ describe('an honest burst from one address (a backend, or visitors behind a prox
       ),
     );
     expect(statusCounts(answers.map((res) => res.status))).toEqual({ 200: 10 });
+  });
+});
+
+describe('passkey sign-in options', () => {
+  it("gives one address FACTOR_RULES.passkeyOptionsPerAddress in 15 minutes, then 429 in the route's own { error } shape", async () => {
+    const app = limited({});
+    const agent = request.agent(app);
+    const login = await agent.get('/login').set(from('203.0.113.61')).expect(200);
+    const ask = () =>
+      agent
+        .post('/login/passkey/options')
+        .set(from('203.0.113.61'))
+        .send({ _csrf: csrfFrom(login.text) });
+    for (let i = 0; i < FACTOR_RULES.passkeyOptionsPerAddress; i += 1) await ask().expect(200);
+    const refused = await ask().expect(429);
+    expect(refused.body).toEqual({ error: 'Too many passkey requests from this address; try again later' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not held up.
+    const other = request.agent(app);
+    const page = await other.get('/login').set(from('198.51.100.61')).expect(200);
+    await other
+      .post('/login/passkey/options')
+      .set(from('198.51.100.61'))
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(200);
   });
 });
