@@ -14,12 +14,20 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-/** The host list of a connection string, without the credentials and options it may carry. */
+/**
+ * The host list of a connection string, without the credentials and options it may carry; a Unix
+ * socket's percent-encoded path as the path it is.
+ */
 export function hostsOf(uri: string): string {
-  return uri
+  const hosts = uri
     .replace(/^mongodb(\+srv)?:\/\//, '')
     .replace(/^[^@/]*@/, '')
     .split(/[/?]/)[0];
+  try {
+    return decodeURIComponent(hosts);
+  } catch {
+    return hosts;
+  }
 }
 
 /** `role`: the server keeps an embedded engine it starts for others to use; a command's ends with it. */
