@@ -133,7 +133,7 @@ it('takes an unsigned request object only from a client that registered request_
   expect(errorOf(refused.headers.location)).toMatchObject({ error: 'invalid_request_object', state: 'q' });
 });
 
-it('takes a request object without exp or iat, as the OpenID Foundation OIDC plans send one, and bounds one that has them', async () => {
+it('takes an unsigned request object without exp or iat, as the OpenID Foundation OIDC plans send one, needs exp in a signed one, and bounds both', async () => {
   const unsignedClient = await register({ request_object_signing_alg: 'none' });
   const id = unsignedClient.clientMetadata().client_id;
   const { agent } = await signedInAgent(liveApp().app);
@@ -157,13 +157,19 @@ it('takes a request object without exp or iat, as the OpenID Foundation OIDC pla
   });
 
   const signedClient = (await register()).clientMetadata().client_id;
-  const bare = await new SignJWT({ client_id: signedClient, scope: 'openid' })
-    .setProtectedHeader({ alg: 'ES256', kid: 'ro-1' })
-    .sign(key.privateKey);
-  await agent
-    .get('/oauth/authorize')
-    .query({ client_id: signedClient, response_type: 'code', redirect_uri: CALLBACK, request: bare })
-    .expect(200);
+  const signedWith = (exp?: string) => {
+    const jwt = new SignJWT({ client_id: signedClient, scope: 'openid' }).setProtectedHeader({ alg: 'ES256', kid: 'ro-1' });
+    return (exp ? jwt.setExpirationTime(exp) : jwt).sign(key.privateKey);
+  };
+  const sendSigned = async (exp?: string) =>
+    agent
+      .get('/oauth/authorize')
+      .query({ client_id: signedClient, response_type: 'code', redirect_uri: CALLBACK, request: await signedWith(exp) });
+  expect(errorOf((await sendSigned()).headers.location)).toMatchObject({
+    error: 'invalid_request_object',
+    error_description: 'a signed request object must say when it expires (exp)',
+  });
+  expect((await sendSigned('10m')).status).toBe(200);
 });
 
 describe('refusals', () => {
@@ -219,6 +225,7 @@ describe('refusals', () => {
         new SignJWT({ scope: 'openid' })
           .setProtectedHeader({ alg: 'ES256', kid: 'ro-1' })
           .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+          .setExpirationTime('5m')
           .sign(key.privateKey),
       'the request object was made more than 600 s ago (iat)',
     ],

@@ -16,17 +16,18 @@ const ENVELOPE = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sub', 'requ
 const asParameter = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
- * Why a request object lives too long, if it does: an `exp` more than LIMITS.jwtLifetimeSeconds ahead,
- * or an `iat` that long ago, or a claim of time that is not a number. An object with neither `exp` nor
- * `iat` is taken: OIDC Core §6.1 asks for neither and the OpenID Foundation's OIDC plans send neither
- * (docs/decisions.md).
+ * Why a request object lives too long, if it does: a signed one without `exp`, an `exp` more than
+ * LIMITS.jwtLifetimeSeconds ahead, an `iat` that long ago, or a claim of time that is not a number. An
+ * unsigned one (alg none) may leave `exp` out: anyone can make one, so a lifetime would protect
+ * nothing, and the OpenID Foundation's OIDC plans send theirs without (docs/decisions.md).
  */
-function beyondLifetime(claims: jwt.JwtPayload, now: number): string | undefined {
+function beyondLifetime(claims: jwt.JwtPayload, now: number, signed: boolean): string | undefined {
   for (const name of ['exp', 'iat', 'nbf'] as const) {
     if (claims[name] !== undefined && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name]))) {
       return `the request object's ${name} is not a time`;
     }
   }
+  if (signed && claims.exp === undefined) return 'a signed request object must say when it expires (exp)';
   const { jwtLifetimeSeconds: lifetime, jwtClockToleranceSeconds: tolerance } = LIMITS;
   if (claims.exp !== undefined && claims.exp > now + lifetime + tolerance)
     return `the request object lives longer than ${lifetime} s (exp)`;
@@ -69,7 +70,7 @@ export async function applyRequestObject(
       return `the request object is invalid (${err instanceof Error ? err.message : 'bad signature'})`;
     }
   }
-  const tooLong = beyondLifetime(claims, Math.floor(Date.now() / 1000));
+  const tooLong = beyondLifetime(claims, Math.floor(Date.now() / 1000), alg !== 'none');
   if (tooLong) return tooLong;
   if (claims.iss !== undefined && claims.iss !== client._id) return 'the request object was issued by another client (iss)';
   const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
