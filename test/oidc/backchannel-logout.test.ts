@@ -11,6 +11,7 @@ import { createUser } from '../helpers/factories';
 import { delay, json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { approve, csrfFrom, signedInAgent, signOutOf } from '../helpers/oauth';
 import { msUntilFalse } from '../helpers/polling';
+import { BACKCHANNEL_LIMITS } from '../../src/oauth/oidc/backchannel.service';
 
 useTestDatabase();
 const liveApp = useLiveApp();
@@ -102,6 +103,29 @@ it('tries a failing client again, and tells each client once', async () => {
     await arrived('/bc-flaky', 2);
     await delay(300);
     expect(received('/bc-flaky')).toHaveLength(2);
+  } finally {
+    rp.handle((_req, res) => json(res, 200, {}));
+  }
+});
+
+it('tells a client deleted before its retry nothing more', async () => {
+  let failures = 1;
+  rp.handle((req, res) => {
+    if (req.url.pathname === '/bc-deleted' && failures-- > 0) return json(res, 500, {});
+    json(res, 200, {});
+  });
+  try {
+    const { config, agent } = await signedInRp('/bc-deleted');
+    const { client_id: clientId, registration_access_token: token } = config.clientMetadata();
+    await signOutOf(agent);
+    await arrived('/bc-deleted');
+    // The first attempt failed; its retry waits a second. The client is deleted meanwhile.
+    await request(liveApp().app)
+      .delete(`/oauth/register/${clientId}`)
+      .set('Authorization', `Bearer ${String(token)}`)
+      .expect(204);
+    await delay(BACKCHANNEL_LIMITS.backoffMs[0] + 500);
+    expect(received('/bc-deleted')).toHaveLength(1);
   } finally {
     rp.handle((_req, res) => json(res, 200, {}));
   }

@@ -86,15 +86,19 @@ export function createBackchannelLogout(
   const queue = createWorkQueue<Delivery>(
     BACKCHANNEL_LIMITS,
     async (delivery) => {
-      const { record, uri } = delivery;
+      const { record } = delivery;
       if (pauses.paused(delivery)) throw new HostPaused("its host left this owner's deliveries unanswered and is paused");
       const client = await clientsService.find(record.clientId);
+      // A client deleted, or its address removed, since the session ended hears nothing; a changed
+      // address gets it at the new one.
+      const uri = client?.metadata?.backchannel_logout_uri;
+      if (!client || !uri) return;
       // A fresh token each attempt (a new jti): the client may have seen a failed one.
       const token = await idTokens.signLogoutToken({
         userId: record.userId,
         sid: record.sid,
         clientId: record.clientId,
-        algorithm: client?.metadata?.id_token_signed_response_alg,
+        algorithm: client.metadata?.id_token_signed_response_alg,
       });
       try {
         await guardedFetch(uri, {
