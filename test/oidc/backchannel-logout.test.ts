@@ -116,14 +116,14 @@ it('tells a client deleted before its retry nothing more', async () => {
   });
   try {
     const { config, agent } = await signedInRp('/bc-deleted');
-    const { client_id: clientId, registration_access_token: token } = config.clientMetadata();
+    const { client_id: clientId, registration_access_token: token } = config.clientMetadata() as {
+      client_id: string;
+      registration_access_token: string;
+    };
     await signOutOf(agent);
     await arrived('/bc-deleted');
     // The first attempt failed; its retry waits a second. The client is deleted meanwhile.
-    await request(liveApp().app)
-      .delete(`/oauth/register/${clientId}`)
-      .set('Authorization', `Bearer ${String(token)}`)
-      .expect(204);
+    await request(liveApp().app).delete(`/oauth/register/${clientId}`).set('Authorization', `Bearer ${token}`).expect(204);
     await delay(BACKCHANNEL_LIMITS.backoffMs[0] + 500);
     expect(received('/bc-deleted')).toHaveLength(1);
   } finally {
