@@ -14,6 +14,8 @@ import type { ClientDocument } from './clients.model';
 /** What checking a client's JWT needs to know of this server. */
 export interface JwtContext {
   issuer: string;
+  /** The URL of the endpoint being called, which the JWT may name instead. */
+  endpoint?: string;
   /** Outside production: a jwks_uri on a loopback or private address may be fetched. */
   allowPrivate: boolean;
   /** What client secrets for client_secret_jwt are sealed under (SIGNING_KEYS_SECRET). */
@@ -35,12 +37,17 @@ export async function clientKey(client: ClientDocument, header: jwt.JwtHeader, c
 }
 
 /**
- * The audiences a client assertion may name, as one string and never an array (an array, or another
- * server's token endpoint a client was led to name, is how an assertion meant for one server is
- * replayed at another): the issuer, as draft-ietf-oauth-rfc7523bis asks, and the token endpoint URL,
- * which OIDC Core §9 recommends and the OpenID Foundation's OIDC plans send (docs/decisions.md).
+ * The audiences a client assertion may name, as one string and never an array (an array is how an
+ * assertion meant for one server is replayed at another): the issuer, as draft-ietf-oauth-rfc7523bis
+ * asks; the token endpoint URL, which OIDC Core §9 recommends and the OpenID Foundation's OIDC plans
+ * send; and the URL of the endpoint called, which authlib sends at revocation and introspection
+ * (docs/decisions.md).
  */
-export const assertionAudiences = (issuer: string): [string, string] => [issuer, `${issuer}${ENDPOINTS.token}`];
+export const assertionAudiences = (context: Pick<JwtContext, 'issuer' | 'endpoint'>): [string, ...string[]] => [
+  context.issuer,
+  `${context.issuer}${ENDPOINTS.token}`,
+  ...(context.endpoint ? [context.endpoint] : []),
+];
 
 /** Checks a client assertion for the client's registered method; true only the first time a good one is seen. */
 export async function verifyAssertion(
@@ -63,7 +70,7 @@ export async function verifyAssertion(
       algorithms: [decoded.header.alg as jwt.Algorithm],
       issuer: client._id,
       subject: client._id,
-      audience: assertionAudiences(context.issuer),
+      audience: assertionAudiences(context),
       clockTolerance: LIMITS.jwtClockToleranceSeconds,
     }) as jwt.JwtPayload;
   } catch {

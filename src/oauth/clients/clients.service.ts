@@ -339,10 +339,11 @@ export async function authenticateRequest(credentials: ClientCredentials, contex
   return client;
 }
 
-/** What checking a client's JWTs needs from the configuration. */
-export function jwtContext(config: Config): JwtContext {
+/** What checking a client's JWTs needs from the configuration, for a request to `path`. */
+export function jwtContext(config: Config, path?: string): JwtContext {
   return {
     issuer: config.publicUrl,
+    endpoint: path === undefined ? undefined : `${config.publicUrl}${path}`,
     allowPrivate: !config.isProduction,
     sealingSecret: config.oauth.signingKeysSecret,
   };

@@ -27,7 +27,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
       const parameters = collectParameters(req, ['body']);
       const client = await clientsService.authenticateRequest(
         clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config),
+        clientsService.jwtContext(config, req.path),
       );
       if (!client.grants.includes(DEVICE_CODE_GRANT))
         throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');

@@ -97,7 +97,7 @@ export function createTokensController(
       const parameters = collectParameters(req, definition.sources);
       // Variant A names its two grants before anything else is looked at.
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
-      const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config));
+      const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config, req.path));
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const issued = await grants[grantType]({
         client,
@@ -118,7 +118,7 @@ export function createTokensController(
       const parameters = collectParameters(req, ['body']);
       const client = await clientsService.authenticateRequest(
         clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config),
+        clientsService.jwtContext(config, req.path),
       );
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
@@ -130,7 +130,7 @@ export function createTokensController(
       const parameters = collectParameters(req, ['body']);
       const client = await clientsService.authenticateRequest(
         clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config),
+        clientsService.jwtContext(config, req.path),
       );
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
