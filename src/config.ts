@@ -53,6 +53,8 @@ export interface Config {
     /** Device authorizations started (POST /oauth/device_authorization) from one address, and by one client. */
     readonly deviceAuthorizationPerAddress: number;
     readonly deviceAuthorizationPerClient: number;
+    /** Request objects fetched from one client's `request_uris` (OIDC Core §6.2), whoever starts the request. */
+    readonly requestUriFetchesPerClient: number;
   };
   /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
@@ -305,6 +307,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       registrationPerAddress: positiveInteger(env, 'RATE_LIMIT_REGISTRATION_PER_ADDRESS', 20, MAX_LIMIT),
       deviceAuthorizationPerAddress: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS', 60, MAX_LIMIT),
       deviceAuthorizationPerClient: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT', 300, MAX_LIMIT),
+      requestUriFetchesPerClient: positiveInteger(env, 'RATE_LIMIT_REQUEST_URI_PER_CLIENT', 300, MAX_LIMIT),
     }),
     usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
     corsOrigins: Object.freeze(origins(env)),

@@ -18,6 +18,8 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   /** POST this form instead of a GET (any 2xx answer is then a success). */
   form?: Record<string, string>;
+  /** What a GET asks for (JSON when absent). */
+  accept?: string;
 }
 
 /** Why a fetch was refused or failed; the message names the rule, never the response. */
@@ -127,7 +129,7 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
       responseType: 'text',
       transformResponse: (body: string) => body,
       validateStatus: (status) => (options.form ? status >= 200 && status < 300 : status === 200),
-      headers: options.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : { Accept: 'application/json' },
+      headers: options.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : { Accept: options.accept ?? 'application/json' },
     });
     return response.data;
   } catch (err) {

@@ -236,6 +236,14 @@ const authorizeQuery = [
   // a 98 kB URL that Node drops.
   { name: 'request', schema: requestObjectSchema(param.maxLength) },
   { name: 'claims', schema: { ...param, description: 'OIDC Core 5.5: a JSON object' } },
+  {
+    name: 'request_uri',
+    schema: {
+      type: 'string',
+      maxLength: maxLengthOf('request_uri'),
+      description: 'OIDC Core 6.2: where the request object is, one of the request_uris the client registered',
+    },
+  },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
@@ -728,6 +736,12 @@ export const oauthOpenApi: OpenApiFragment = {
         jwks_uri: { type: 'string', format: 'uri' },
         token_endpoint_auth_signing_alg: { type: 'string', enum: ASSERTION_SIGNING_ALGORITHMS },
         request_object_signing_alg: { type: 'string', enum: [...REQUEST_OBJECT_ALGORITHMS] },
+        request_uris: {
+          type: 'array',
+          items: { type: 'string', format: 'uri', maxLength: LIMITS.requestUriLength },
+          maxItems: LIMITS.urisPerClient,
+          description: 'Where request objects by reference may be (request_uri); https to public hosts in production',
+        },
         backchannel_logout_uri: { type: 'string', format: 'uri' },
         backchannel_logout_session_required: { type: 'boolean' },
         grant_types: {
@@ -772,6 +786,7 @@ export const oauthOpenApi: OpenApiFragment = {
         jwks_uri: str,
         token_endpoint_auth_signing_alg: str,
         request_object_signing_alg: str,
+        request_uris: { type: 'array', items: str },
         backchannel_logout_uri: str,
         backchannel_logout_session_required: { type: 'boolean' },
       },

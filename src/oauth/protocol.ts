@@ -190,6 +190,10 @@ export const LIMITS = {
    * ASCII, so with the rest of a GET it stays within Node's 16 kB of request headers.
    */
   requestObjectLength: 8192,
+  /** OIDC Core §6.2: a `request_uri` (and a registered `request_uris` entry) is at most 512 ASCII characters. */
+  requestUriLength: 512,
+  /** A request object fetched from a `request_uri`: the whole exchange, connection to last byte. */
+  requestUriFetchTimeoutMs: 3000,
   /** `state`: printable ASCII up to this length. */
   stateLength: 1024,
   redirectUriLength: 2048,
@@ -217,6 +221,7 @@ export const LIMITS = {
  */
 export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
+  request_uri: LIMITS.requestUriLength,
   nonce: 1000,
   login_hint: MAX_EMAIL_LENGTH,
   acr_values: 100,

@@ -1,7 +1,8 @@
 // Request objects by value (OIDC Core 6.1, RFC 9101): signed with the client's registered keys (built by
 // openid-client's buildAuthorizationUrlWithJAR), or unsigned only for a client that registered
-// request_object_signing_alg none; their parameters win over the query's; every way one can be wrong
-// is invalid_request_object, back at the registered redirect URI; request_uri is not supported.
+// or unsigned unless the client registered another algorithm; their parameters win over the query's;
+// every way one can be wrong is invalid_request_object, back at the registered redirect URI
+// (request_uri: request-uri.test.ts).
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
@@ -108,7 +109,7 @@ it('lets the parameters inside win over the query, and keeps them through sign-i
   expect(await approvedState(agent, consent.text)).toBe('inside');
 });
 
-it('takes an unsigned request object only from a client that registered request_object_signing_alg none', async () => {
+it('takes an unsigned request object unless the client registered a signing algorithm', async () => {
   const unsignedClient = await register({ request_object_signing_alg: 'none' });
   const id = unsignedClient.clientMetadata().client_id;
   const { agent } = await signedInAgent(liveApp().app);
@@ -119,7 +120,7 @@ it('takes an unsigned request object only from a client that registered request_
   const consent = await agent.get('/oauth/authorize').query({ client_id: id, response_type: 'code', request: unsigned }).expect(200);
   expect(await approvedState(agent, consent.text)).toBe('plain');
 
-  const other = (await register()).clientMetadata().client_id;
+  const other = (await register({ request_object_signing_alg: 'ES256' })).clientMetadata().client_id;
   const refused = await agent
     .get('/oauth/authorize')
     .query({
@@ -245,25 +246,11 @@ describe('refusals', () => {
     const res = await sent(await build()).expect(302);
     expect(errorOf(res.headers.location)).toMatchObject({ error: 'invalid_request_object', error_description: description, state: 's' });
   });
-
-  it('answers request_uri with request_uri_not_supported', async () => {
-    const res = await agent
-      .get('/oauth/authorize')
-      .query({
-        client_id: clientId,
-        response_type: 'code',
-        redirect_uri: CALLBACK,
-        state: 's',
-        request_uri: 'https://rp.example.com/ro.jwt',
-      })
-      .expect(302);
-    expect(errorOf(res.headers.location)).toMatchObject({ error: 'request_uri_not_supported', state: 's' });
-  });
 });
 
 it('says in discovery what it supports', async () => {
   const { body } = await request(liveApp().app).get('/.well-known/openid-configuration').expect(200);
-  expect(body).toMatchObject({ request_parameter_supported: true, request_uri_parameter_supported: false });
+  expect(body).toMatchObject({ request_parameter_supported: true, request_uri_parameter_supported: true });
   expect(body.request_object_signing_alg_values_supported).toEqual(['none', 'RS256', 'PS256', 'ES256', 'HS256']);
 });
 

@@ -28,6 +28,7 @@ import {
 } from '../protocol';
 import * as codesService from '../tokens/codes.service';
 import { applyRequestObject } from './request-object';
+import { fetchRequestObject } from './request-uri';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
 
@@ -166,12 +167,13 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
         ? redirectBack(redirectUri, responseMode, { error, error_description: description, state })
         : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
-    // Request objects (OIDC Core §6): by value only; the request is reviewed again with its parameters.
+    // Request objects (OIDC Core §6), by value or by reference; the request is reviewed again with its parameters.
     if (parameters.request_uri !== undefined) {
-      return fail(
-        parameters.request === undefined ? 'request_uri_not_supported' : 'invalid_request',
-        'request_uri is not supported: send the request object by value (request)',
-      );
+      if (parameters.request !== undefined) return fail('invalid_request', 'send request or request_uri, not both');
+      const fetched = await fetchRequestObject(config, client, parameters.request_uri);
+      if ('refused' in fetched) return fail('invalid_request_uri', fetched.refused);
+      const { request_uri: _reference, ...rest } = parameters;
+      parameters = { ...rest, request: fetched.jwt };
     }
     if (parameters.request !== undefined) {
       const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config));

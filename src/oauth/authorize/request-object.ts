@@ -1,8 +1,8 @@
 // Request objects by value (OIDC Core §6.1, RFC 9101): the `request` parameter is a JWT whose claims
 // are authorization request parameters. It is signed with one of the client's keys (or, for a
-// client_secret_jwt client, its secret), or unsigned (`alg: none`) only for a client that registered
-// request_object_signing_alg none. Its parameters win over the query's; client_id and response_type
-// must agree with the query's.
+// client_secret_jwt client, its secret), or unsigned (`alg: none`) unless the client registered a
+// request_object_signing_alg other than none: an unsigned object says no more than the query could.
+// Its parameters win over the query's; client_id and response_type must agree with the query's.
 import jwt from 'jsonwebtoken';
 import { clientKey, type JwtContext } from '../clients/client-assertions.service';
 import type { ClientDocument } from '../clients/clients.model';
@@ -49,7 +49,8 @@ export async function applyRequestObject(
   const registered = client.metadata?.request_object_signing_alg;
   if (!(REQUEST_OBJECT_ALGORITHMS as readonly string[]).includes(alg))
     return `request objects must be signed with ${REQUEST_OBJECT_ALGORITHMS.join(', ')}`;
-  if (alg === 'none' ? registered !== 'none' : registered !== undefined && registered !== alg) {
+  // A client that registered an algorithm gets that one only; one that did not may send any listed, none included.
+  if (registered !== undefined && registered !== alg) {
     return `this client's request objects must be signed with ${registered ?? 'one of its keys'}`;
   }
   let claims: jwt.JwtPayload;

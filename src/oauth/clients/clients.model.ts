@@ -17,8 +17,10 @@ export interface RegisteredMetadata {
   jwks_uri?: string;
   /** What its client assertions (private_key_jwt, client_secret_jwt) must be signed with, when it said. */
   token_endpoint_auth_signing_alg?: string;
-  /** What its request objects must be signed with (`none`: unsigned); absent: any supported, but never unsigned. */
+  /** What its request objects must be signed with (`none`: unsigned); absent: any supported, unsigned included. */
   request_object_signing_alg?: string;
+  /** Where its request objects by reference may be (OIDC Core §6.2); the only request_uri values it may send. */
+  request_uris?: string[];
   /** OpenID Connect Back-Channel Logout: where logout tokens are posted, and whether it needs `sid` (always sent). */
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;

@@ -135,8 +135,17 @@ function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthM
     if (requestAlg.startsWith('HS') && authMethod !== 'client_secret_jwt') throw invalid('HS256 request objects need client_secret_jwt');
     metadata.request_object_signing_alg = requestAlg;
   }
+  const requestUris = stringList(input.request_uris, 'request_uris', (uri) => isRequestUri(uri, allowPrivate));
+  if (requestUris) metadata.request_uris = requestUris;
   return metadata;
 }
+
+/**
+ * A `request_uris` entry (OIDC Dynamic Client Registration §2): at most LIMITS.requestUriLength
+ * characters, an address this server may call once its fragment (the client's own) is set aside.
+ */
+const isRequestUri = (uri: string, allowPrivate: boolean): boolean =>
+  uri.length <= LIMITS.requestUriLength && isCallableAddress(uri.split('#', 1)[0], allowPrivate);
 
 /** OpenID Connect Back-Channel Logout 1.0 §2.2: where to post logout tokens (https; http on loopback outside production). */
 function readLogoutMetadata(input: Record<string, unknown>, allowPrivate: boolean): RegisteredMetadata {
