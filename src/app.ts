@@ -100,7 +100,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
       const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded });
-      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys));
+      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));

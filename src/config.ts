@@ -55,6 +55,9 @@ export interface Config {
     readonly deviceAuthorizationPerClient: number;
     /** Request objects fetched from one client's `request_uris` (OIDC Core §6.2), whoever starts the request. */
     readonly requestUriFetchesPerClient: number;
+    /** Pushed authorization requests (POST /oauth/par) from one address, and by one client. */
+    readonly pushedRequestsPerAddress: number;
+    readonly pushedRequestsPerClient: number;
   };
   /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
@@ -80,6 +83,8 @@ export interface Config {
     readonly signingKeysSecret: string;
     /** How often an instance re-reads the signing keys (a rotation reaches it within this), seconds. */
     readonly signingKeysRefresh: number;
+    /** RFC 9126 §5: every authorization request must be pushed first (POST /oauth/par). */
+    readonly requirePushedRequests: boolean;
   };
   readonly github: {
     /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
@@ -162,8 +167,8 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-function onOff(env: Env, name: string): boolean {
-  return oneOf(env, name, ['on', 'off'], 'on') === 'on';
+function onOff(env: Env, name: string, fallback: 'on' | 'off' = 'on'): boolean {
+  return oneOf(env, name, ['on', 'off'], fallback) === 'on';
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -308,6 +313,8 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       deviceAuthorizationPerAddress: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS', 60, MAX_LIMIT),
       deviceAuthorizationPerClient: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT', 300, MAX_LIMIT),
       requestUriFetchesPerClient: positiveInteger(env, 'RATE_LIMIT_REQUEST_URI_PER_CLIENT', 300, MAX_LIMIT),
+      pushedRequestsPerAddress: positiveInteger(env, 'RATE_LIMIT_PAR_PER_ADDRESS', 300, MAX_LIMIT),
+      pushedRequestsPerClient: positiveInteger(env, 'RATE_LIMIT_PAR_PER_CLIENT', 1000, MAX_LIMIT),
     }),
     usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
     corsOrigins: Object.freeze(origins(env)),
@@ -322,6 +329,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       idTokenLifetime: positiveInteger(env, 'OIDC_ID_TOKEN_LIFETIME', 3600, 86_400),
       signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
       signingKeysRefresh: positiveInteger(env, 'OIDC_KEYS_REFRESH_SECONDS', 30, 60),
+      requirePushedRequests: onOff(env, 'OAUTH_REQUIRE_PAR', 'off'),
     }),
     github: Object.freeze({
       credentials:

@@ -35,6 +35,7 @@ import {
   PKCE_VALUE,
   PROMPTS,
   PUBLIC_CLIENT_GRANTS,
+  PUSHED_REQUEST_URI_PREFIX,
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
@@ -559,6 +560,31 @@ export const oauthOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/oauth/par': {
+      post: {
+        tags: ['OAuth 2'],
+        operationId: 'pushedAuthorizationRequest',
+        summary:
+          "RFC 9126: the client pushes an authorization request (checked now by the authorization endpoint's rules) and gets " +
+          'a request_uri to send the browser with, with client_id, to the authorization endpoint',
+        security: clientAuth,
+        requestBody: formRequest(
+          oauthForm({
+            ...clientCredentialFields,
+            ...Object.fromEntries(
+              authorizeQuery.filter((parameter) => parameter.name !== 'request_uri').map((parameter) => [parameter.name, parameter.schema]),
+            ),
+            request: requestObjectSchema(LIMITS.requestObjectLength),
+          }),
+        ),
+        responses: {
+          ...oauthTokenErrors,
+          '201': json(ref('PushedAuthorizationRequest'), 'request_uri (used once) and expires_in'),
+          '400': json(ref('OAuthError'), 'An authorization request error (invalid_request, invalid_scope, invalid_request_object, ...)'),
+          '429': json(ref('OAuthError'), 'too_many_requests: too many pushed from this address or by this client; see Retry-After'),
+        },
+      },
+    },
     '/device': {
       get: {
         tags: ['Device sign-in'],
@@ -742,6 +768,7 @@ export const oauthOpenApi: OpenApiFragment = {
           maxItems: LIMITS.urisPerClient,
           description: 'Where request objects by reference may be (request_uri); https to public hosts in production',
         },
+        require_pushed_authorization_requests: { type: 'boolean', description: 'RFC 9126: authorization requests must be pushed first' },
         backchannel_logout_uri: { type: 'string', format: 'uri' },
         backchannel_logout_session_required: { type: 'boolean' },
         grant_types: {
@@ -787,6 +814,7 @@ export const oauthOpenApi: OpenApiFragment = {
         token_endpoint_auth_signing_alg: str,
         request_object_signing_alg: str,
         request_uris: { type: 'array', items: str },
+        require_pushed_authorization_requests: { type: 'boolean' },
         backchannel_logout_uri: str,
         backchannel_logout_session_required: { type: 'boolean' },
       },
@@ -802,6 +830,15 @@ export const oauthOpenApi: OpenApiFragment = {
         scope: { type: 'array', items: str },
         first_granted_at: { type: 'string', format: 'date-time' },
         last_used_at: { type: 'string', format: 'date-time' },
+      },
+      additionalProperties: false,
+    },
+    PushedAuthorizationRequest: {
+      type: 'object',
+      required: ['request_uri', 'expires_in'],
+      properties: {
+        request_uri: { type: 'string', pattern: `^${PUSHED_REQUEST_URI_PREFIX}[A-Za-z0-9_-]+$` },
+        expires_in: int,
       },
       additionalProperties: false,
     },
@@ -890,6 +927,7 @@ export const oauthOpenApi: OpenApiFragment = {
       first_granted_at: '2026-11-02T09:30:00.000Z',
       last_used_at: '2026-11-20T17:05:12.000Z',
     },
+    PushedAuthorizationRequest: { request_uri: 'urn:ietf:params:oauth:request_uri:bwc4JK-ESC0w8acc191e-Y1LTC2', expires_in: 60 },
     DeviceAuthorization: {
       device_code: 'GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS',
       user_code: 'WDJB-MJHT',

@@ -2,6 +2,7 @@
 // client registration, the protected resource, revocation, introspection and metadata.
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
+import type { Clock } from '../common/clock';
 import type { Config } from '../config';
 import type { Csrf } from '../web/csrf';
 import { createAuthorizeRouter } from './authorize/authorize.routes';
@@ -29,13 +30,14 @@ export function createOAuthRouter(
   verifyPassword: PasswordVerifier,
   lifecycle: Lifecycle,
   keys: KeyRing,
+  clock: Clock,
 ): Router {
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const requireOAuthToken = createBearerGuard(tokenCache);
   const router = Router();
-  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel));
+  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock));
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));

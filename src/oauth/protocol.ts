@@ -18,7 +18,11 @@ export const ENDPOINTS = {
   revocation: '/oauth/revoke',
   introspection: '/oauth/introspect',
   deviceAuthorization: '/oauth/device_authorization',
+  pushedAuthorization: '/oauth/par',
 } as const;
+
+/** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */
+export const PUSHED_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** OpenID Connect Discovery and RFC 8414, one document at both. */
 export const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
 
@@ -205,6 +209,10 @@ export const LIMITS = {
   /** The most entries one page of GET /oauth/clients or GET /oauth/grants holds. */
   pageSize: 100,
   authorizationCodeLifetimeSeconds: 600,
+  /** RFC 9126 §2.2 expires_in: how long a pushed request waits for the browser to bring it. */
+  pushedRequestLifetimeSeconds: 60,
+  /** A pushed request a browser brought: how long the person has to sign in and consent. */
+  pushedRequestOpenSeconds: 600,
   deviceCodeLifetimeSeconds: 600,
   /** A client assertion or request object may not live longer than this (its exp from now; a request object's iat before now). */
   jwtLifetimeSeconds: 600,

@@ -28,7 +28,7 @@ beforeAll(async () => {
       return [alg, { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: `k-${alg}`, alg, use: 'sig' } }] as const;
     }),
   );
-  keys = Object.fromEntries(made) as typeof keys;
+  keys = Object.fromEntries(made) as unknown as typeof keys;
   documents = await startFakeUpstream((req, res) => {
     const serve = served.get(req.url.pathname);
     if (serve) serve(res);

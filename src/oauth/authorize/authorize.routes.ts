@@ -1,12 +1,17 @@
 // The authorization endpoint of seed 001 part A (RFC 6749 §3.1): the consent page and the decision,
 // under the three paths the seed names. Browser routes: they need a session and a CSRF token.
 import { Router, type RequestHandler } from 'express';
+import type { Clock } from '../../common/clock';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { bodyField } from '../../common/request-body';
-import { pageFormBody } from '../../web/form-body';
+import { formBody, pageFormBody } from '../../web/form-body';
 import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
+import { createPushedRequestsController } from './pushed-requests.controller';
+import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
+import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import { namedClientId } from '../oauth.parameters';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
@@ -20,9 +25,22 @@ export function createAuthorizeRouter(
   sessions: RequestHandler,
   csrf: Csrf,
   backchannel: Pick<BackchannelLogout, 'granted'>,
+  clock: Clock,
 ): Router {
-  const authorize = createAuthorizeController(createAuthorizeService(config, idTokens, backchannel), csrf);
+  const service = createAuthorizeService(config, idTokens, backchannel, clock);
+  const authorize = createAuthorizeController(service, csrf);
+  const pushed = createPushedRequestsController(config, service, clock);
+  const pushLimits = limitsFor(
+    config,
+    [
+      perAddress('par:address', config.limits.pushedRequestsPerAddress),
+      { rule: limitRule('par:client', config.limits.pushedRequestsPerClient), key: namedClientId },
+    ],
+    tooManyTokenRequests,
+  );
   const router = Router();
+  // RFC 9126 §2: a form, authenticated as at the token endpoint; answered in JSON.
+  router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, ...pushLimits, pushed.push);
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   // OIDC Core 3.1.2.1: an authorization request may come as a form too. The consent page's own form
   // is the one that carries a decision, and only it needs the CSRF token.

@@ -2,6 +2,7 @@
 // Core §3.1.2). An unknown client or a redirect_uri other than a registered one is refused without a
 // redirect (§4.1.2.1); every other error goes back to the client with `error`, `state` and RFC 9207's
 // `iss`. The service returns what to do; the controller turns it into a response.
+import { systemClock, type Clock } from '../../common/clock';
 import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
 import type { ClientDocument } from '../clients/clients.model';
@@ -13,6 +14,8 @@ import type { OAuthParameters } from '../oauth.parameters';
 import * as factorsService from '../../factors/factors.service';
 import {
   acrOf,
+  ENDPOINTS,
+  PUSHED_REQUEST_URI_PREFIX,
   grantedScope,
   MULTI_FACTOR_ACR,
   PKCE_METHODS,
@@ -29,6 +32,7 @@ import {
 import * as codesService from '../tokens/codes.service';
 import { applyRequestObject } from './request-object';
 import { fetchRequestObject } from './request-uri';
+import * as pushedRequests from './pushed-requests.store';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
 
@@ -51,6 +55,8 @@ export interface AuthorizationRequest {
   claims?: RequestedClaims;
   /** OpenID Connect `acr_values`: the classes the client would like, in order of preference. */
   acrValues?: string[];
+  /** The request_uri of a pushed request (RFC 9126) this request came from: used up when it is answered. */
+  pushedUri?: string;
 }
 
 /**
@@ -76,7 +82,10 @@ export interface Consent {
  * Back to the client, with a result or an error: a redirect, or for response_mode=form_post a page
  * that posts the values to the redirect URI.
  */
-export type Redirect = { kind: 'redirect'; location: string } | { kind: 'form_post'; action: string; fields: Record<string, string> };
+export type Redirect = ({ kind: 'redirect'; location: string } | { kind: 'form_post'; action: string; fields: Record<string, string> }) & {
+  /** What an error response says, for an endpoint that answers it otherwise (PAR answers in JSON). */
+  error?: { error: string; error_description?: string };
+};
 
 /** Refused on a page of this server: there is no client address it is safe to send the browser to. */
 export interface Refusal {
@@ -95,28 +104,44 @@ export interface SignedIn {
   sid?: string;
 }
 
+/** Where an authorization request's parameters come from, when not straight from the browser. */
+export interface RequestSource {
+  /** They are being pushed (POST /oauth/par): checked now, answered later. */
+  pushing?: boolean;
+  /** They are those of this pushed request. */
+  pushedUri?: string;
+}
+
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
 
-export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, backchannel: Pick<BackchannelLogout, 'granted'>) {
+export function createAuthorizeService(
+  config: Config,
+  idTokens: IdTokenSigner,
+  backchannel: Pick<BackchannelLogout, 'granted'>,
+  clock: Clock = systemClock,
+) {
   /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
   function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
     const url = new URL(redirectUri);
     const entries = Object.entries({ ...values, iss: config.publicUrl }).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,
     );
-    if (mode === 'form_post') return { kind: 'form_post', action: redirectUri, fields: Object.fromEntries(entries) };
+    const error = values.error === undefined ? {} : { error: { error: values.error, error_description: values.error_description } };
+    if (mode === 'form_post') return { kind: 'form_post', action: redirectUri, fields: Object.fromEntries(entries), ...error };
     if (mode === 'query') entries.forEach(([name, value]) => url.searchParams.set(name, value));
     else url.hash = new URLSearchParams(entries).toString();
-    return { kind: 'redirect', location: url.toString() };
+    return { kind: 'redirect', location: url.toString(), ...error };
   }
 
   /**
    * Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. `signedIn` says whether
    * a person is signed in to this browser: a client registered by anyone (it has an owner) is not
    * trusted to receive an anonymous visitor's error redirect, so such a visitor gets the error on a page
-   * of ours instead (RFC 9700 §4.11.2: otherwise the endpoint is an open redirector).
+   * of ours instead (RFC 9700 §4.11.2: otherwise the endpoint is an open redirector). `source` says
+   * whether the parameters are being pushed (RFC 9126) or are those of a pushed request.
    */
-  async function review(parameters: OAuthParameters, signedIn: boolean): Promise<Consent | Redirect | Refusal> {
+  async function review(parameters: OAuthParameters, signedIn: boolean, source: RequestSource = {}): Promise<Consent | Redirect | Refusal> {
+    const { pushedUri } = source;
     const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
     // Outside production the page also says what a developer needs to fix the request.
     const detail = (text: string) => (config.isProduction ? '' : ` ${text}`);
@@ -130,6 +155,17 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
               : '(The request has no client_id.)',
           ),
       );
+    }
+    // A pushed request (RFC 9126 §4): what the client pushed is the request; its request_uri is what
+    // travels on (to sign-in, a step-up and the consent form), so every return finds it again.
+    const pushed =
+      pushedUri === undefined && !source.pushing && parameters.request_uri?.startsWith(PUSHED_REQUEST_URI_PREFIX)
+        ? parameters.request_uri
+        : undefined;
+    const stored = pushed === undefined ? null : await pushedRequests.open(client._id, pushed, new Date(clock.now()));
+    if (pushed && stored) {
+      const reviewed = await review(stored, signedIn, { pushedUri: pushed });
+      return reviewed.kind === 'consent' ? { ...reviewed, parameters: { client_id: client._id, request_uri: pushed } } : reviewed;
     }
     const registered = clientsService.redirectUrisOf(client);
     const redirectUri =
@@ -167,6 +203,14 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
         ? redirectBack(redirectUri, responseMode, { error, error_description: description, state })
         : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
+    if (pushed) return fail('invalid_request_uri', 'the pushed request is not known for this client, has expired or was used');
+    if (
+      pushedUri === undefined &&
+      !source.pushing &&
+      (config.oauth.requirePushedRequests || client.metadata?.require_pushed_authorization_requests)
+    ) {
+      return fail('invalid_request', `authorization requests must be pushed first (${ENDPOINTS.pushedAuthorization}, RFC 9126)`);
+    }
     // Request objects (OIDC Core §6), by value or by reference; the request is reviewed again with its parameters.
     if (parameters.request_uri !== undefined) {
       if (parameters.request !== undefined) return fail('invalid_request', 'send request or request_uri, not both');
@@ -178,7 +222,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
     if (parameters.request !== undefined) {
       const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config));
       if (typeof applied === 'string') return fail('invalid_request_object', applied);
-      return review(applied, signedIn);
+      return review(applied, signedIn, source);
     }
     if (parameters.state !== undefined && state === undefined)
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
@@ -217,6 +261,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
       loginHint: parameters.login_hint,
       claims,
       acrValues: parameters.acr_values?.split(' ').filter(Boolean),
+      pushedUri,
     };
     if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
@@ -288,6 +333,14 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
 
   /** Approved (now or before): back to the client with a code, or the implicit flow's tokens. */
   async function issueFor(request: AuthorizationRequest, signedIn: SignedIn): Promise<Redirect> {
+    // A pushed request answers once: of two browsers (or tabs) finishing it, one gets the code.
+    if (request.pushedUri && !(await pushedRequests.take(request.pushedUri))) {
+      return redirectBack(request.redirectUri, request.responseMode, {
+        error: 'invalid_request_uri',
+        error_description: 'the pushed request was used already',
+        state: request.state,
+      });
+    }
     if (signedIn.sid) await backchannel.granted(signedIn.sid, signedIn.userId, request.client);
     if (request.responseType === 'code') {
       const code = await codesService.issue({
@@ -362,6 +415,7 @@ export function createAuthorizeService(config: Config, idTokens: IdTokenSigner, 
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
       if (decision === 'deny') {
+        if (request.pushedUri) await pushedRequests.take(request.pushedUri);
         return redirectBack(request.redirectUri, request.responseMode, {
           error: 'access_denied',
           error_description: 'The user denied access',

@@ -1,5 +1,5 @@
 // CORS for the provider's endpoints that browser apps call (docs/oauth.md, Browser apps): discovery
-// and the JWK Set for any origin; the token, userinfo, revocation and device endpoints for the web
+// and the JWK Set for any origin; the token, userinfo, revocation, device and PAR endpoints for the web
 // origins of registered public clients (client-origins.service.ts) and CORS_ORIGINS. Never with
 // credentials (none of these endpoints reads a cookie) and never a wildcard for the client endpoints.
 import cors from 'cors';
@@ -9,7 +9,13 @@ import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
 import { isPublicClientOrigin } from './client-origins.service';
 
 const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, ENDPOINTS.jwks]);
-const CLIENT_ENDPOINTS = new Set<string>([ENDPOINTS.token, ENDPOINTS.userinfo, ENDPOINTS.revocation, ENDPOINTS.deviceAuthorization]);
+const CLIENT_ENDPOINTS = new Set<string>([
+  ENDPOINTS.token,
+  ENDPOINTS.userinfo,
+  ENDPOINTS.revocation,
+  ENDPOINTS.deviceAuthorization,
+  ENDPOINTS.pushedAuthorization,
+]);
 const MAX_AGE_SECONDS = 600;
 
 /** On discovery's and the JWK Set's own responses, made with them (oidc.controller.ts); their preflight is answered here. */

@@ -21,6 +21,8 @@ export interface RegisteredMetadata {
   request_object_signing_alg?: string;
   /** Where its request objects by reference may be (OIDC Core §6.2); the only request_uri values it may send. */
   request_uris?: string[];
+  /** RFC 9126 §6: its authorization requests must be pushed first (POST /oauth/par). */
+  require_pushed_authorization_requests?: boolean;
   /** OpenID Connect Back-Channel Logout: where logout tokens are posted, and whether it needs `sid` (always sent). */
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;

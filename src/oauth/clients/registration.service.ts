@@ -137,6 +137,11 @@ function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthM
   }
   const requestUris = stringList(input.request_uris, 'request_uris', (uri) => isRequestUri(uri, allowPrivate));
   if (requestUris) metadata.request_uris = requestUris;
+  const pushOnly = input.require_pushed_authorization_requests;
+  if (pushOnly !== undefined) {
+    if (typeof pushOnly !== 'boolean') throw invalid('require_pushed_authorization_requests must be true or false');
+    metadata.require_pushed_authorization_requests = pushOnly;
+  }
   return metadata;
 }
 

@@ -26,7 +26,7 @@ import type { IdTokens } from './id-tokens.service';
 import type { KeyRing } from './signing-keys.service';
 
 /** Everything the server really supports, for both discovery documents; each list from the protocol's vocabulary. */
-export function providerMetadata(issuer: string): Record<string, unknown> {
+export function providerMetadata(issuer: string, requirePushedRequests = false): Record<string, unknown> {
   return {
     issuer,
     authorization_endpoint: `${issuer}${ENDPOINTS.authorization}`,
@@ -38,6 +38,8 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
     revocation_endpoint: `${issuer}${ENDPOINTS.revocation}`,
     introspection_endpoint: `${issuer}${ENDPOINTS.introspection}`,
     device_authorization_endpoint: `${issuer}${ENDPOINTS.deviceAuthorization}`,
+    pushed_authorization_request_endpoint: `${issuer}${ENDPOINTS.pushedAuthorization}`,
+    require_pushed_authorization_requests: requirePushedRequests,
     scopes_supported: SCOPES,
     response_types_supported: RESPONSE_TYPES,
     response_modes_supported: RESPONSE_MODES,
@@ -72,7 +74,7 @@ export function providerMetadata(issuer: string): Record<string, unknown> {
  */
 export function createProviderDocuments(config: Config, keys: KeyRing): { metadata: StaticSource; jwks: StaticSource } {
   const published = withHeaders(PUBLIC_DOCUMENT_CORS);
-  const metadata = published(staticDocument(providerMetadata(config.publicUrl)));
+  const metadata = published(staticDocument(providerMetadata(config.publicUrl, config.oauth.requirePushedRequests)));
   return {
     metadata: () => metadata,
     jwks: async () => published(await keys.jwksDocument()),
