@@ -185,6 +185,11 @@ def before_call(ctx, case, **kwargs):
         case.body["refreshToken"] = pair["refreshToken"]
     elif path in TOKEN_PATHS:
         _token_request(case, path)
+    elif path == "/oauth/par":
+        # The run's client pushes a request for its registered redirect URI; the rest is the fuzzer's.
+        if not isinstance(case.body, dict):
+            case.body = {}
+        _fill(case.body, {**CLIENT, **AUTHORIZE})
     elif path in AUTHORIZE_PATHS or path == "/home":
         # The run's own session, whatever a sign-in earlier in the run left in the client's cookie jar.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
