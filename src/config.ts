@@ -85,6 +85,8 @@ export interface Config {
     readonly signingKeysRefresh: number;
     /** RFC 9126 §5: every authorization request must be pushed first (POST /oauth/par). */
     readonly requirePushedRequests: boolean;
+    /** RFC 9449 §8 and §9: DPoP proofs must carry a nonce this server handed out (DPoP-Nonce). */
+    readonly dpopNonces: boolean;
   };
   readonly github: {
     /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
@@ -330,6 +332,7 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       signingKeysSecret: secret(env, 'SIGNING_KEYS_SECRET', isProduction, generatedSecrets),
       signingKeysRefresh: positiveInteger(env, 'OIDC_KEYS_REFRESH_SECONDS', 30, 60),
       requirePushedRequests: onOff(env, 'OAUTH_REQUIRE_PAR', 'off'),
+      dpopNonces: onOff(env, 'DPOP_NONCES', 'off'),
     }),
     github: Object.freeze({
       credentials:

@@ -16,6 +16,13 @@ export function bearerToken(header: string | undefined): string | null {
   return parsed.credentials ?? '';
 }
 
+/** The token of `Authorization: DPoP <token>` (RFC 9449 §7.1), '' for a DPoP header without one, null for another scheme. */
+export function dpopToken(header: string | undefined): string | null {
+  const parsed = parseAuthorization(header);
+  if (parsed?.scheme !== 'dpop') return null;
+  return parsed.credentials ?? '';
+}
+
 /** `Authorization: Basic base64(name:password)` as RFC 7617 has it (raw); null when absent or malformed. */
 export function basicCredentials(header: string | undefined): { name: string; password: string } | null {
   const parsed = parseAuthorization(header);

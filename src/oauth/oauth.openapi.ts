@@ -36,6 +36,7 @@ import {
   PROMPTS,
   PUBLIC_CLIENT_GRANTS,
   PUSHED_REQUEST_URI_PREFIX,
+  DPOP_TOKEN_TYPE,
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
@@ -237,6 +238,14 @@ const authorizeQuery = [
   // a 98 kB URL that Node drops.
   { name: 'request', schema: requestObjectSchema(param.maxLength) },
   { name: 'claims', schema: { ...param, description: 'OIDC Core 5.5: a JSON object' } },
+  {
+    name: 'dpop_jkt',
+    schema: {
+      type: 'string',
+      maxLength: maxLengthOf('dpop_jkt'),
+      description: 'RFC 9449 §10: the thumbprint of the DPoP key the code must be exchanged with',
+    },
+  },
   {
     name: 'request_uri',
     schema: {
@@ -736,13 +745,38 @@ export const oauthOpenApi: OpenApiFragment = {
     TokenResponseB: {
       type: 'object',
       required: ['token_type', 'expires_in', 'access_token'],
-      properties: { token_type: { const: 'Bearer' }, expires_in: int, access_token: str, refresh_token: str, id_token: str },
+      properties: {
+        token_type: {
+          type: 'string',
+          enum: ['Bearer', DPOP_TOKEN_TYPE],
+          description: 'DPoP when a DPoP proof came with the request (RFC 9449)',
+        },
+        expires_in: int,
+        access_token: str,
+        refresh_token: str,
+        id_token: str,
+      },
       additionalProperties: false,
     },
     Introspection: {
       type: 'object',
       required: ['active'],
-      properties: { active: { type: 'boolean' }, scope: str, client_id: str, token_type: str, exp: int, iat: int, sub: str },
+      properties: {
+        active: { type: 'boolean' },
+        scope: str,
+        client_id: str,
+        token_type: str,
+        exp: int,
+        iat: int,
+        sub: str,
+        cnf: {
+          type: 'object',
+          required: ['jkt'],
+          properties: { jkt: str },
+          additionalProperties: false,
+          description: 'RFC 9449: the DPoP key of a bound token',
+        },
+      },
       additionalProperties: false,
     },
     ClientMetadataRequest: {

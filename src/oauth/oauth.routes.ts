@@ -19,6 +19,7 @@ import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
 import type { KeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
+import { createDpopProofs } from './dpop/dpop.service';
 import { createAccessTokenCache } from './tokens/tokens.service';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
@@ -35,10 +36,11 @@ export function createOAuthRouter(
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
-  const requireOAuthToken = createBearerGuard(tokenCache);
+  const dpop = createDpopProofs(config, clock);
+  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop);
   const router = Router();
-  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock));
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache));
+  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf));
   router.use(createDeviceRouter(config, sessions, csrf));

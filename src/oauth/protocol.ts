@@ -88,6 +88,13 @@ export const isAssertionMethod = (method: unknown): method is AssertionMethod =>
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const ASSERTION_SIGNING_ALGORITHMS = [...new Set(Object.values(ASSERTION_ALGORITHMS).flat())];
 
+/** RFC 9449: what DPoP proofs may be signed with (asymmetric only; discovery's dpop_signing_alg_values_supported). */
+export const DPOP_ALGORITHMS = ['ES256', 'PS256', 'RS256', 'EdDSA'] as const;
+/** RFC 9449 §6: the token type of a DPoP-bound access token, and the Authorization scheme it is sent with. */
+export const DPOP_TOKEN_TYPE = 'DPoP';
+/** RFC 9449 §10: a JWK SHA-256 thumbprint (RFC 7638), as `dpop_jkt` carries one. */
+export const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
 /**
  * Request objects (OIDC Core §6.1, RFC 9101) by value: signed with the client's keys or (client_secret_jwt
  * clients) its secret, or unsigned (`none`) for a client that registered request_object_signing_alg none.
@@ -218,6 +225,10 @@ export const LIMITS = {
   jwtLifetimeSeconds: 600,
   /** How far a client's clock may be off when its JWTs' exp, nbf and iat are checked. */
   jwtClockToleranceSeconds: 30,
+  /** RFC 9449 §11.1: how old a DPoP proof's iat may be (its jti is remembered that long). */
+  dpopProofLifetimeSeconds: 300,
+  /** A DPoP server nonce is good for this window and the next (DPOP_NONCES=on). */
+  dpopNonceWindowSeconds: 300,
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
   slowDownSeconds: 5,
 } as const;
@@ -230,6 +241,7 @@ export const LIMITS = {
 export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
   request_uri: LIMITS.requestUriLength,
+  dpop_jkt: 43,
   nonce: 1000,
   login_hint: MAX_EMAIL_LENGTH,
   acr_values: 100,

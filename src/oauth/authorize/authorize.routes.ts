@@ -2,6 +2,7 @@
 // under the three paths the seed names. Browser routes: they need a session and a CSRF token.
 import { Router, type RequestHandler } from 'express';
 import type { Clock } from '../../common/clock';
+import type { DpopProofs } from '../dpop/dpop.service';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { bodyField } from '../../common/request-body';
@@ -26,10 +27,11 @@ export function createAuthorizeRouter(
   csrf: Csrf,
   backchannel: Pick<BackchannelLogout, 'granted'>,
   clock: Clock,
+  dpop: DpopProofs,
 ): Router {
   const service = createAuthorizeService(config, idTokens, backchannel, clock);
   const authorize = createAuthorizeController(service, csrf);
-  const pushed = createPushedRequestsController(config, service, clock);
+  const pushed = createPushedRequestsController(config, service, clock, dpop);
   const pushLimits = limitsFor(
     config,
     [

@@ -15,6 +15,7 @@ import * as factorsService from '../../factors/factors.service';
 import {
   acrOf,
   ENDPOINTS,
+  JWK_THUMBPRINT,
   PUSHED_REQUEST_URI_PREFIX,
   grantedScope,
   MULTI_FACTOR_ACR,
@@ -57,6 +58,8 @@ export interface AuthorizationRequest {
   acrValues?: string[];
   /** The request_uri of a pushed request (RFC 9126) this request came from: used up when it is answered. */
   pushedUri?: string;
+  /** RFC 9449 §10 `dpop_jkt`: the code may be exchanged only with a DPoP proof by this key. */
+  dpopJkt?: string;
 }
 
 /**
@@ -244,6 +247,8 @@ export function createAuthorizeService(
     }
     const claims = parameters.claims === undefined ? undefined : claimsService.parseClaimsParameter(parameters.claims);
     if (typeof claims === 'string') return fail('invalid_request', claims);
+    if (parameters.dpop_jkt !== undefined && !JWK_THUMBPRINT.test(parameters.dpop_jkt))
+      return fail('invalid_request', 'dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters)');
     const maxAge = parameters.max_age === undefined ? undefined : Number(parameters.max_age);
     if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0))
       return fail('invalid_request', 'max_age must be a number of seconds');
@@ -262,6 +267,7 @@ export function createAuthorizeService(
       claims,
       acrValues: parameters.acr_values?.split(' ').filter(Boolean),
       pushedUri,
+      dpopJkt: parameters.dpop_jkt,
     };
     if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
@@ -355,6 +361,7 @@ export function createAuthorizeService(
         amr: signedIn.amr,
         sid: signedIn.sid,
         claims: request.claims,
+        dpopJkt: request.dpopJkt,
       });
       return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     }

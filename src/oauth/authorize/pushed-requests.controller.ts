@@ -10,12 +10,26 @@ import * as clientsService from '../clients/clients.service';
 import { invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import type { AuthorizeService } from './authorize.service';
+import { DpopProofError, type DpopProofs } from '../dpop/dpop.service';
+import { ENDPOINTS } from '../protocol';
 import * as pushedRequests from './pushed-requests.store';
 
 /** Parameters that authenticate the client; they are not part of the request kept. */
 const CLIENT_AUTHENTICATION = ['client_secret', 'client_assertion', 'client_assertion_type'];
 
-export function createPushedRequestsController(config: Config, authorize: AuthorizeService, clock: Clock) {
+export function createPushedRequestsController(config: Config, authorize: AuthorizeService, clock: Clock, dpop: DpopProofs) {
+  async function proofOf(req: Request) {
+    try {
+      return await dpop.check(req, `${config.publicUrl}${ENDPOINTS.pushedAuthorization}`);
+    } catch (err) {
+      if (err instanceof DpopProofError) {
+        const nonce = dpop.nonce();
+        throw new OAuthErrorResponse(err.error, err.message, 400, nonce ? { 'DPoP-Nonce': nonce } : {});
+      }
+      throw err;
+    }
+  }
+
   return {
     async push(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
@@ -25,6 +39,13 @@ export function createPushedRequestsController(config: Config, authorize: Author
       );
       if (parameters.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
       const request = Object.fromEntries(Object.entries(parameters).filter(([name]) => !CLIENT_AUTHENTICATION.includes(name)));
+      // RFC 9449 §10.1: a DPoP proof with the push binds the code to its key, as dpop_jkt would.
+      const proof = await proofOf(req);
+      if (proof) {
+        if (request.dpop_jkt !== undefined && request.dpop_jkt !== proof.jkt)
+          throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");
+        request.dpop_jkt = proof.jkt;
+      }
       const reviewed = await authorize.review({ ...request, client_id: client._id }, true, { pushing: true });
       if (reviewed.kind === 'refusal') throw invalidRequest(`${reviewed.title}: ${reviewed.message}`);
       if (reviewed.kind !== 'consent') {

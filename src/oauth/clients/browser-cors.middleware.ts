@@ -27,7 +27,7 @@ const clientCors = (origin: string) =>
     credentials: false,
     methods: ['GET', 'POST'],
     allowedHeaders: ['Authorization', 'Content-Type', 'DPoP'],
-    exposedHeaders: ['WWW-Authenticate', 'Retry-After', 'X-Request-Id'],
+    exposedHeaders: ['WWW-Authenticate', 'Retry-After', 'X-Request-Id', 'DPoP-Nonce'],
     maxAge: MAX_AGE_SECONDS,
   });
 

@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import {
   ACR_VALUES,
   ASSERTION_SIGNING_ALGORITHMS,
+  DPOP_ALGORITHMS,
   ENDPOINTS,
   CLAIMS_SUPPORTED,
   CLIENT_AUTH_METHODS,
@@ -49,6 +50,7 @@ export function providerMetadata(issuer: string, requirePushedRequests = false):
     userinfo_signing_alg_values_supported: SIGNING_ALGORITHMS,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

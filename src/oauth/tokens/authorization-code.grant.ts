@@ -7,12 +7,12 @@ import { normalizeRedirectUri } from '../clients/clients.service';
 import { invalidGrant, invalidRequest } from '../oauth.errors';
 import { issue, withIdToken } from './issuing.service';
 import { verifyPkce } from './pkce';
-import { personOf, required, type GrantHandler } from './token-request';
+import { ensureProofBy, personOf, required, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
 
 const INVALID_CODE = 'The authorization code is invalid, expired or was already used';
 
-export const authorizationCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens }) => {
+export const authorizationCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens, proof }) => {
   const hash = sha256(required(parameters, 'code'));
   const code = await tokensDao.findCode(hash);
   if (!code) {
@@ -26,8 +26,9 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
     await tokensDao.deleteFamily(hash);
     throw invalidGrant(INVALID_CODE);
   }
-  // Checked after the code is used up, so a wrong verifier cannot be retried against the same code.
+  // Checked after the code is used up, so a wrong verifier (or key) cannot be retried against the same code.
   verifyPkce(code.codeChallenge, code.codeChallengeMethod, parameters.code_verifier);
+  ensureProofBy(code.dpopJkt, proof, 'The authorization code');
   const redirectUri = required(parameters, 'redirect_uri');
   if (normalizeRedirectUri(redirectUri) !== normalizeRedirectUri(code.redirectUri)) {
     throw invalidRequest('redirect_uri differs from the one of the authorization request');
@@ -45,6 +46,7 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
       amr: code.amr,
       claims: code.claims,
       sid: code.sid,
+      jkt: proof?.jkt,
     },
     lifetimes,
   );

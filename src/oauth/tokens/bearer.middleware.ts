@@ -2,7 +2,8 @@
 // from the request (the Authorization header, or a form body on POST; never the query string), checks
 // it is live and carries the scope, through an adapter that maps its model API to the tokens service
 // and its errors, by class, to ours. A request that sends no bearer credentials at all gets the bare
-// challenge (RFC 6750 §3.1).
+// challenge (RFC 6750 §3.1). A DPoP-bound token (RFC 9449 §7) comes with the DPoP scheme and a proof,
+// which the library does not read: that path is ours, and a bound token sent as Bearer is refused.
 import OAuth2Server, {
   InsufficientScopeError,
   Request as LibraryRequest,
@@ -13,8 +14,11 @@ import OAuth2Server, {
   type Token,
 } from '@node-oauth/oauth2-server';
 import type { Request, RequestHandler, Response } from 'express';
-import { bearerToken } from '../../common/authorization';
-import { bearerChallenge } from '../../common/bearer-challenge';
+import { bearerToken, dpopToken } from '../../common/authorization';
+import { bearerChallenge, dpopChallenge } from '../../common/bearer-challenge';
+import type { Config } from '../../config';
+import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
+import { DPOP_ALGORITHMS } from '../protocol';
 import { AppError } from '../../common/errors';
 import { principal } from '../../common/guards';
 import * as usersService from '../../users/users.service';
@@ -87,7 +91,39 @@ function libraryRequest(req: Request): LibraryRequest {
   });
 }
 
-export function createBearerGuard(cache: tokensService.AccessTokenCache | undefined) {
+/** The token of a DPoP request, live, bound to the key of a valid proof for this request; refusals in DPoP's challenge. */
+async function dpopBoundToken(
+  req: Request,
+  res: Response,
+  token: string,
+  cache: tokensService.AccessTokenCache | undefined,
+  config: Config,
+  dpop: DpopProofs,
+): Promise<TokenDocument> {
+  const nonce = dpop.nonce();
+  if (nonce !== undefined) res.set('DPoP-Nonce', nonce);
+  const refused = (error: string, description: string) =>
+    new AppError(
+      401,
+      { error, error_description: description },
+      { 'WWW-Authenticate': dpopChallenge({ error, description, algs: DPOP_ALGORITHMS }), ...(nonce ? { 'DPoP-Nonce': nonce } : {}) },
+    );
+  const doc = token ? await tokensService.liveAccessToken(token, cache) : null;
+  if (!doc) throw refused('invalid_token', 'The access token is invalid, expired or revoked');
+  if (!doc.jkt) throw refused('invalid_token', 'This access token is not bound to a DPoP key: send it as Bearer');
+  let proof: CheckedProof | null;
+  try {
+    proof = await dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`, token);
+  } catch (err) {
+    if (err instanceof DpopProofError) throw refused(err.error, err.message);
+    throw err;
+  }
+  if (!proof) throw refused('invalid_dpop_proof', 'Send a DPoP proof with a DPoP-bound access token');
+  if (proof.jkt !== doc.jkt) throw refused('invalid_token', 'The access token is bound to another DPoP key');
+  return doc;
+}
+
+export function createBearerGuard(cache: tokensService.AccessTokenCache | undefined, config: Config, dpop: DpopProofs) {
   const server = libraryServer(cache);
   return function requireOAuthToken(options: BearerGuardOptions): RequestHandler {
     const refused = (status: 401 | 403, error: string, description: string) =>
@@ -107,6 +143,18 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
       );
 
     return async (req: Request, res: Response, next) => {
+      const bound = dpopToken(req.headers.authorization);
+      if (bound !== null) {
+        const doc = await dpopBoundToken(req, res, bound, cache, config, dpop);
+        if (!doc.scope.includes(options.scope)) {
+          throw new AppError(
+            403,
+            { error: 'insufficient_scope', error_description: `The token lacks the ${options.scope} scope` },
+            { 'WWW-Authenticate': dpopChallenge({ error: 'insufficient_scope', algs: DPOP_ALGORITHMS }) },
+          );
+        }
+        return admit(doc, res, next);
+      }
       const body = req.body as Record<string, unknown> | undefined;
       const sent =
         bearerToken(req.headers.authorization) !== null || req.query.access_token !== undefined || body?.access_token !== undefined;
@@ -126,6 +174,20 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
         throw invalid();
       }
       const doc = token.doc as TokenDocument;
+      // RFC 9449 §7.2: a bound token sent as a bearer token is refused, with DPoP's challenge.
+      if (doc.jkt) {
+        const description = 'This access token is bound to a DPoP key: send it with the DPoP scheme and a proof';
+        throw new AppError(
+          401,
+          { error: 'invalid_token', error_description: description },
+          { 'WWW-Authenticate': dpopChallenge({ error: 'invalid_token', description, algs: DPOP_ALGORITHMS }) },
+        );
+      }
+      return admit(doc, res, next);
+    };
+
+    /** The person a live token with the scope acts for, for the route; a client's own token as the options say. */
+    async function admit(doc: TokenDocument, res: Response, next: () => void): Promise<void> {
       if (!doc.userId) {
         if (options.clientToken === 'invalid') throw invalid();
         throw refused(403, 'insufficient_scope', 'This token acts for a client application, not a user');
@@ -134,7 +196,7 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
       if (!person) throw invalid();
       res.locals.oauth = { token: doc, person } satisfies OAuthPrincipal;
       next();
-    };
+    }
   };
 }
 

@@ -5,8 +5,8 @@ import { grantedScope, SCOPE_ERROR } from '../protocol';
 import { issue } from './issuing.service';
 import type { GrantHandler } from './token-request';
 
-export const clientCredentialsGrant: GrantHandler = async ({ client, parameters, lifetimes }) => {
+export const clientCredentialsGrant: GrantHandler = async ({ client, parameters, lifetimes, proof }) => {
   const scope = grantedScope(parameters.scope);
   if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
-  return issue({ client, person: null, scope, grantType: 'client_credentials', refreshToken: false }, lifetimes);
+  return issue({ client, person: null, scope, grantType: 'client_credentials', refreshToken: false, jkt: proof?.jkt }, lifetimes);
 };

@@ -6,9 +6,12 @@ import { DEVICE_CODE_GRANT } from '../protocol';
 import { issue, withIdToken } from './issuing.service';
 import { personOf, required, type GrantHandler } from './token-request';
 
-export const deviceCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens }) => {
+export const deviceCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens, proof }) => {
   const { userId, authTime, amr, scope } = await deviceService.redeem(required(parameters, 'device_code'), client._id);
   const person = await personOf(userId);
-  const issued = await issue({ client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime, amr }, lifetimes);
+  const issued = await issue(
+    { client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime, amr, jkt: proof?.jkt },
+    lifetimes,
+  );
   return withIdToken(idTokens, issued, client, { authTime, amr });
 };

@@ -10,6 +10,7 @@ import * as grantsService from '../grants/grants.service';
 import type { RequestedClaims } from '../oidc/claims.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
+import { DPOP_TOKEN_TYPE } from '../protocol';
 import * as tokensDao from './tokens.dao';
 
 /** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
@@ -31,6 +32,8 @@ export interface GrantDecision {
   claims?: RequestedClaims;
   /** The browser session of the authorization (OpenID Connect `sid`). */
   sid?: string;
+  /** RFC 9449: the DPoP key the tokens are bound to; absent for bearer tokens. */
+  jkt?: string;
 }
 
 /** A token pair as issued: the plain values exist only here and in the response. */
@@ -43,6 +46,8 @@ export interface IssuedToken {
   person: UserRecord | null;
   /** Minted by the grant when the scope has openid and a person signed in. */
   idToken?: string;
+  /** `DPoP` for a token bound to a key (RFC 9449 §5), `Bearer` otherwise. */
+  tokenType: 'Bearer' | typeof DPOP_TOKEN_TYPE;
 }
 
 export interface Lifetimes {
@@ -75,6 +80,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
       amr: decision.amr,
       claims: decision.claims,
       sid: decision.sid,
+      jkt: decision.jkt,
     }),
     userId ? grantsService.touch(userId, decision.client._id) : undefined,
   ]);
@@ -86,13 +92,14 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
     refreshToken,
     scope: decision.scope,
     person: decision.person,
+    tokenType: decision.jkt ? DPOP_TOKEN_TYPE : 'Bearer',
   };
 }
 
 /** POST /oauth/token (seed 001's variant B, and RFC 6749 §5.1). */
 export function tokenResponse(issued: IssuedToken) {
   return {
-    token_type: 'Bearer',
+    token_type: issued.tokenType,
     expires_in: issued.expiresIn,
     access_token: issued.accessToken,
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),

@@ -9,7 +9,7 @@ import { issue, withIdToken } from './issuing.service';
 import { personOf, required, type GrantHandler } from './token-request';
 
 export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHandler {
-  return async ({ client, parameters, address, lifetimes, idTokens }) => {
+  return async ({ client, parameters, address, lifetimes, idTokens, proof }) => {
     const username = required(parameters, 'username');
     const password = required(parameters, 'password');
     const scope = grantedScope(parameters.scope);
@@ -22,7 +22,7 @@ export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHand
     }
     if (!userId) throw invalidGrant('The username or password is wrong');
     const person = await personOf(userId);
-    const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true }, lifetimes);
+    const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true, jkt: proof?.jkt }, lifetimes);
     return withIdToken(idTokens, issued, client, {});
   };
 }

@@ -8,7 +8,8 @@ import { sha256 } from '../../common/crypto';
 import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
 import { issue, withIdToken } from './issuing.service';
-import { personOf, required, type GrantHandler } from './token-request';
+import { isPublic } from '../clients/clients.service';
+import { ensureProofBy, personOf, required, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
 import type { SpentDocument, TokenDocument } from './tokens.model';
 
@@ -56,7 +57,7 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
     return false;
   }
 
-  return async ({ client, parameters, lifetimes, idTokens }) => {
+  return async ({ client, parameters, lifetimes, idTokens, proof }) => {
     const hash = sha256(required(parameters, 'refresh_token'));
     const found = await presented(hash);
     if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
@@ -64,6 +65,9 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
     if (!token.refreshTokenExpiresAt || token.refreshTokenExpiresAt <= new Date()) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scope = narrowedScope(token.scope, parameters.scope);
     if (!scope) throw new OAuthErrorResponse('invalid_scope', 'A refresh may narrow the scope, never widen it');
+    // RFC 9449 §5: a public client's refresh token is bound to its DPoP key; a confidential client's
+    // is not (it authenticates), and each refresh binds the new access token to the proof it sends.
+    if (isPublic(client)) ensureProofBy(token.jkt, proof, 'The refresh token');
     const person = token.userId ? await personOf(token.userId) : null;
     if (!(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const issued = await issue(
@@ -78,6 +82,7 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
         amr: token.amr,
         claims: token.claims,
         sid: token.sid,
+        jkt: proof?.jkt,
       },
       lifetimes,
     );

@@ -2,7 +2,8 @@
 import * as usersService from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import type { ClientDocument } from '../clients/clients.model';
-import { invalidGrant, invalidRequest } from '../oauth.errors';
+import { invalidGrant, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
+import type { CheckedProof } from '../dpop/dpop.service';
 import type { OAuthParameters } from '../oauth.parameters';
 import type { IdTokenSigner, IssuedToken, Lifetimes } from './issuing.service';
 
@@ -15,6 +16,15 @@ export interface TokenRequest {
   lifetimes: Lifetimes;
   /** null on the endpoint that gives no ID tokens. */
   idTokens: IdTokenSigner | null;
+  /** The request's DPoP proof (RFC 9449), checked: what the tokens issued are bound to. */
+  proof: CheckedProof | null;
+}
+
+/** RFC 9449 §5 and §10: a grant bound to a key needs a proof by that key. */
+export function ensureProofBy(jkt: string | undefined, proof: CheckedProof | null, what: string): void {
+  if (jkt === undefined) return;
+  if (!proof) throw new OAuthErrorResponse('invalid_dpop_proof', `${what} is bound to a DPoP key: send a DPoP proof made with it`);
+  if (proof.jkt !== jkt) throw new OAuthErrorResponse('invalid_dpop_proof', `${what} is bound to another DPoP key`);
 }
 
 /** One grant type: a request in, an issued token out (or an RFC 6749 error thrown). */

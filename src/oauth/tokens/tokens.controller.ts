@@ -23,9 +23,12 @@ import { createPasswordGrant } from './password.grant';
 import { createRefreshTokenGrant } from './refresh-token.grant';
 import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
+import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
 interface TokenEndpoint {
+  /** Whether it takes DPoP proofs (seed 001's variant A answers `bearer` tokens only). */
+  dpop: boolean;
   sources: readonly ('query' | 'body')[];
   grantTypes: readonly TokenGrantType[];
   lifetimes: Lifetimes;
@@ -66,7 +69,20 @@ export function createTokensController(
   verifyPassword: PasswordVerifier,
   idTokens: IdTokenSigner,
   tokenCache: tokensService.AccessTokenCache | undefined,
+  dpop: DpopProofs,
 ) {
+  /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
+  async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
+    const nonce = dpop.nonce();
+    if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
+    try {
+      return await dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`);
+    } catch (err) {
+      if (err instanceof DpopProofError) throw new OAuthErrorResponse(err.error, err.message, 400, nonce ? { 'DPoP-Nonce': nonce } : {});
+      throw err;
+    }
+  }
+
   const grants: Record<TokenGrantType, GrantHandler> = {
     authorization_code: authorizationCodeGrant,
     refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds),
@@ -77,6 +93,7 @@ export function createTokensController(
   const refreshToken = config.oauth.refreshTokenLifetime;
 
   const tokenEndpoint: TokenEndpoint = {
+    dpop: true,
     sources: ['body'],
     grantTypes: TOKEN_GRANT_TYPES,
     lifetimes: { accessToken: config.oauth.accessTokenLifetime, refreshToken },
@@ -84,6 +101,7 @@ export function createTokensController(
     respond: tokenResponse,
   };
   const v1TokenEndpoint: TokenEndpoint = {
+    dpop: false,
     sources: ['query', 'body'],
     grantTypes: V1_TOKEN_GRANT_TYPES,
     lifetimes: { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken },
@@ -99,7 +117,9 @@ export function createTokensController(
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
       const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config, req.path));
       const grantType = checkGrantType(definition, client, parameters.grant_type);
+      const proof = definition.dpop ? await proofOf(req, res) : null;
       const issued = await grants[grantType]({
+        proof,
         client,
         parameters,
         address: clientAddress(req),
@@ -120,6 +140,7 @@ export function createTokensController(
         clientsService.credentialsOf(parameters, req.headers.authorization),
         clientsService.jwtContext(config, req.path),
       );
+      await proofOf(req, res);
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
@@ -132,6 +153,7 @@ export function createTokensController(
         clientsService.credentialsOf(parameters, req.headers.authorization),
         clientsService.jwtContext(config, req.path),
       );
+      await proofOf(req, res);
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
         : { active: false };

@@ -24,6 +24,8 @@ export interface TokenDocument {
   claims?: RequestedClaims;
   /** The browser session the authorization came from (OpenID Connect `sid`), for renewed ID tokens. */
   sid?: string;
+  /** RFC 9449: the thumbprint of the DPoP key the pair is bound to (`cnf.jkt`); absent for bearer tokens. */
+  jkt?: string;
 }
 
 export interface CodeDocument {
@@ -42,6 +44,8 @@ export interface CodeDocument {
   amr?: string[];
   claims?: RequestedClaims;
   sid?: string;
+  /** RFC 9449 §10 `dpop_jkt`: the code may be exchanged only with a DPoP proof by this key. */
+  dpopJkt?: string;
 }
 
 /**
@@ -75,6 +79,7 @@ const tokenSchema = new Schema<TokenDocument>(
     amr: { type: [String], default: undefined },
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
+    jkt: { type: String },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
@@ -100,6 +105,7 @@ const codeSchema = new Schema<CodeDocument>(
     amr: { type: [String], default: undefined },
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
+    dpopJkt: { type: String },
   },
   { ...noVersion, collection: 'oauth_codes' },
 );

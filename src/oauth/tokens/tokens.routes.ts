@@ -12,14 +12,16 @@ import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
 import { ENDPOINTS } from '../protocol';
+import type { DpopProofs } from '../dpop/dpop.service';
 
 export function createTokensRouter(
   config: Config,
   verifyPassword: PasswordVerifier,
   idTokens: IdTokenSigner,
   tokenCache: AccessTokenCache | undefined,
+  dpop: DpopProofs,
 ): Router {
-  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache);
+  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop);
   const tokenRules: RouteLimit[] = [
     perAddress('token:address', config.limits.tokenPerAddress),
     { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },

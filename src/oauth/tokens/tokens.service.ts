@@ -3,6 +3,7 @@
 import { sha256 } from '../../common/crypto';
 import { SignalledCache } from '../../common/signalled-cache';
 import type { ClientDocument } from '../clients/clients.model';
+import { DPOP_TOKEN_TYPE } from '../protocol';
 import * as tokensDao from './tokens.dao';
 import type { TokenDocument } from './tokens.model';
 
@@ -64,6 +65,8 @@ export interface Introspection {
   exp?: number;
   iat?: number;
   sub?: string;
+  /** RFC 9449 §6.2: the DPoP key a bound access token is confirmed by. */
+  cnf?: { jkt: string };
 }
 
 export async function introspect(
@@ -82,10 +85,11 @@ export async function introspect(
     active: true,
     scope: doc.scope.join(' '),
     client_id: doc.clientId,
-    token_type: kind === 'access_token' ? 'Bearer' : 'refresh_token',
+    token_type: kind === 'access_token' ? (doc.jkt ? DPOP_TOKEN_TYPE : 'Bearer') : 'refresh_token',
     exp: seconds(expiresAt),
     iat: seconds(doc.issuedAt),
     ...(doc.userId ? { sub: doc.userId } : {}),
+    ...(doc.jkt && kind === 'access_token' ? { cnf: { jkt: doc.jkt } } : {}),
   };
 }
 
