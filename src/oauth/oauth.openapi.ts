@@ -37,6 +37,7 @@ import {
   PUBLIC_CLIENT_GRANTS,
   PUSHED_REQUEST_URI_PREFIX,
   DPOP_TOKEN_TYPE,
+  FAPI_PROFILES,
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
@@ -803,6 +804,7 @@ export const oauthOpenApi: OpenApiFragment = {
           description: 'Where request objects by reference may be (request_uri); https to public hosts in production',
         },
         require_pushed_authorization_requests: { type: 'boolean', description: 'RFC 9126: authorization requests must be pushed first' },
+        fapi_profile: { type: 'string', enum: [...FAPI_PROFILES], description: 'FAPI 2.0 Security Profile: its rules apply to the client' },
         backchannel_logout_uri: { type: 'string', format: 'uri' },
         backchannel_logout_session_required: { type: 'boolean' },
         grant_types: {
@@ -849,6 +851,7 @@ export const oauthOpenApi: OpenApiFragment = {
         request_object_signing_alg: str,
         request_uris: { type: 'array', items: str },
         require_pushed_authorization_requests: { type: 'boolean' },
+        fapi_profile: str,
         backchannel_logout_uri: str,
         backchannel_logout_session_required: { type: 'boolean' },
       },

@@ -88,6 +88,17 @@ export const isAssertionMethod = (method: unknown): method is AssertionMethod =>
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const ASSERTION_SIGNING_ALGORITHMS = [...new Set(Object.values(ASSERTION_ALGORITHMS).flat())];
 
+/**
+ * FAPI 2.0 Security Profile (final): a client registered with `fapi_profile` gets its rules. §5.4:
+ * what its JWTs (client assertions, request objects) are signed with and what this server signs for it.
+ */
+export const FAPI_PROFILES = ['fapi2'] as const;
+export const FAPI_ALGORITHMS = ['PS256', 'ES256', 'EdDSA'] as const;
+/** FAPI 2.0 §5.3.2.1: the grants a FAPI client may hold (no implicit, no password). */
+export const FAPI_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+/** FAPI 2.0 §5.3.2.1-13: authorization codes live at most 60 s. */
+export const FAPI_CODE_LIFETIME_SECONDS = 60;
+
 /** RFC 9449: what DPoP proofs may be signed with (asymmetric only; discovery's dpop_signing_alg_values_supported). */
 export const DPOP_ALGORITHMS = ['ES256', 'PS256', 'RS256', 'EdDSA'] as const;
 /** RFC 9449 §6: the token type of a DPoP-bound access token, and the Authorization scheme it is sent with. */

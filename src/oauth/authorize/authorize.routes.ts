@@ -11,7 +11,7 @@ import type { IdTokenSigner } from '../tokens/issuing.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createPushedRequestsController } from './pushed-requests.controller';
 import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
-import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import { OAuthErrorResponse, oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
@@ -43,6 +43,10 @@ export function createAuthorizeRouter(
   const router = Router();
   // RFC 9126 §2: a form, authenticated as at the token endpoint; answered in JSON.
   router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, ...pushLimits, pushed.push);
+  // RFC 9126 §2.3: any other method is 405.
+  router.all(ENDPOINTS.pushedAuthorization, () => {
+    throw new OAuthErrorResponse('invalid_request', 'Push with POST', 405, { Allow: 'POST' });
+  });
   router.get(AUTHORIZE_PATHS, sessions, authorize.show);
   // OIDC Core 3.1.2.1: an authorization request may come as a form too. The consent page's own form
   // is the one that carries a decision, and only it needs the CSRF token.

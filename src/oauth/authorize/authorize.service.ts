@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as clientsService from '../clients/clients.service';
+import { isFapi } from '../clients/fapi.service';
 import * as grantsService from '../grants/grants.service';
 import * as claimsService from '../oidc/claims.service';
 import type { RequestedClaims } from '../oidc/claims.service';
@@ -15,6 +16,7 @@ import * as factorsService from '../../factors/factors.service';
 import {
   acrOf,
   ENDPOINTS,
+  FAPI_CODE_LIFETIME_SECONDS,
   JWK_THUMBPRINT,
   PUSHED_REQUEST_URI_PREFIX,
   grantedScope,
@@ -284,6 +286,13 @@ export function createAuthorizeService(
     if (clientsService.isPublic(client) && request.codeChallengeMethod !== 'S256') {
       return fail('invalid_request', 'Public clients must send a code_challenge with code_challenge_method=S256');
     }
+    // FAPI 2.0 §5.3.2.2: PKCE with S256, and the redirect_uri named in every request.
+    if (isFapi(client) && request.codeChallengeMethod !== 'S256') {
+      return fail('invalid_request', 'FAPI 2.0 clients must send a code_challenge with code_challenge_method=S256');
+    }
+    if (isFapi(client) && parameters.redirect_uri === undefined) {
+      return fail('invalid_request', 'FAPI 2.0 clients must send redirect_uri');
+    }
     return { kind: 'consent', request, parameters };
   }
 
@@ -349,20 +358,23 @@ export function createAuthorizeService(
     }
     if (signedIn.sid) await backchannel.granted(signedIn.sid, signedIn.userId, request.client);
     if (request.responseType === 'code') {
-      const code = await codesService.issue({
-        clientId: request.client._id,
-        userId: signedIn.userId,
-        redirectUri: request.redirectUri,
-        scope: request.scope,
-        codeChallenge: request.codeChallenge,
-        codeChallengeMethod: request.codeChallengeMethod,
-        nonce: request.nonce,
-        authTime: signedIn.authTime,
-        amr: signedIn.amr,
-        sid: signedIn.sid,
-        claims: request.claims,
-        dpopJkt: request.dpopJkt,
-      });
+      const code = await codesService.issue(
+        {
+          clientId: request.client._id,
+          userId: signedIn.userId,
+          redirectUri: request.redirectUri,
+          scope: request.scope,
+          codeChallenge: request.codeChallenge,
+          codeChallengeMethod: request.codeChallengeMethod,
+          nonce: request.nonce,
+          authTime: signedIn.authTime,
+          amr: signedIn.amr,
+          sid: signedIn.sid,
+          claims: request.claims,
+          dpopJkt: request.dpopJkt,
+        },
+        isFapi(request.client) ? FAPI_CODE_LIFETIME_SECONDS : undefined,
+      );
       return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     }
     const person = await usersService.findById(signedIn.userId);

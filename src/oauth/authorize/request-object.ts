@@ -7,7 +7,8 @@ import jwt from 'jsonwebtoken';
 import { clientKey, type JwtContext } from '../clients/client-assertions.service';
 import type { ClientDocument } from '../clients/clients.model';
 import type { OAuthParameters } from '../oauth.parameters';
-import { LIMITS, REQUEST_OBJECT_ALGORITHMS } from '../protocol';
+import { FAPI_ALGORITHMS, LIMITS, REQUEST_OBJECT_ALGORITHMS } from '../protocol';
+import { isFapi } from '../clients/fapi.service';
 
 /** JWT claims that describe the object itself, not the request. */
 const ENVELOPE = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti', 'sub', 'request', 'request_uri']);
@@ -53,6 +54,8 @@ export async function applyRequestObject(
   if (registered !== undefined && registered !== alg) {
     return `this client's request objects must be signed with ${registered ?? 'one of its keys'}`;
   }
+  if (isFapi(client) && !(FAPI_ALGORITHMS as readonly string[]).includes(alg))
+    return `a FAPI 2.0 client's request objects must be signed with ${FAPI_ALGORITHMS.join(', ')}`;
   let claims: jwt.JwtPayload;
   if (alg === 'none') {
     claims = decoded.payload;

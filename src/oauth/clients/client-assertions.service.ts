@@ -6,7 +6,8 @@ import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { sha256, unseal, type Sealed } from '../../common/crypto';
 import { throttled } from '../../db/sweeper';
-import { ASSERTION_ALGORITHMS, ENDPOINTS, LIMITS, type AssertionMethod } from '../protocol';
+import { ASSERTION_ALGORITHMS, ENDPOINTS, FAPI_ALGORITHMS, LIMITS, type AssertionMethod } from '../protocol';
+import { isFapi } from './fapi.service';
 import * as assertionsDao from './client-assertions.dao';
 import { verificationKey } from './client-keys.service';
 import type { ClientDocument } from './clients.model';
@@ -58,9 +59,11 @@ export async function verifyAssertion(
 ): Promise<boolean> {
   const decoded = jwt.decode(assertion, { complete: true });
   if (!decoded || typeof decoded.payload !== 'object') return false;
+  // FAPI 2.0 §5.4 and §5.3.2.1-8: a FAPI client signs with PS256, ES256 or EdDSA, for the issuer alone.
+  const fapi = isFapi(client);
   const algorithms: readonly string[] = client.metadata?.token_endpoint_auth_signing_alg
     ? [client.metadata.token_endpoint_auth_signing_alg]
-    : ASSERTION_ALGORITHMS[method];
+    : ASSERTION_ALGORITHMS[method].filter((alg) => !fapi || (FAPI_ALGORITHMS as readonly string[]).includes(alg));
   if (!algorithms.includes(decoded.header.alg)) return false;
   const key = await clientKey(client, decoded.header, context);
   if (!key) return false;
@@ -70,7 +73,7 @@ export async function verifyAssertion(
       algorithms: [decoded.header.alg as jwt.Algorithm],
       issuer: client._id,
       subject: client._id,
-      audience: assertionAudiences(context),
+      audience: fapi ? context.issuer : assertionAudiences(context),
       clockTolerance: LIMITS.jwtClockToleranceSeconds,
     }) as jwt.JwtPayload;
   } catch {
@@ -79,6 +82,7 @@ export async function verifyAssertion(
   if (typeof payload.aud !== 'string') return false;
   const now = Math.floor(Date.now() / 1000);
   if (typeof payload.exp !== 'number' || payload.exp > now + LIMITS.jwtLifetimeSeconds) return false;
+  if (typeof payload.iat === 'number' && payload.iat > now + LIMITS.jwtClockToleranceSeconds) return false;
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
   sweepUsed(new Date());
   return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + LIMITS.jwtClockToleranceSeconds) * 1000));

@@ -2,7 +2,7 @@
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
 import type { Sealed } from '../../common/crypto';
-import type { ClientAuthMethod, GrantType, SigningAlgorithm } from '../protocol';
+import type { ClientAuthMethod, FAPI_PROFILES, GrantType, SigningAlgorithm } from '../protocol';
 
 /**
  * Registration metadata (RFC 7591 §2, OpenID Connect Dynamic Client Registration §2) kept under its
@@ -23,6 +23,8 @@ export interface RegisteredMetadata {
   request_uris?: string[];
   /** RFC 9126 §6: its authorization requests must be pushed first (POST /oauth/par). */
   require_pushed_authorization_requests?: boolean;
+  /** FAPI 2.0 Security Profile: its rules apply to this client (protocol.ts FAPI_*). */
+  fapi_profile?: (typeof FAPI_PROFILES)[number];
   /** OpenID Connect Back-Channel Logout: where logout tokens are posted, and whether it needs `sid` (always sent). */
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;

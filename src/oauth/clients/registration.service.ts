@@ -15,6 +15,9 @@ import {
   REQUEST_OBJECT_ALGORITHMS,
   DEFAULT_CLIENT_AUTH_METHOD,
   DEFAULT_REGISTRATION_GRANTS,
+  FAPI_ALGORITHMS,
+  FAPI_GRANTS,
+  FAPI_PROFILES,
   SELF_REGISTRABLE_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
@@ -213,7 +216,33 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
     metadata[field] = value;
   }
   Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate), readLogoutMetadata(input, allowPrivate));
+  if (input.fapi_profile !== undefined) applyFapiProfile(input.fapi_profile, { authMethod, grants, responseTypes, metadata });
   return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };
+}
+
+/**
+ * FAPI 2.0 Security Profile (final) for a client that asks for it: private_key_jwt (§5.3.2.1-6), no
+ * implicit or password grant and the code response type only (§5.3.2.2), PS256, ES256 or EdDSA for
+ * what it signs and ES256 for its ID tokens (§5.4), and every authorization request pushed (§5.3.2.2-2).
+ */
+function applyFapiProfile(
+  profile: unknown,
+  client: { authMethod: ClientAuthMethod; grants: GrantType[]; responseTypes: ResponseType[]; metadata: RegisteredMetadata },
+): void {
+  if (!(FAPI_PROFILES as readonly unknown[]).includes(profile)) throw invalid(`fapi_profile must be ${FAPI_PROFILES.join(' or ')}`);
+  if (client.authMethod !== 'private_key_jwt') throw invalid('A FAPI 2.0 client authenticates with private_key_jwt');
+  if (!client.grants.every((grant) => FAPI_GRANTS.includes(grant)))
+    throw invalid(`A FAPI 2.0 client may use only ${FAPI_GRANTS.join(', ')}`);
+  if (!client.responseTypes.every((type) => type === 'code')) throw invalid('A FAPI 2.0 client uses the code response type only');
+  const { metadata } = client;
+  const fapiSigned = (alg: string | undefined) => alg === undefined || (FAPI_ALGORITHMS as readonly string[]).includes(alg);
+  if (!fapiSigned(metadata.token_endpoint_auth_signing_alg) || !fapiSigned(metadata.request_object_signing_alg))
+    throw invalid(`A FAPI 2.0 client signs with ${FAPI_ALGORITHMS.join(', ')}`);
+  if (metadata.id_token_signed_response_alg === 'RS256' || metadata.userinfo_signed_response_alg === 'RS256')
+    throw invalid('A FAPI 2.0 client gets what this server signs for it with ES256');
+  metadata.fapi_profile = profile as RegisteredMetadata['fapi_profile'];
+  metadata.require_pushed_authorization_requests = true;
+  metadata.id_token_signed_response_alg ??= 'ES256';
 }
 
 function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {

@@ -6,9 +6,12 @@ import type { CodeDocument } from './tokens.model';
 import * as tokensDao from './tokens.dao';
 
 /** Stores a new code for the approved request and returns its plain value, for the redirect only. */
-export async function issue(request: Omit<CodeDocument, '_id' | 'expiresAt'>): Promise<string> {
+export async function issue(
+  request: Omit<CodeDocument, '_id' | 'expiresAt'>,
+  lifetimeSeconds: number = LIMITS.authorizationCodeLifetimeSeconds,
+): Promise<string> {
   const code = randomToken();
-  const expiresAt = new Date(Date.now() + LIMITS.authorizationCodeLifetimeSeconds * 1000);
+  const expiresAt = new Date(Date.now() + lifetimeSeconds * 1000);
   await tokensDao.insertCode({ ...request, _id: sha256(code), expiresAt });
   return code;
 }

@@ -24,6 +24,7 @@ import { createRefreshTokenGrant } from './refresh-token.grant';
 import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
+import { isFapi } from '../clients/fapi.service';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
 interface TokenEndpoint {
@@ -118,6 +119,8 @@ export function createTokensController(
       const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config, req.path));
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const proof = definition.dpop ? await proofOf(req, res) : null;
+      // FAPI 2.0 §5.3.2.1-5: only sender-constrained tokens, so a FAPI client's request needs a proof.
+      if (!proof && isFapi(client)) throw new OAuthErrorResponse('invalid_dpop_proof', 'FAPI 2.0 clients must send a DPoP proof');
       const issued = await grants[grantType]({
         proof,
         client,
