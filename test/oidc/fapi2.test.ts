@@ -3,7 +3,7 @@
 // happy path with openid-client (PAR, PKCE S256, private_key_jwt, DPoP, an ES256 ID token, the
 // resource with a proof), then each rule's refusal through HTTP.
 import { createHash } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
@@ -68,6 +68,26 @@ const assertion = (clientId: string, claims: Record<string, unknown>, key = es, 
     .sign(key.privateKey);
 
 const pkce = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+/** A push authenticated by this client assertion: a good request unless `fields` changes it. */
+const pushWith = (clientAssertion: string, fields: Record<string, string | undefined> = {}) =>
+  request(liveApp().app)
+    .post('/oauth/par')
+    .type('form')
+    .send(
+      Object.fromEntries(
+        Object.entries({
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: clientAssertion,
+          response_type: 'code',
+          redirect_uri: CALLBACK,
+          scope: 'openid',
+          code_challenge: pkce('v'.repeat(43)),
+          code_challenge_method: 'S256',
+          ...fields,
+        }).filter(([, value]) => value !== undefined),
+      ),
+    );
 
 describe('registration', () => {
   it('gives a FAPI client PAR, ES256 ID tokens and its profile', async () => {
@@ -158,32 +178,20 @@ describe('refusals', () => {
 
   it('refuses a push without PKCE, with plain PKCE, or without redirect_uri', async () => {
     const { clientId } = await fapiClient();
-    const push = async (fields: Record<string, string>) =>
-      request(liveApp().app)
-        .post('/oauth/par')
-        .type('form')
-        .send({
-          client_id: clientId,
-          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-          client_assertion: await assertion(clientId, {}),
-          response_type: 'code',
-          scope: 'openid',
-          ...fields,
-        });
-    const challenge = pkce('v'.repeat(43));
-    expect((await push({ redirect_uri: CALLBACK })).body).toMatchObject({
+    const push = async (fields: Record<string, string | undefined>) => pushWith(await assertion(clientId, {}), fields);
+    expect((await push({ code_challenge: undefined, code_challenge_method: undefined })).body).toMatchObject({
       error: 'invalid_request',
       error_description: expect.stringContaining('S256'),
     });
-    expect((await push({ redirect_uri: CALLBACK, code_challenge: 'v'.repeat(43), code_challenge_method: 'plain' })).body).toMatchObject({
+    expect((await push({ code_challenge: 'v'.repeat(43), code_challenge_method: 'plain' })).body).toMatchObject({
       error: 'invalid_request',
       error_description: expect.stringContaining('S256'),
     });
-    expect((await push({ code_challenge: challenge, code_challenge_method: 'S256' })).body).toEqual({
+    expect((await push({ redirect_uri: undefined })).body).toEqual({
       error: 'invalid_request',
       error_description: 'FAPI 2.0 clients must send redirect_uri',
     });
-    expect((await push({ redirect_uri: CALLBACK, code_challenge: challenge, code_challenge_method: 'S256' })).status).toBe(201);
+    expect((await push({})).status).toBe(201);
   });
 
   it.each([
@@ -193,38 +201,13 @@ describe('refusals', () => {
     ['made a minute ahead', () => ({ iat: Math.floor(Date.now() / 1000) + 90, nbf: Math.floor(Date.now() / 1000) + 90 })],
   ])('refuses a client assertion %s', async (_case, claims) => {
     const { clientId } = await fapiClient();
-    const res = await request(liveApp().app)
-      .post('/oauth/par')
-      .type('form')
-      .send({
-        client_id: clientId,
-        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-        client_assertion: await assertion(clientId, claims(liveApp().issuer)),
-        response_type: 'code',
-        redirect_uri: CALLBACK,
-        scope: 'openid',
-        code_challenge: pkce('v'.repeat(43)),
-        code_challenge_method: 'S256',
-      })
-      .expect(401);
+    const res = await pushWith(await assertion(clientId, claims(liveApp().issuer))).expect(401);
     expect(res.body.error).toBe('invalid_client');
   });
 
   it('refuses an RS256 client assertion', async () => {
     const { clientId } = await fapiClient();
-    const res = await request(liveApp().app)
-      .post('/oauth/par')
-      .type('form')
-      .send({
-        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-        client_assertion: await assertion(clientId, {}, rs, 'RS256'),
-        response_type: 'code',
-        redirect_uri: CALLBACK,
-        scope: 'openid',
-        code_challenge: pkce('v'.repeat(43)),
-        code_challenge_method: 'S256',
-      })
-      .expect(401);
+    const res = await pushWith(await assertion(clientId, {}, rs, 'RS256')).expect(401);
     expect(res.body.error).toBe('invalid_client');
   });
 
