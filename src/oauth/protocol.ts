@@ -58,14 +58,23 @@ export const SELF_REGISTRABLE_GRANTS: readonly GrantType[] = GRANT_TYPES.filter(
 export const PUBLIC_CLIENT_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 
 /** `id_token` and `id_token token` are OpenID Connect's implicit flow (Core §3.2); each needs a grant. */
-export const RESPONSE_TYPE_GRANT = {
-  code: 'authorization_code',
-  token: 'implicit',
-  id_token: 'implicit',
-  'id_token token': 'implicit',
-} as const satisfies Record<string, GrantType>;
-export type ResponseType = keyof typeof RESPONSE_TYPE_GRANT;
-export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANT) as ResponseType[];
+export const RESPONSE_TYPE_GRANTS = {
+  code: ['authorization_code'],
+  token: ['implicit'],
+  id_token: ['implicit'],
+  'id_token token': ['implicit'],
+  // OpenID Connect Core §3.3, the hybrid flow: a code, and tokens from the authorization endpoint too
+  // (OIDC Dynamic Client Registration §2: such a client holds both grants).
+  'code id_token': ['authorization_code', 'implicit'],
+  'code token': ['authorization_code', 'implicit'],
+  'code id_token token': ['authorization_code', 'implicit'],
+} as const satisfies Record<string, readonly GrantType[]>;
+export type ResponseType = keyof typeof RESPONSE_TYPE_GRANTS;
+/** Each spelled with its words in alphabetical order (how a request's value is compared). */
+export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANTS) as ResponseType[];
+/** Whether a client holding these grants may use the response type. */
+export const allowsResponseType = (grants: readonly string[], type: ResponseType): boolean =>
+  RESPONSE_TYPE_GRANTS[type].every((grant) => grants.includes(grant));
 
 /** form_post: OAuth 2.0 Form Post Response Mode, a page that posts the values to the redirect URI. */
 export const RESPONSE_MODES = ['query', 'fragment', 'form_post'] as const;

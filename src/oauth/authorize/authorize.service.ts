@@ -24,7 +24,7 @@ import {
   PKCE_METHODS,
   PKCE_VALUE,
   PROMPTS,
-  RESPONSE_TYPE_GRANT,
+  allowsResponseType,
   RESPONSE_TYPES,
   SCOPE_ERROR,
   STATE_VALUE,
@@ -236,12 +236,14 @@ export function createAuthorizeService(
     if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
       return fail('invalid_request', 'response_mode must be query, fragment or form_post (not query for tokens)');
     }
-    if (!client.grants.includes(RESPONSE_TYPE_GRANT[responseType]))
+    const parts = responseType.split(' ');
+    if (!allowsResponseType(client.grants, responseType))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
     const scope = grantedScope(parameters.scope);
     if (!scope) return fail('invalid_scope', SCOPE_ERROR);
-    if (responseType.startsWith('id_token') && (!scope.includes('openid') || !parameters.nonce)) {
-      return fail('invalid_request', 'response_type id_token needs the openid scope and a nonce');
+    // OIDC Core §3.2.2.1 and §3.3.2.11: an ID token from the authorization endpoint carries the nonce.
+    if (parts.includes('id_token') && (!scope.includes('openid') || !parameters.nonce)) {
+      return fail('invalid_request', `response_type ${responseType} needs the openid scope and a nonce`);
     }
     const prompt = parameters.prompt?.split(' ').filter(Boolean) ?? [];
     if (!prompt.every((value) => (PROMPTS as readonly string[]).includes(value)) || (prompt.includes('none') && prompt.length > 1)) {
@@ -271,7 +273,7 @@ export function createAuthorizeService(
       pushedUri,
       dpopJkt: parameters.dpop_jkt,
     };
-    if (responseType === 'code' && (parameters.code_challenge || parameters.code_challenge_method)) {
+    if (parts.includes('code') && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
       if (!parameters.code_challenge || !PKCE_VALUE.test(parameters.code_challenge)) {
         return fail('invalid_request', 'code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]');
@@ -357,51 +359,52 @@ export function createAuthorizeService(
       });
     }
     if (signedIn.sid) await backchannel.granted(signedIn.sid, signedIn.userId, request.client);
-    if (request.responseType === 'code') {
-      const code = await codesService.issue(
-        {
-          clientId: request.client._id,
-          userId: signedIn.userId,
-          redirectUri: request.redirectUri,
-          scope: request.scope,
-          codeChallenge: request.codeChallenge,
-          codeChallengeMethod: request.codeChallengeMethod,
-          nonce: request.nonce,
-          authTime: signedIn.authTime,
-          amr: signedIn.amr,
-          sid: signedIn.sid,
-          claims: request.claims,
-          dpopJkt: request.dpopJkt,
-        },
-        isFapi(request.client) ? FAPI_CODE_LIFETIME_SECONDS : undefined,
-      );
-      return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
-    }
+    // What the response type asks for: a code, an access token, an ID token (hybrid: a code and more).
+    const parts = new Set(request.responseType.split(' '));
+    const code = !parts.has('code')
+      ? undefined
+      : await codesService.issue(
+          {
+            clientId: request.client._id,
+            userId: signedIn.userId,
+            redirectUri: request.redirectUri,
+            scope: request.scope,
+            codeChallenge: request.codeChallenge,
+            codeChallengeMethod: request.codeChallengeMethod,
+            nonce: request.nonce,
+            authTime: signedIn.authTime,
+            amr: signedIn.amr,
+            sid: signedIn.sid,
+            claims: request.claims,
+            dpopJkt: request.dpopJkt,
+          },
+          isFapi(request.client) ? FAPI_CODE_LIFETIME_SECONDS : undefined,
+        );
+    if (request.responseType === 'code') return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
     const person = await usersService.findById(signedIn.userId);
     if (!person) return redirectBack(request.redirectUri, request.responseMode, { error: 'login_required', state: request.state });
-    // Implicit: an access token for `token` and `id_token token`, an ID token for `id_token*`.
-    const issued: IssuedToken | null =
-      request.responseType === 'id_token'
-        ? null
-        : await issue(
-            {
-              client: request.client,
-              person,
-              scope: request.scope,
-              grantType: 'implicit',
-              refreshToken: false,
-              authTime: signedIn.authTime,
-              amr: signedIn.amr,
-              claims: request.claims,
-            },
-            { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
-          );
+    const issued: IssuedToken | null = !parts.has('token')
+      ? null
+      : await issue(
+          {
+            client: request.client,
+            person,
+            scope: request.scope,
+            grantType: 'implicit',
+            refreshToken: false,
+            authTime: signedIn.authTime,
+            amr: signedIn.amr,
+            claims: request.claims,
+          },
+          { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
+        );
     // Without an access token there is no userinfo to ask: the scopes' claims go in the ID token (OIDC Core §5.4).
     const idTokenClaims = [
       ...(request.responseType === 'id_token' ? claimsService.scopeClaims(request.scope) : []),
       ...(request.claims?.id_token ?? []),
     ];
-    const idToken = request.responseType.startsWith('id_token')
+    // Its at_hash and c_hash tie it to the access token and the code beside it (OIDC Core §3.3.2.11).
+    const idToken = parts.has('id_token')
       ? await idTokens.sign({
           user: person,
           clientId: request.client._id,
@@ -412,9 +415,11 @@ export function createAuthorizeService(
           sid: signedIn.sid,
           nonce: request.nonce,
           accessToken: issued?.accessToken,
+          code,
         })
       : undefined;
     return redirectBack(request.redirectUri, request.responseMode, {
+      code,
       ...implicitResponse(issued, idToken, request.responseType === 'token'),
       state: request.state,
     });

@@ -21,7 +21,8 @@ import {
   SELF_REGISTRABLE_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
-  RESPONSE_TYPE_GRANT,
+  RESPONSE_TYPE_GRANTS,
+  allowsResponseType,
   RESPONSE_TYPES,
   SIGNING_ALGORITHMS,
   isSigningAlgorithm,
@@ -188,10 +189,10 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
     throw invalid(`A public client (token_endpoint_auth_method none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
   }
   const responseTypes =
-    (stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANT) as ResponseType[] | undefined) ??
+    (stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANTS) as ResponseType[] | undefined) ??
     (grants.includes('authorization_code') ? ['code'] : []);
-  const missing = responseTypes.find((type) => !grants.includes(RESPONSE_TYPE_GRANT[type]));
-  if (missing) throw invalid(`response_type ${missing} needs the grant type ${RESPONSE_TYPE_GRANT[missing]}`);
+  const missing = responseTypes.find((type) => !allowsResponseType(grants, type));
+  if (missing) throw invalid(`response_type ${missing} needs the grant types ${RESPONSE_TYPE_GRANTS[missing].join(' and ')}`);
   const redirectUris = stringList(input.redirect_uris, 'redirect_uris', isRegistrableRedirectUri, redirectUriError) ?? [];
   if (responseTypes.length > 0 && redirectUris.length === 0)
     throw redirectUriError('redirect_uris is required for the code and implicit flows');
@@ -256,7 +257,7 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
     redirect_uris: client.redirectUris ?? [client.redirectUri],
     post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
     grant_types: grants,
-    response_types: RESPONSE_TYPES.filter((type) => grants.includes(RESPONSE_TYPE_GRANT[type])),
+    response_types: RESPONSE_TYPES.filter((type) => allowsResponseType(grants, type)),
     token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? DEFAULT_CLIENT_AUTH_METHOD,
     ...client.metadata,
   };
