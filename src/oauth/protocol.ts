@@ -76,9 +76,16 @@ export const RESPONSE_TYPES = Object.keys(RESPONSE_TYPE_GRANTS) as ResponseType[
 export const allowsResponseType = (grants: readonly string[], type: ResponseType): boolean =>
   RESPONSE_TYPE_GRANTS[type].every((grant) => grants.includes(grant));
 
-/** form_post: OAuth 2.0 Form Post Response Mode, a page that posts the values to the redirect URI. */
-export const RESPONSE_MODES = ['query', 'fragment', 'form_post'] as const;
-export type ResponseMode = (typeof RESPONSE_MODES)[number];
+/**
+ * form_post: OAuth 2.0 Form Post Response Mode, a page that posts the values to the redirect URI.
+ * The `.jwt` modes and `jwt` (JARM): the values signed in one JWT, sent as `response` the same ways;
+ * `jwt` is query.jwt for a code alone and fragment.jwt otherwise.
+ */
+export const RESPONSE_MODES = ['query', 'fragment', 'form_post', 'query.jwt', 'fragment.jwt', 'form_post.jwt', 'jwt'] as const;
+/** How the answer travels: the carrier, and whether its values are signed (JARM). */
+export type ResponseMode = Exclude<(typeof RESPONSE_MODES)[number], 'jwt'>;
+/** JARM §2.1: how long a signed authorization response is good for. */
+export const JARM_LIFETIME_SECONDS = 300;
 
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];

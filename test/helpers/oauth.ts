@@ -67,16 +67,26 @@ export async function approve(
   decision: 'approve' | 'deny' = 'approve',
   path = '/oauth/authorize',
 ): Promise<URL> {
+  const res = await decided(agent, query, decision, path);
+  expect(res.status).toBe(302);
+  return new URL(res.headers.location);
+}
+
+/** The consent page of the request, decided through its form: the answer as it comes (a redirect, or a form_post page). */
+export async function decided(
+  agent: ReturnType<typeof request.agent>,
+  query: Record<string, string>,
+  decision: 'approve' | 'deny' = 'approve',
+  path = '/oauth/authorize',
+): Promise<request.Response> {
   const consent = await agent.get(path).query(query).expect(200);
   const fields = Object.fromEntries(
     [...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]),
   );
-  const res = await agent
+  return agent
     .post(path)
     .type('form')
-    .send({ ...fields, decision })
-    .expect(302);
-  return new URL(res.headers.location);
+    .send({ ...fields, decision });
 }
 
 /** Signs in, approves and returns an authorization code for the client. */

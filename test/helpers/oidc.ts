@@ -2,6 +2,8 @@
 // allows only when told to.
 import * as oidc from 'openid-client';
 import type { Clock } from '../../src/common/clock';
+import request from 'supertest';
+import { createUser } from './factories';
 import { startLiveApp, type LiveApp } from './live-app';
 
 export const insecure = { execute: [oidc.allowInsecureRequests] };
@@ -56,4 +58,14 @@ export async function browserRelyingParty(
   });
   config[oidc.customFetch] = loopbackFetch;
   return config;
+}
+
+/**
+ * A client registered through POST /oauth/register (RFC 7591) by a new person's seed 000 token:
+ * the raw answer, for tests that look at refusals too.
+ */
+export async function registrationAnswer(app: import('express').Express, metadata: Record<string, unknown>) {
+  const person = await createUser();
+  const login = await request(app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
+  return request(app).post('/oauth/register').set('Authorization', `Bearer ${login.body.accessToken}`).send(metadata);
 }

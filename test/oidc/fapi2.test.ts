@@ -10,7 +10,7 @@ import { sha256 } from '../../src/common/crypto';
 import { CodeModel } from '../../src/oauth/tokens/tokens.model';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { insecure, useLiveApp } from '../helpers/oidc';
+import { insecure, registrationAnswer, useLiveApp } from '../helpers/oidc';
 import { approve, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
@@ -28,21 +28,15 @@ beforeAll(async () => {
   rs = await made('RS256', 'fapi-rs');
 });
 
-async function registerWith(metadata: Record<string, unknown>) {
-  const person = await createUser();
-  const login = await request(liveApp().app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
-  return request(liveApp().app)
-    .post('/oauth/register')
-    .set('Authorization', `Bearer ${login.body.accessToken}`)
-    .send({
-      redirect_uris: [CALLBACK],
-      token_endpoint_auth_method: 'private_key_jwt',
-      jwks: { keys: [es.jwk, rs.jwk] },
-      grant_types: ['authorization_code', 'refresh_token'],
-      fapi_profile: 'fapi2',
-      ...metadata,
-    });
-}
+const registerWith = (metadata: Record<string, unknown>) =>
+  registrationAnswer(liveApp().app, {
+    redirect_uris: [CALLBACK],
+    token_endpoint_auth_method: 'private_key_jwt',
+    jwks: { keys: [es.jwk, rs.jwk] },
+    grant_types: ['authorization_code', 'refresh_token'],
+    fapi_profile: 'fapi2',
+    ...metadata,
+  });
 
 async function fapiClient() {
   const registered = await registerWith({});

@@ -81,5 +81,5 @@ it('answers a remembered consent with the page at once, and discovery lists form
     .expect(200);
   expect(fieldsOf(again.text).code).toBeTruthy();
   const { body } = await request(app).get('/.well-known/openid-configuration');
-  expect(body.response_modes_supported).toEqual(['query', 'fragment', 'form_post']);
+  expect(body.response_modes_supported).toEqual(['query', 'fragment', 'form_post', 'query.jwt', 'fragment.jwt', 'form_post.jwt', 'jwt']);
 });

@@ -7,25 +7,20 @@ import request from 'supertest';
 import { halfHash } from '../../src/oauth/oidc/id-tokens.service';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { useLiveApp } from '../helpers/oidc';
-import { approve, signedInAgent } from '../helpers/oauth';
+import { registrationAnswer, useLiveApp } from '../helpers/oidc';
+import { approve, decided, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const liveApp = useLiveApp();
 const CALLBACK = 'http://127.0.0.1:8400/callback';
 
 async function register(metadata: Record<string, unknown> = {}) {
-  const person = await createUser();
-  const login = await request(liveApp().app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
-  const res = await request(liveApp().app)
-    .post('/oauth/register')
-    .set('Authorization', `Bearer ${login.body.accessToken}`)
-    .send({
-      redirect_uris: [CALLBACK],
-      grant_types: ['authorization_code', 'implicit', 'refresh_token'],
-      response_types: ['code', 'code id_token', 'code token', 'code id_token token'],
-      ...metadata,
-    });
+  const res = await registrationAnswer(liveApp().app, {
+    redirect_uris: [CALLBACK],
+    grant_types: ['authorization_code', 'implicit', 'refresh_token'],
+    response_types: ['code', 'code id_token', 'code token', 'code id_token token'],
+    ...metadata,
+  });
   expect(res.status).toBe(201);
   return res.body as { client_id: string; client_secret: string; response_types: string[] };
 }
@@ -93,15 +88,8 @@ it('answers a hybrid request by form_post when asked', async () => {
     nonce: 'n',
     response_mode: 'form_post',
   };
-  const consent = await agent.get('/oauth/authorize').query(query).expect(200);
-  const fields = Object.fromEntries(
-    [...consent.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
-  );
-  const page = await agent
-    .post('/oauth/authorize')
-    .type('form')
-    .send({ ...fields, decision: 'approve' })
-    .expect(200);
+  const page = await decided(agent, query);
+  expect(page.status).toBe(200);
   expect(page.text).toContain(`action="${CALLBACK}"`);
   expect(page.text).toMatch(/name="code"/);
   expect(page.text).toMatch(/name="id_token"/);

@@ -7,7 +7,7 @@ import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { bodyField } from '../../common/request-body';
 import { formBody, pageFormBody } from '../../web/form-body';
-import type { IdTokenSigner } from '../tokens/issuing.service';
+import type { AuthorizationSigner } from './authorize.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createPushedRequestsController } from './pushed-requests.controller';
 import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
@@ -21,7 +21,7 @@ import type { BackchannelLogout } from '../oidc/backchannel.service';
 export const AUTHORIZE_PATHS = ['/v1/oauth/authorize', '/authorize', ENDPOINTS.authorization];
 
 export function createAuthorizeRouter(
-  idTokens: IdTokenSigner,
+  idTokens: AuthorizationSigner,
   config: Config,
   sessions: RequestHandler,
   csrf: Csrf,

@@ -25,6 +25,7 @@ import {
   PKCE_VALUE,
   PROMPTS,
   allowsResponseType,
+  RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_ERROR,
   STATE_VALUE,
@@ -37,7 +38,11 @@ import { applyRequestObject } from './request-object';
 import { fetchRequestObject } from './request-uri';
 import * as pushedRequests from './pushed-requests.store';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
-import { implicitResponse, issue, type IdTokenSigner, type IssuedToken } from '../tokens/issuing.service';
+import { implicitResponse, issue, type IssuedToken } from '../tokens/issuing.service';
+import type { IdTokens } from '../oidc/id-tokens.service';
+
+/** What the authorization endpoint signs: ID tokens, and JARM responses. */
+export type AuthorizationSigner = Pick<IdTokens, 'sign' | 'signAuthorizationResponse'>;
 
 export interface AuthorizationRequest {
   client: ClientDocument;
@@ -121,19 +126,36 @@ export const refusal = (title: string, message: string): Refusal => ({ kind: 're
 
 export function createAuthorizeService(
   config: Config,
-  idTokens: IdTokenSigner,
+  idTokens: AuthorizationSigner,
   backchannel: Pick<BackchannelLogout, 'granted'>,
   clock: Clock = systemClock,
 ) {
-  /** Sends the browser back to the client, with RFC 9207's `iss` on every response. */
-  function redirectBack(redirectUri: string, mode: ResponseMode, values: Record<string, string | undefined>): Redirect {
+  /**
+   * Sends the browser back to the client, with RFC 9207's `iss` on every response; in a JARM mode the
+   * values (and `iss`, `aud`, `exp`) are one JWT signed for the client, sent as `response`.
+   */
+  async function redirectBack(
+    { redirectUri, responseMode: mode, client }: Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'client'>,
+    values: Record<string, string | undefined>,
+  ): Promise<Redirect> {
     const url = new URL(redirectUri);
-    const entries = Object.entries({ ...values, iss: config.publicUrl }).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    );
+    const present = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const [carrier, jarm] = mode.split('.') as ['query' | 'fragment' | 'form_post', 'jwt' | undefined];
+    const entries: [string, string][] = jarm
+      ? [
+          [
+            'response',
+            await idTokens.signAuthorizationResponse(
+              Object.fromEntries(present),
+              client._id,
+              client.metadata?.authorization_signed_response_alg ?? (isFapi(client) ? 'ES256' : undefined),
+            ),
+          ],
+        ]
+      : [...present, ['iss', config.publicUrl]];
     const error = values.error === undefined ? {} : { error: { error: values.error, error_description: values.error_description } };
-    if (mode === 'form_post') return { kind: 'form_post', action: redirectUri, fields: Object.fromEntries(entries), ...error };
-    if (mode === 'query') entries.forEach(([name, value]) => url.searchParams.set(name, value));
+    if (carrier === 'form_post') return { kind: 'form_post', action: redirectUri, fields: Object.fromEntries(entries), ...error };
+    if (carrier === 'query') entries.forEach(([name, value]) => url.searchParams.set(name, value));
     else url.hash = new URLSearchParams(entries).toString();
     return { kind: 'redirect', location: url.toString(), ...error };
   }
@@ -195,17 +217,18 @@ export function createAuthorizeService(
     const spelled = requestedType?.split(' ').filter(Boolean).sort().join(' ');
     const known = RESPONSE_TYPES.find((type) => type === spelled);
     const responseType: ResponseType = known ?? 'code';
-    // Tokens never travel in the query, not even beside an error; form_post suits every response type.
-    const responseMode: ResponseMode =
-      parameters.response_mode === 'form_post'
-        ? 'form_post'
-        : responseType !== 'code' || parameters.response_mode === 'fragment'
-          ? 'fragment'
-          : 'query';
+    // Tokens never travel in the query, not even beside an error (nor signed: JARM §2.3.1); form_post
+    // suits every response type; `jwt` (JARM) signs the answer in the carrier the type would get.
+    const requestedMode = parameters.response_mode;
+    const signedMode = requestedMode === 'jwt' || requestedMode?.endsWith('.jwt') === true;
+    const wantedCarrier = requestedMode?.replace(/\.?jwt$/, '');
+    const carrier =
+      wantedCarrier === 'form_post' ? 'form_post' : responseType !== 'code' || wantedCarrier === 'fragment' ? 'fragment' : 'query';
+    const responseMode: ResponseMode = signedMode ? `${carrier}.jwt` : carrier;
     const trusted = signedIn || client.ownerId === undefined;
-    const fail = (error: string, description: string): Redirect | Refusal =>
+    const fail = async (error: string, description: string): Promise<Redirect | Refusal> =>
       trusted
-        ? redirectBack(redirectUri, responseMode, { error, error_description: description, state })
+        ? redirectBack({ redirectUri, responseMode, client }, { error, error_description: description, state })
         : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
     if (pushed) return fail('invalid_request_uri', 'the pushed request is not known for this client, has expired or was used');
@@ -233,8 +256,8 @@ export function createAuthorizeService(
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
     if (!requestedType) return fail('invalid_request', 'Missing parameter: response_type');
     if (!known) return fail('unsupported_response_type', `response_type must be one of ${RESPONSE_TYPES.join(', ')}`);
-    if (parameters.response_mode !== undefined && parameters.response_mode !== responseMode) {
-      return fail('invalid_request', 'response_mode must be query, fragment or form_post (not query for tokens)');
+    if (requestedMode !== undefined && requestedMode !== 'jwt' && requestedMode !== responseMode) {
+      return fail('invalid_request', `response_mode must be one of ${RESPONSE_MODES.join(', ')} (never query for tokens)`);
     }
     const parts = responseType.split(' ');
     if (!allowsResponseType(client.grants, responseType))
@@ -314,7 +337,7 @@ export function createAuthorizeService(
     const wanted = mustSignIn ? null : multiFactorWanted(request);
     if (wanted && acrOf(person!.amr) !== MULTI_FACTOR_ACR) {
       if (request.prompt.includes('none')) {
-        return redirectBack(request.redirectUri, request.responseMode, {
+        return redirectBack(request, {
           error: 'interaction_required',
           error_description: 'prompt=none: the person would have to give a second factor',
           state: request.state,
@@ -322,7 +345,7 @@ export function createAuthorizeService(
       }
       if (await factorsService.hasSecondFactor(person!.userId)) return 'step-up';
       if (wanted === 'essential') {
-        return redirectBack(request.redirectUri, request.responseMode, {
+        return redirectBack(request, {
           error: 'access_denied',
           error_description: 'acr 2 was essential and the person has no second factor (they can add one on their account page)',
           state: request.state,
@@ -339,7 +362,7 @@ export function createAuthorizeService(
     if (remembered) return issueFor(request, person);
     if (request.prompt.includes('none')) {
       const error = mustSignIn ? 'login_required' : 'consent_required';
-      return redirectBack(request.redirectUri, request.responseMode, {
+      return redirectBack(request, {
         error,
         error_description: `prompt=none: ${error}`,
         state: request.state,
@@ -352,7 +375,7 @@ export function createAuthorizeService(
   async function issueFor(request: AuthorizationRequest, signedIn: SignedIn): Promise<Redirect> {
     // A pushed request answers once: of two browsers (or tabs) finishing it, one gets the code.
     if (request.pushedUri && !(await pushedRequests.take(request.pushedUri))) {
-      return redirectBack(request.redirectUri, request.responseMode, {
+      return redirectBack(request, {
         error: 'invalid_request_uri',
         error_description: 'the pushed request was used already',
         state: request.state,
@@ -380,9 +403,9 @@ export function createAuthorizeService(
           },
           isFapi(request.client) ? FAPI_CODE_LIFETIME_SECONDS : undefined,
         );
-    if (request.responseType === 'code') return redirectBack(request.redirectUri, request.responseMode, { code, state: request.state });
+    if (request.responseType === 'code') return redirectBack(request, { code, state: request.state });
     const person = await usersService.findById(signedIn.userId);
-    if (!person) return redirectBack(request.redirectUri, request.responseMode, { error: 'login_required', state: request.state });
+    if (!person) return redirectBack(request, { error: 'login_required', state: request.state });
     const issued: IssuedToken | null = !parts.has('token')
       ? null
       : await issue(
@@ -418,7 +441,7 @@ export function createAuthorizeService(
           code,
         })
       : undefined;
-    return redirectBack(request.redirectUri, request.responseMode, {
+    return redirectBack(request, {
       code,
       ...implicitResponse(issued, idToken, request.responseType === 'token'),
       state: request.state,
@@ -440,7 +463,7 @@ export function createAuthorizeService(
       const { request } = reviewed;
       if (decision === 'deny') {
         if (request.pushedUri) await pushedRequests.take(request.pushedUri);
-        return redirectBack(request.redirectUri, request.responseMode, {
+        return redirectBack(request, {
           error: 'access_denied',
           error_description: 'The user denied access',
           state: request.state,

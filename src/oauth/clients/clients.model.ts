@@ -32,6 +32,8 @@ export interface RegisteredMetadata {
   id_token_signed_response_alg?: SigningAlgorithm;
   /** Present: userinfo answers it with a JWT signed so (OIDC Core §5.3.2); absent: plain JSON. */
   userinfo_signed_response_alg?: SigningAlgorithm;
+  /** JARM: how its signed authorization responses are signed (RS256 when absent). */
+  authorization_signed_response_alg?: SigningAlgorithm;
 }
 
 export interface ClientDocument {

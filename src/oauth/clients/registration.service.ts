@@ -70,7 +70,11 @@ export interface ClientMetadata extends RegisteredMetadata {
 }
 
 /** How the client wants what this server signs for it: one of SIGNING_ALGORITHMS each. */
-export const SIGNING_METADATA = ['id_token_signed_response_alg', 'userinfo_signed_response_alg'] as const;
+export const SIGNING_METADATA = [
+  'id_token_signed_response_alg',
+  'userinfo_signed_response_alg',
+  'authorization_signed_response_alg',
+] as const;
 
 /** The client's own pages (RFC 7591 §2): http(s) addresses the consent page links to (and shows the logo of). */
 export const PAGE_METADATA = ['logo_uri', 'policy_uri', 'tos_uri'] as const;
@@ -239,7 +243,7 @@ function applyFapiProfile(
   const fapiSigned = (alg: string | undefined) => alg === undefined || (FAPI_ALGORITHMS as readonly string[]).includes(alg);
   if (!fapiSigned(metadata.token_endpoint_auth_signing_alg) || !fapiSigned(metadata.request_object_signing_alg))
     throw invalid(`A FAPI 2.0 client signs with ${FAPI_ALGORITHMS.join(', ')}`);
-  if (metadata.id_token_signed_response_alg === 'RS256' || metadata.userinfo_signed_response_alg === 'RS256')
+  if (SIGNING_METADATA.some((field) => metadata[field] === 'RS256'))
     throw invalid('A FAPI 2.0 client gets what this server signs for it with ES256');
   metadata.fapi_profile = profile as RegisteredMetadata['fapi_profile'];
   metadata.require_pushed_authorization_requests = true;

@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
 import { randomToken } from '../../common/crypto';
-import { acrOf, BACKCHANNEL_LOGOUT_EVENT, type SigningAlgorithm } from '../protocol';
+import { acrOf, BACKCHANNEL_LOGOUT_EVENT, JARM_LIFETIME_SECONDS, type SigningAlgorithm } from '../protocol';
 
 /** A logout token is for delivery now (retries included), not for keeping. */
 const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
@@ -64,6 +64,11 @@ export function createIdTokens(keys: KeyRing, config: Config) {
       if (request.accessToken) claims.at_hash = halfHash(request.accessToken);
       if (request.code) claims.c_hash = halfHash(request.code);
       return signed(claims, request.clientId, request.algorithm, config.oauth.idTokenLifetime);
+    },
+
+    /** An authorization response as a signed JWT (JARM §2.1): its values, for the client, short-lived. */
+    signAuthorizationResponse(values: Record<string, string>, clientId: string, algorithm?: SigningAlgorithm): Promise<string> {
+      return signed(values, clientId, algorithm, JARM_LIFETIME_SECONDS);
     },
 
     /** A userinfo response as a signed JWT (OIDC Core §5.3.2), for a client that registered userinfo_signed_response_alg. */

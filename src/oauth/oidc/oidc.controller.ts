@@ -48,6 +48,7 @@ export function providerMetadata(issuer: string, requirePushedRequests = false):
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: SIGNING_ALGORITHMS,
     userinfo_signing_alg_values_supported: SIGNING_ALGORITHMS,
+    authorization_signing_alg_values_supported: SIGNING_ALGORITHMS,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_SIGNING_ALGORITHMS,
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
