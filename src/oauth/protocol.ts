@@ -112,6 +112,8 @@ export const FAPI_PROFILES = ['fapi2'] as const;
 export const FAPI_ALGORITHMS = ['PS256', 'ES256', 'EdDSA'] as const;
 /** FAPI 2.0 §5.3.2.1: the grants a FAPI client may hold (no implicit, no password). */
 export const FAPI_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+/** FAPI 2.0 §5.4: what this server signs for a FAPI client (ID tokens, userinfo, JARM) unless it registered otherwise. */
+export const FAPI_SIGNING_ALGORITHM = 'ES256' satisfies SigningAlgorithm;
 /** FAPI 2.0 §5.3.2.1-13: authorization codes live at most 60 s. */
 export const FAPI_CODE_LIFETIME_SECONDS = 60;
 
@@ -120,7 +122,8 @@ export const DPOP_ALGORITHMS = ['ES256', 'PS256', 'RS256', 'EdDSA'] as const;
 /** RFC 9449 §6: the token type of a DPoP-bound access token, and the Authorization scheme it is sent with. */
 export const DPOP_TOKEN_TYPE = 'DPoP';
 /** RFC 9449 §10: a JWK SHA-256 thumbprint (RFC 7638), as `dpop_jkt` carries one. */
-export const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+export const JWK_THUMBPRINT_LENGTH = 43;
+export const JWK_THUMBPRINT = new RegExp(`^[A-Za-z0-9_-]{${JWK_THUMBPRINT_LENGTH}}$`);
 
 /**
  * Request objects (OIDC Core §6.1, RFC 9101) by value: signed with the client's keys or (client_secret_jwt
@@ -268,7 +271,7 @@ export const LIMITS = {
 export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
   request_uri: LIMITS.requestUriLength,
-  dpop_jkt: 43,
+  dpop_jkt: JWK_THUMBPRINT_LENGTH,
   nonce: 1000,
   login_hint: MAX_EMAIL_LENGTH,
   acr_values: 100,

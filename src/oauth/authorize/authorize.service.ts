@@ -148,7 +148,7 @@ export function createAuthorizeService(
             await idTokens.signAuthorizationResponse(
               Object.fromEntries(present),
               client._id,
-              client.metadata?.authorization_signed_response_alg ?? (isFapi(client) ? 'ES256' : undefined),
+              client.metadata?.authorization_signed_response_alg,
             ),
           ],
         ]

@@ -18,6 +18,7 @@ import {
   FAPI_ALGORITHMS,
   FAPI_GRANTS,
   FAPI_PROFILES,
+  FAPI_SIGNING_ALGORITHM,
   SELF_REGISTRABLE_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
@@ -244,10 +245,11 @@ function applyFapiProfile(
   if (!fapiSigned(metadata.token_endpoint_auth_signing_alg) || !fapiSigned(metadata.request_object_signing_alg))
     throw invalid(`A FAPI 2.0 client signs with ${FAPI_ALGORITHMS.join(', ')}`);
   if (SIGNING_METADATA.some((field) => metadata[field] === 'RS256'))
-    throw invalid('A FAPI 2.0 client gets what this server signs for it with ES256');
+    throw invalid(`A FAPI 2.0 client gets what this server signs for it with ${FAPI_SIGNING_ALGORITHM}`);
   metadata.fapi_profile = profile as RegisteredMetadata['fapi_profile'];
   metadata.require_pushed_authorization_requests = true;
-  metadata.id_token_signed_response_alg ??= 'ES256';
+  metadata.id_token_signed_response_alg ??= FAPI_SIGNING_ALGORITHM;
+  metadata.authorization_signed_response_alg ??= FAPI_SIGNING_ALGORITHM;
 }
 
 function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
