@@ -38,6 +38,7 @@ import { createFactors, createFactorsRouter } from './factors/factors.routes';
 import { createFactorActions } from './factors/factors.service';
 import { createJourney } from './sign-in/journey.service';
 import { systemClock, type Clock } from './common/clock';
+import { RESOURCE_SCOPE } from './oauth/protocol';
 import { createMailer, type Mailer } from './mail/mailer';
 
 export interface AppDeps {
@@ -100,11 +101,19 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
       const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded });
-      app.use(createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock));
+      const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
+      app.use(oauth.router);
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
-      app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated));
+      const catalogueToken = oauth.requireOAuthToken({
+        scope: RESOURCE_SCOPE,
+        realm: 'catalogue',
+        invalidTokenError: 'invalid_token',
+        clientToken: 'accepted',
+        missingDescription: 'Send HTTP Basic credentials or an access token',
+      });
+      app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated, catalogueToken));
       app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
       app.use(createSocialRouter(config, logger, sessions, journey));
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));

@@ -1,8 +1,10 @@
-// HTTP Basic authentication for the catalogue (seed 001 part B): the email and password of a user,
-// raw as RFC 7617 sends them. Failures count against the server's one sign-in budget.
+// Who may read the catalogue: HTTP Basic (seed 001 part B), the email and password of a user raw as
+// RFC 7617 sends them, failures counting against the server's one sign-in budget; or an OAuth access
+// token of this server with the `read` scope (Bearer or DPoP, opaque or an RFC 9068 JWT), a person's
+// or a client's own. A refusal comes in the catalogue's envelope, with the scheme's own challenge.
 import type { RequestHandler, Response } from 'express';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
-import { basicCredentials } from '../common/authorization';
+import { basicCredentials, bearerToken, dpopToken } from '../common/authorization';
 import { AppError } from '../common/errors';
 import { principal } from '../common/guards';
 import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
@@ -30,6 +32,23 @@ export function requireBasicAuth(verifyPassword: PasswordVerifier): RequestHandl
     if (!userId) throw new CatalogueUnauthorizedError('Invalid email or password');
     res.locals.basicUserId = userId;
     next();
+  };
+}
+
+/** Basic credentials, or an OAuth access token checked by `tokenGuard` (its refusals put in the catalogue's envelope). */
+export function requireCatalogueCaller(verifyPassword: PasswordVerifier, tokenGuard: RequestHandler): RequestHandler {
+  const basic = requireBasicAuth(verifyPassword);
+  return async (req, res, next): Promise<void> => {
+    const header = req.headers.authorization;
+    if (bearerToken(header) === null && dpopToken(header) === null) return void (await basic(req, res, next));
+    try {
+      await tokenGuard(req, res, next);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      const body = err.body as { error?: string; error_description?: string } | undefined;
+      const message = body?.error_description ?? body?.error ?? 'Authentication required';
+      throw new AppError(err.status, { error: true, message, status_code: err.status }, err.headers);
+    }
   };
 }
 

@@ -14,11 +14,15 @@ import {
   str,
 } from '../openapi/openapi.kit';
 
-const basicAuth = [{ catalogueBasic: [] }];
+const basicAuth = [{ catalogueBasic: [] }, { oauth: ['read'] }];
 
 const catalogueResponses: Responses = {
   ...notModified,
-  '401': json(ref('CatalogueError'), 'Missing or wrong credentials (with a Basic challenge)'),
+  '401': json(
+    ref('CatalogueError'),
+    'Missing or wrong credentials (with a Basic challenge), or an access token that is not live or not for this server (a Bearer or DPoP challenge)',
+  ),
+  '403': json(ref('CatalogueError'), 'An access token without the read scope'),
   '429': json(ref('CatalogueError'), 'Too many failed sign-ins for this account from here; see Retry-After'),
   '405': json(ref('CatalogueError'), 'The catalogue is read-only'),
   ...jsonFaults,

@@ -18,8 +18,9 @@ commands:
                               register a client; its secret is printed this once
   list [--owner email]        every client, or one user's
   show <client_id>            one client's registration
-  update <client_id> [--name N] [--website W] [--redirect-uri U]... [--grants g1,g2]
-                              change a registration; repeated --redirect-uri replace them all
+  update <client_id> [--name N] [--website W] [--redirect-uri U]... [--grants g1,g2] [--operator yes|no]
+                              change a registration; repeated --redirect-uri replace them all;
+                              --operator yes lets its client_credentials tokens carry the admin scope
   delete <client_id>          delete a client and revoke every token, code and consent issued to it
   rotate-secret <client_id>   print a new secret; running servers refuse the old one within a second
 
@@ -45,6 +46,7 @@ const OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true },
   grants: { type: 'string' },
   owner: { type: 'string' },
+  operator: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -176,8 +178,11 @@ async function run(command: string, positionals: string[], values: Values, print
       const clientId = clientIdOf(positionals, command);
       const current = found(await clientsService.details(clientId), clientId);
       const uris = values['redirect-uri'];
-      if (values.name === undefined && values.website === undefined && !uris && !values.grants) {
-        throw new UsageError('update needs at least one of --name, --website, --redirect-uri, --grants');
+      if (values.operator !== undefined && values.operator !== 'yes' && values.operator !== 'no') {
+        throw new UsageError('--operator takes yes or no');
+      }
+      if (values.name === undefined && values.website === undefined && !uris && !values.grants && values.operator === undefined) {
+        throw new UsageError('update needs at least one of --name, --website, --redirect-uri, --grants, --operator');
       }
       // Each redirect URI, and the fields beside it, pass the rules a new registration would.
       const checked = await Promise.all(
@@ -195,6 +200,7 @@ async function run(command: string, positionals: string[], values: Values, print
         ...(values.website !== undefined && { website: checked[0].website }),
         ...(uris && { redirect_uris: checked.map((registration) => registration.redirect_uri) }),
         ...(values.grants && { grants: checked[0].grants }),
+        ...(values.operator !== undefined && { operator_access: values.operator === 'yes' }),
       });
       print(found(client, clientId), textOf(found(client, clientId)));
       return;

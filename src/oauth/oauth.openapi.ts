@@ -41,6 +41,7 @@ import {
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
+  SCOPES,
   SELF_REGISTRABLE_GRANTS,
   SIGNING_ALGORITHMS,
   TOKEN_GRANT_TYPES,
@@ -93,7 +94,19 @@ const requestObjectSchema = (maxLength: number) => ({
 });
 
 /** One or more of the scopes, space-separated. */
-const scopeList = { type: 'string', pattern: SCOPE_LIST_PATTERN, maxLength: 200 };
+const scopeList = {
+  type: 'string',
+  pattern: SCOPE_LIST_PATTERN,
+  maxLength: maxLengthOf('scope'),
+  description: `This server's scopes (${SCOPES.join(', ')}), or those of the resource named in resource`,
+};
+/** RFC 8707: the API the token is for (one per request here). */
+const resourceSchema = {
+  type: 'string',
+  maxLength: maxLengthOf('resource'),
+  description:
+    "RFC 8707: an API an operator registered (npm run resources), or this server's issuer for a JWT access token for its own APIs",
+};
 /** The words of a response type may come in any order (OAuth 2.0 Multiple Response Types). */
 const spellings = (words: string[]): string[] =>
   words.length <= 1 ? words : words.flatMap((word, i) => spellings(words.filter((_, j) => j !== i)).map((rest) => `${word} ${rest}`));
@@ -123,6 +136,7 @@ const tokenParameters = (grants: readonly string[]) =>
       password: param,
       device_code: param,
       scope: scopeList,
+      resource: resourceSchema,
     },
     ['grant_type'],
   );
@@ -224,6 +238,7 @@ const authorizeQuery = [
   { name: 'client_id', schema: str },
   { name: 'redirect_uri', schema: str },
   { name: 'scope', schema: scopeList },
+  { name: 'resource', schema: resourceSchema },
   { name: 'state', schema: stateSchema },
   { name: 'code_challenge', schema: { type: 'string', pattern: PKCE_VALUE.source } },
   { name: 'code_challenge_method', schema: { type: 'string', enum: [...PKCE_METHODS] } },
@@ -505,6 +520,22 @@ export const oauthOpenApi: OpenApiFragment = {
         responses: { '204': empty('Deleted'), '400': malformedPath, '401': json(ref('OAuthError'), 'invalid_token'), ...jsonFaults },
       },
     },
+    '/home/applications/{clientId}/open': {
+      parameters: [pathParam('clientId', 'The client_id of a connected application')],
+      get: {
+        tags: ['Connected applications'],
+        operationId: 'openConnectedApplication',
+        summary: 'The Open link of /home and /account: a sign-in started here at the application (OIDC Core §4)',
+        security: sessionAuth,
+        responses: {
+          '303': redirect("To the application's initiate_login_uri, with iss"),
+          '302': redirect('To /login when not signed in'),
+          '400': page('Malformed path'),
+          '404': json(ref('Error'), 'Not an application the person connected, or one that takes no sign-in started here'),
+          ...pageFaults,
+        },
+      },
+    },
     '/home/applications/{clientId}/revoke': {
       parameters: [pathParam('clientId', 'The client_id of a connected application')],
       post: {
@@ -756,6 +787,7 @@ export const oauthOpenApi: OpenApiFragment = {
         access_token: str,
         refresh_token: str,
         id_token: str,
+        scope: { ...str, description: 'The access token’s scope, when a resource was named (its own scopes only)' },
       },
       additionalProperties: false,
     },
@@ -770,6 +802,7 @@ export const oauthOpenApi: OpenApiFragment = {
         exp: int,
         iat: int,
         sub: str,
+        aud: { ...str, description: 'RFC 8707: the resource the access token is for' },
         cnf: {
           type: 'object',
           required: ['jkt'],
@@ -807,6 +840,12 @@ export const oauthOpenApi: OpenApiFragment = {
         fapi_profile: { type: 'string', enum: [...FAPI_PROFILES], description: 'FAPI 2.0 Security Profile: its rules apply to the client' },
         backchannel_logout_uri: { type: 'string', format: 'uri' },
         backchannel_logout_session_required: { type: 'boolean' },
+        initiate_login_uri: {
+          type: 'string',
+          format: 'uri',
+          maxLength: LIMITS.redirectUriLength,
+          description: 'OIDC Core §4: https; a connected person’s Open link sends them there with iss',
+        },
         grant_types: {
           type: 'array',
           items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
@@ -854,6 +893,7 @@ export const oauthOpenApi: OpenApiFragment = {
         fapi_profile: str,
         backchannel_logout_uri: str,
         backchannel_logout_session_required: { type: 'boolean' },
+        initiate_login_uri: str,
       },
       additionalProperties: false,
     },
@@ -867,6 +907,7 @@ export const oauthOpenApi: OpenApiFragment = {
         scope: { type: 'array', items: str },
         first_granted_at: { type: 'string', format: 'date-time' },
         last_used_at: { type: 'string', format: 'date-time' },
+        initiate_login_uri: { ...str, description: 'OIDC Core §4: where the application takes sign-ins started elsewhere' },
       },
       additionalProperties: false,
     },

@@ -1,10 +1,11 @@
 // Collects OAuth parameters from the query string and/or the body. RFC 6749 §3.1-3.2: a parameter
 // sent more than once (even once in each place) is invalid_request, and so is one that is not a
-// string or is absurdly long; empty values count as absent.
+// string or is absurdly long; empty values count as absent. RFC 8707 lets `resource` repeat; a token
+// here is for one audience, so a second one is invalid_target (§2).
 import type { Request } from 'express';
 import { basicClientCredentials } from '../common/authorization';
 import { bodyField } from '../common/request-body';
-import { invalidRequest } from './oauth.errors';
+import { invalidRequest, OAuthErrorResponse } from './oauth.errors';
 import { maxLengthOf } from './protocol';
 
 export type OAuthParameters = Record<string, string>;
@@ -16,8 +17,10 @@ export function collectParameters(req: Request, sources: readonly ('query' | 'bo
     if (values === undefined || values === null) continue;
     if (typeof values !== 'object' || Array.isArray(values)) throw invalidRequest('The request parameters must be an object of strings');
     for (const [name, value] of Object.entries(values)) {
-      if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name))
+      if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name)) {
+        if (name === 'resource') throw new OAuthErrorResponse('invalid_target', 'Name one resource: a token here is for one audience');
         throw invalidRequest(`Parameter ${name} is repeated`);
+      }
       if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
       if (value.length > maxLengthOf(name)) throw invalidRequest(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
       if (value !== '') parameters[name] = value;

@@ -13,13 +13,15 @@ import { createGrantsRouter } from './grants/grants.routes';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Lifecycle } from '../wiring';
 import * as oauthController from './oauth.controller';
-import { RESOURCE_SCOPE } from './protocol';
+import { ADMIN_SCOPE, RESOURCE_SCOPE } from './protocol';
+import { createResourcesRouter } from './resources/resources.routes';
 import { createBearerGuard } from './tokens/bearer.middleware';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
 import type { KeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 import { createDpopProofs } from './dpop/dpop.service';
+import { createJwtAccessTokens } from './tokens/jwt-access-tokens.service';
 import { createAccessTokenCache } from './tokens/tokens.service';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
@@ -32,17 +34,18 @@ export function createOAuthRouter(
   lifecycle: Lifecycle,
   keys: KeyRing,
   clock: Clock,
-): Router {
+): { router: Router; requireOAuthToken: ReturnType<typeof createBearerGuard> } {
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const dpop = createDpopProofs(config, clock);
-  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop);
+  const jwts = createJwtAccessTokens(keys, config);
+  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts);
   const router = Router();
-  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop));
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop));
+  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
-  router.use(createGrantsRouter(accessTokens, sessions, csrf));
+  router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl));
   router.use(createDeviceRouter(config, sessions, csrf));
   router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded));
   router.get(
@@ -56,7 +59,18 @@ export function createOAuthRouter(
     }),
     oauthController.currentUser,
   );
+  router.use(
+    createResourcesRouter(
+      config,
+      requireOAuthToken({
+        scope: ADMIN_SCOPE,
+        invalidTokenError: 'invalid_token',
+        clientToken: 'accepted',
+        missingDescription: 'Send an access token with the admin scope as Authorization: Bearer <token>',
+      }),
+    ),
+  );
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
-  return router;
+  return { router, requireOAuthToken };
 }

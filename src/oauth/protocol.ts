@@ -21,6 +21,9 @@ export const ENDPOINTS = {
   pushedAuthorization: '/oauth/par',
 } as const;
 
+/** The operator's API, for tokens with ADMIN_SCOPE. */
+export const ADMIN_API = { resources: '/admin/api/resources' } as const;
+
 /** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */
 export const PUSHED_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** OpenID Connect Discovery and RFC 8414, one document at both. */
@@ -177,6 +180,21 @@ export const SCOPES = Object.keys(SCOPE_DEFINITIONS) as Scope[];
 export const DEFAULT_SCOPE: readonly Scope[] = ['read'];
 /** The protected resource (GET /api/user) needs this scope. */
 export const RESOURCE_SCOPE: Scope = 'read';
+/**
+ * The operator's scope: the admin API (/admin/api) takes tokens with it. Never offered to people:
+ * only the client_credentials grant of a client the operator allowed (`operatorAccess`) gets it.
+ */
+export const ADMIN_SCOPE = 'admin';
+
+/** RFC 8707 resources: the forms of access token one may get (RFC 9068 JWT, or opaque as before). */
+export const RESOURCE_FORMATS = ['jwt', 'opaque'] as const;
+export type ResourceFormat = (typeof RESOURCE_FORMATS)[number];
+/** RFC 9068 §2.1: the `typ` of a JWT access token's header. */
+export const JWT_ACCESS_TOKEN_TYPE = 'at+jwt';
+/** RFC 6749 §3.3 scope-token: what a resource's own scopes are made of (and how long one may be). */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+/** Scopes about the person and the sign-in, never an API's own. */
+export const SIGN_IN_SCOPES: readonly string[] = ['openid', 'offline_access'];
 
 /** The claims about a person that some scope releases (`sub` included). */
 export const PERSON_CLAIMS: readonly string[] = [...new Set(SCOPES.flatMap((scope) => SCOPE_DEFINITIONS[scope].claims))];
@@ -261,6 +279,11 @@ export const LIMITS = {
   dpopNonceWindowSeconds: 300,
   /** RFC 8628 §3.5: slow_down adds this to the polling interval. */
   slowDownSeconds: 5,
+  /** RFC 9068 access tokens cannot be recalled from the APIs that check them alone: kept short. */
+  jwtAccessTokenLifetimeSeconds: 600,
+  /** Resources an operator may register (each instance keeps them all in memory), and scopes per resource. */
+  resources: 100,
+  scopesPerResource: 50,
 } as const;
 
 /**
@@ -272,6 +295,7 @@ export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
   request_uri: LIMITS.requestUriLength,
   dpop_jkt: JWK_THUMBPRINT_LENGTH,
+  scope: 200,
   nonce: 1000,
   login_hint: MAX_EMAIL_LENGTH,
   acr_values: 100,
@@ -285,15 +309,18 @@ export const maxLengthOf = (name: string): number =>
 /** State: printable ASCII, at most LIMITS.stateLength characters. */
 export const STATE_VALUE = new RegExp(`^[\\x20-\\x7e]{1,${LIMITS.stateLength}}$`);
 
-/** A space-separated list of known scopes, as a regular expression for documents. */
-export const SCOPE_LIST_PATTERN = `^(${SCOPES.join('|')})( (${SCOPES.join('|')}))*$`;
+/** A space-separated list of scopes (this server's, or a named resource's own), as a regular expression for documents. */
+export const SCOPE_LIST_PATTERN = `^${SCOPE_TOKEN.source.slice(1, -1)}( ${SCOPE_TOKEN.source.slice(1, -1)})*$`;
 
-/** The scope to grant for a requested one (absent means the default), or null when it is invalid. */
-export function grantedScope(requested: string | undefined): Scope[] | null {
+/**
+ * The scope to grant for a requested one, or null when it is invalid: made of this server's scopes
+ * and `extra` (a named resource's own). Absent means the default, or with a resource all of its own.
+ */
+export function grantedScope(requested: string | undefined, extra: readonly string[] = []): string[] | null {
   const values = requested?.split(' ').filter(Boolean) ?? [];
-  if (values.length === 0) return [...DEFAULT_SCOPE];
+  if (values.length === 0) return extra.length > 0 ? [...extra] : [...DEFAULT_SCOPE];
   const unique = [...new Set(values)];
-  return unique.every((scope): scope is Scope => scope in SCOPE_DEFINITIONS) ? unique : null;
+  return unique.every((scope) => scope in SCOPE_DEFINITIONS || extra.includes(scope)) ? unique : null;
 }
 
 export const SCOPE_ERROR = `scope must be made of ${SCOPES.join(', ')}`;

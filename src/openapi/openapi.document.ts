@@ -7,7 +7,8 @@ import { authOpenApi } from '../auth/auth.openapi';
 import { catalogueOpenApi } from '../catalogue/catalogue.openapi';
 import { healthOpenApi } from '../health/health.openapi';
 import { oauthOpenApi } from '../oauth/oauth.openapi';
-import { SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
+import { resourcesOpenApi } from '../oauth/resources/resources.openapi';
+import { ADMIN_SCOPE, SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { usersOpenApi } from '../users/users.openapi';
@@ -24,6 +25,7 @@ const fragments: OpenApiFragment[] = [
   accountOpenApi,
   factorsOpenApi,
   oauthOpenApi,
+  resourcesOpenApi,
   catalogueOpenApi,
   weatherOpenApi,
   healthOpenApi,
@@ -183,7 +185,15 @@ export const openApiDocument = {
         "Development only: a page that plays a client's redirect URI, for trying the flows in a browser (npm run seed -- --demo).",
     },
     { name: 'Browser sign-in', description: 'The sign-in page, sign-out, the signed-in home page and sign-in through GitHub.' },
-    { name: 'Catalogue', description: "The read-only product catalogue (seed 001), for any user's email and password over HTTP Basic." },
+    {
+      name: 'Catalogue',
+      description:
+        "The read-only product catalogue (seed 001), for any user's email and password over HTTP Basic, or an access token with the read scope.",
+    },
+    {
+      name: 'Admin',
+      description: 'The operator’s API, for access tokens with the admin scope (client_credentials of a client the operator allowed).',
+    },
     { name: 'Weather', description: 'The mean temperature of a city over two providers (seed 001), also served alone on WEATHER_PORT.' },
     { name: 'Operations', description: 'Probes, metrics, this document and the landing page.' },
   ],
@@ -219,7 +229,10 @@ export const openApiDocument = {
             tokenUrl: '/oauth/token',
             scopes: OAUTH_SCOPES,
           },
-          clientCredentials: { tokenUrl: '/oauth/token', scopes: { read: 'Read', write: 'Write' } },
+          clientCredentials: {
+            tokenUrl: '/oauth/token',
+            scopes: { read: 'Read', write: 'Write', [ADMIN_SCOPE]: 'The admin API (clients the operator allowed)' },
+          },
         },
       },
     },

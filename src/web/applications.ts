@@ -11,6 +11,8 @@ export interface ConnectedApplicationView {
   scope: string[];
   firstGranted: Date;
   lastUsed: Date;
+  /** It takes sign-ins started here (OIDC Core §4): the list links to it. */
+  opens: boolean;
 }
 
 /** A connected application as the grants API lists it (GET /oauth/grants). */
@@ -21,6 +23,7 @@ interface ListedApplication {
   scope: string[];
   first_granted_at: string | Date;
   last_used_at: string | Date;
+  initiate_login_uri?: string;
 }
 
 /** The list's view of what the grants API lists. */
@@ -31,6 +34,7 @@ export const applicationView = (app: ListedApplication): ConnectedApplicationVie
   scope: app.scope,
   firstGranted: new Date(app.first_granted_at),
   lastUsed: new Date(app.last_used_at),
+  opens: app.initiate_login_uri !== undefined,
 });
 
 /** A date that never breaks across lines at its hyphens. */
@@ -47,6 +51,7 @@ export function connectedApplications(applications: ConnectedApplicationView[], 
 <h3>${app.name}</h3>
 ${app.website ? html`<p><a href="${app.website}" rel="noopener noreferrer">${app.website}</a></p>` : ''}
 <p>Access: ${app.scope.join(', ')}. Since ${day(app.firstGranted)}, last used ${day(app.lastUsed)}.</p>
+${app.opens ? html`<p><a href="/home/applications/${encodeURIComponent(app.clientId)}/open">Open ${app.name}</a></p>` : ''}
 <form method="post" action="/home/applications/${encodeURIComponent(app.clientId)}/revoke">
 ${csrfField(csrfToken)}
 <input type="hidden" name="back" value="${back}">

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-export type Command = 'oauth-client' | 'seed' | 'keys' | 'make-admin' | 'unlock' | 'users';
+export type Command = 'oauth-client' | 'seed' | 'keys' | 'make-admin' | 'unlock' | 'users' | 'resources';
 
 /** Runs dist/cli/<command>.js; rejects (with code, stdout and stderr) when it exits non-zero. */
 export function runCommand(command: Command, args: string[], env: Record<string, string>) {

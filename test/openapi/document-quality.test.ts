@@ -67,6 +67,7 @@ const JUSTIFIED_WARNINGS = [
     '/login/post',
     '/logout/post',
     '/home/applications/{clientId}/revoke/post',
+    '/home/applications/{clientId}/open/get',
     '/signup/post',
     '/reset-password/post',
     '/account/verify-email/post',

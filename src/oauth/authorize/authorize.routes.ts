@@ -15,6 +15,7 @@ import { OAuthErrorResponse, oauthBodyErrors, tooManyTokenRequests } from '../oa
 import { namedClientId } from '../oauth.parameters';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
+import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 
 /** Seed 001 serves the endpoint under three paths. */
@@ -28,8 +29,9 @@ export function createAuthorizeRouter(
   backchannel: Pick<BackchannelLogout, 'granted'>,
   clock: Clock,
   dpop: DpopProofs,
+  jwts: JwtAccessTokens,
 ): Router {
-  const service = createAuthorizeService(config, idTokens, backchannel, clock);
+  const service = createAuthorizeService(config, idTokens, backchannel, jwts, clock);
   const authorize = createAuthorizeController(service, csrf);
   const pushed = createPushedRequestsController(config, service, clock, dpop);
   const pushLimits = limitsFor(

@@ -40,6 +40,9 @@ import * as pushedRequests from './pushed-requests.store';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 import { implicitResponse, issue, type IssuedToken } from '../tokens/issuing.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
+import * as resourcesService from '../resources/resources.service';
+import type { Resource } from '../resources/resources.service';
+import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
 
 /** What the authorization endpoint signs: ID tokens, and JARM responses. */
 export type AuthorizationSigner = Pick<IdTokens, 'sign' | 'signAuthorizationResponse'>;
@@ -67,6 +70,8 @@ export interface AuthorizationRequest {
   pushedUri?: string;
   /** RFC 9449 §10 `dpop_jkt`: the code may be exchanged only with a DPoP proof by this key. */
   dpopJkt?: string;
+  /** RFC 8707: the resource (API) the tokens are for. */
+  resource?: Resource;
 }
 
 /**
@@ -128,6 +133,7 @@ export function createAuthorizeService(
   config: Config,
   idTokens: AuthorizationSigner,
   backchannel: Pick<BackchannelLogout, 'granted'>,
+  jwts: JwtAccessTokens,
   clock: Clock = systemClock,
 ) {
   /**
@@ -262,8 +268,12 @@ export function createAuthorizeService(
     const parts = responseType.split(' ');
     if (!allowsResponseType(client.grants, responseType))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
-    const scope = grantedScope(parameters.scope);
+    const resource = await resourcesService.named(config, parameters.resource);
+    if (resource && 'refused' in resource) return fail('invalid_target', resource.refused);
+    const scope = grantedScope(parameters.scope, resourcesService.extraScopes(resource));
     if (!scope) return fail('invalid_scope', SCOPE_ERROR);
+    if (resource && resourcesService.scopeFor(resource, scope).length === 0)
+      return fail('invalid_scope', `${resource.id} accepts none of these scopes (it accepts ${resource.scopes.join(' ')})`);
     // OIDC Core §3.2.2.1 and §3.3.2.11: an ID token from the authorization endpoint carries the nonce.
     if (parts.includes('id_token') && (!scope.includes('openid') || !parameters.nonce)) {
       return fail('invalid_request', `response_type ${responseType} needs the openid scope and a nonce`);
@@ -295,6 +305,7 @@ export function createAuthorizeService(
       acrValues: parameters.acr_values?.split(' ').filter(Boolean),
       pushedUri,
       dpopJkt: parameters.dpop_jkt,
+      resource,
     };
     if (parts.includes('code') && (parameters.code_challenge || parameters.code_challenge_method)) {
       const method = parameters.code_challenge_method ?? 'plain';
@@ -400,6 +411,7 @@ export function createAuthorizeService(
             sid: signedIn.sid,
             claims: request.claims,
             dpopJkt: request.dpopJkt,
+            resource: request.resource?.id,
           },
           isFapi(request.client) ? FAPI_CODE_LIFETIME_SECONDS : undefined,
         );
@@ -418,8 +430,10 @@ export function createAuthorizeService(
             authTime: signedIn.authTime,
             amr: signedIn.amr,
             claims: request.claims,
+            resource: request.resource,
           },
           { accessToken: config.oauth.v1AccessTokenLifetime, refreshToken: config.oauth.refreshTokenLifetime },
+          jwts,
         );
     // Without an access token there is no userinfo to ask: the scopes' claims go in the ID token (OIDC Core §5.4).
     const idTokenClaims = [

@@ -34,6 +34,8 @@ export interface RegisteredMetadata {
   userinfo_signed_response_alg?: SigningAlgorithm;
   /** JARM: how its signed authorization responses are signed (RS256 when absent). */
   authorization_signed_response_alg?: SigningAlgorithm;
+  /** OIDC Core §4: where this server sends a person to start a sign-in at the client (with `iss`). */
+  initiate_login_uri?: string;
 }
 
 export interface ClientDocument {
@@ -64,6 +66,8 @@ export interface ClientDocument {
   metadata?: RegisteredMetadata;
   /** The user who registered the client; absent for clients registered from the command line. */
   ownerId?: string;
+  /** The operator let it act as an operator tool: its client_credentials tokens may carry the `admin` scope. */
+  operatorAccess?: boolean;
   createdAt: Date;
 }
 
@@ -83,6 +87,7 @@ const clientSchema = new Schema<ClientDocument>(
     metadata: { type: Schema.Types.Mixed },
     webOrigins: { type: [String], default: undefined },
     ownerId: { type: String },
+    operatorAccess: { type: Boolean },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'oauth_clients' },

@@ -187,6 +187,8 @@ export interface ClientDetails extends ClientView {
   dynamically_registered: boolean;
   owner_id: string | null;
   created_at: string;
+  /** Present (true) only for a client the operator let use the admin API. */
+  operator_access?: true;
 }
 
 function toDetails(client: ClientDocument): ClientDetails {
@@ -197,6 +199,7 @@ function toDetails(client: ClientDocument): ClientDetails {
     dynamically_registered: client.registrationTokenHash !== undefined,
     owner_id: client.ownerId ?? null,
     created_at: client.createdAt.toISOString(),
+    ...(client.operatorAccess ? { operator_access: true as const } : {}),
   };
 }
 
@@ -216,6 +219,8 @@ export interface ClientChanges {
   /** Replaces every registered redirect URI; the first is the default one. */
   redirect_uris?: string[];
   grants?: GrantType[];
+  /** Only from the command line: whether it may get the `admin` scope. */
+  operator_access?: boolean;
 }
 
 /** Changes a client's registration (already validated); null when there is no such client. */
@@ -230,6 +235,7 @@ export async function update(clientId: string, changes: ClientChanges): Promise<
     ...(changes.website !== undefined && { website: changes.website }),
     ...(changes.redirect_uris && { redirectUri: changes.redirect_uris[0], redirectUris: changes.redirect_uris }),
     ...(changes.grants && { grants: [...new Set(changes.grants)] }),
+    ...(changes.operator_access !== undefined && { operatorAccess: changes.operator_access }),
   });
   return updated && toDetails(updated);
 }

@@ -221,6 +221,13 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
     if (!isSigningAlgorithm(value)) throw invalid(`${field} must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
     metadata[field] = value;
   }
+  // OIDC Dynamic Client Registration §2: https (http too outside production, for loopback development).
+  const initiate = input.initiate_login_uri;
+  if (initiate !== undefined) {
+    if (!isWebAddress(initiate) || (!allowPrivate && !initiate.startsWith('https:')) || initiate.includes('#'))
+      throw invalid('initiate_login_uri must be an https URL without a fragment');
+    metadata.initiate_login_uri = initiate;
+  }
   Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate), readLogoutMetadata(input, allowPrivate));
   if (input.fapi_profile !== undefined) applyFapiProfile(input.fapi_profile, { authMethod, grants, responseTypes, metadata });
   return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };

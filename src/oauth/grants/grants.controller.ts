@@ -31,3 +31,12 @@ export async function revoke(req: Request<{ clientId: string }>, res: Response):
   await grantsService.revoke(jwtUser(res), req.params.clientId);
   res.status(204).end();
 }
+
+/** GET /home/applications/:clientId/open: off to the application's initiate_login_uri, with `iss`. */
+export function openFrom(issuer: string) {
+  return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
+    const location = await grantsService.loginInitiation(signedInPerson(res)._id, req.params.clientId, issuer);
+    if (!location) throw new NotFoundError('That application takes no sign-in started here');
+    res.redirect(303, location);
+  };
+}

@@ -10,9 +10,11 @@ import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
 
-export function createGrantsRouter(accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf): Router {
+export function createGrantsRouter(accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf, issuer: string): Router {
   const jwt = requireJwt(accessTokens);
   const router = Router();
+  // The Open link: this server starts a sign-in at the application (OIDC Core §4).
+  router.get('/home/applications/:clientId/open', sessions, requireSession(), grantsController.openFrom(issuer));
   router.post(
     '/home/applications/:clientId/revoke',
     sessions,

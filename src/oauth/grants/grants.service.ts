@@ -14,6 +14,8 @@ export interface ConnectedApplication {
   scope: string[];
   first_granted_at: string;
   last_used_at: string;
+  /** OIDC Core §4: the client takes sign-ins started here (the Open link of /home and /account). */
+  initiate_login_uri?: string;
 }
 
 export function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
@@ -46,9 +48,23 @@ export async function listConnected(userId: string, page = 0, limit: number = LI
         scope: grant.scope,
         first_granted_at: grant.firstGrantedAt.toISOString(),
         last_used_at: grant.lastUsedAt.toISOString(),
+        ...(client.metadata?.initiate_login_uri ? { initiate_login_uri: client.metadata.initiate_login_uri } : {}),
       },
     ];
   });
+}
+
+/**
+ * Third-party-initiated login (OIDC Core §4): where to send the person to sign in to a client they
+ * connected, with this issuer as `iss`; null when they did not connect it or it takes no such sign-in.
+ */
+export async function loginInitiation(userId: string, clientId: string, issuer: string): Promise<string | null> {
+  const [grant, client] = await Promise.all([grantsDao.find(userId, clientId), clientsService.find(clientId)]);
+  const initiate = client?.metadata?.initiate_login_uri;
+  if (!grant || !initiate) return null;
+  const url = new URL(initiate);
+  url.searchParams.set('iss', issuer);
+  return url.toString();
 }
 
 /** Forgets the consent and ends every token and code of the person for the client. */

@@ -7,12 +7,13 @@ import { normalizeRedirectUri } from '../clients/clients.service';
 import { invalidGrant, invalidRequest } from '../oauth.errors';
 import { issue, withIdToken } from './issuing.service';
 import { verifyPkce } from './pkce';
-import { ensureProofBy, personOf, required, type GrantHandler } from './token-request';
+import { ensureProofBy, personOf, required, resourceOf, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
 
 const INVALID_CODE = 'The authorization code is invalid, expired or was already used';
 
-export const authorizationCodeGrant: GrantHandler = async ({ client, parameters, lifetimes, idTokens, proof }) => {
+export const authorizationCodeGrant: GrantHandler = async (request) => {
+  const { client, parameters, lifetimes, idTokens, proof, jwts } = request;
   const hash = sha256(required(parameters, 'code'));
   const code = await tokensDao.findCode(hash);
   if (!code) {
@@ -22,6 +23,8 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
   }
   // Another client's code is answered like an unknown one, and stays usable by its own client.
   if (code.clientId !== client._id || code.expiresAt <= new Date()) throw invalidGrant(INVALID_CODE);
+  // A wrong resource is refused before the code is used up, so the right request can follow.
+  const resource = await resourceOf(request, code);
   if (!(await tokensDao.takeCode(hash))) {
     await tokensDao.deleteFamily(hash);
     throw invalidGrant(INVALID_CODE);
@@ -47,8 +50,10 @@ export const authorizationCodeGrant: GrantHandler = async ({ client, parameters,
       claims: code.claims,
       sid: code.sid,
       jkt: proof?.jkt,
+      resource,
     },
     lifetimes,
+    jwts,
   );
   return withIdToken(idTokens, issued, client, {
     authTime: code.authTime,

@@ -4,6 +4,8 @@
 // and its errors, by class, to ours. A request that sends no bearer credentials at all gets the bare
 // challenge (RFC 6750 §3.1). A DPoP-bound token (RFC 9449 §7) comes with the DPoP scheme and a proof,
 // which the library does not read: that path is ours, and a bound token sent as Bearer is refused.
+// Both read the token through tokens.service's ownApiGrant: an RFC 9068 JWT for this server by its
+// signature alone, an opaque one by its record.
 import OAuth2Server, {
   InsufficientScopeError,
   Request as LibraryRequest,
@@ -23,13 +25,21 @@ import { AppError } from '../../common/errors';
 import { principal } from '../../common/guards';
 import * as usersService from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
-import type { TokenDocument } from './tokens.model';
+import type { JwtAccessTokens } from './jwt-access-tokens.service';
 import * as tokensService from './tokens.service';
+import type { AccessGrant } from './tokens.service';
 
-/** Who a valid bearer token acts for: the token and its person. */
+/** Who a valid bearer token acts for: what the token grants and its person. */
 export interface OAuthPrincipal {
-  token: TokenDocument;
+  token: AccessGrant;
   person: UserRecord;
+}
+
+/** How the guard reads tokens. */
+interface Reading {
+  issuer: string;
+  jwts: JwtAccessTokens;
+  cache?: tokensService.AccessTokenCache;
 }
 
 export interface BearerGuardOptions {
@@ -39,33 +49,37 @@ export interface BearerGuardOptions {
   realm?: string;
   /** Seed 001 names the bad-token error invalid_request; RFC 6750 names it invalid_token. */
   invalidTokenError: 'invalid_request' | 'invalid_token';
-  /** A token that acts for a client alone (no person) is refused this way. */
-  clientToken: 'insufficient_scope' | 'invalid';
+  /**
+   * A token that acts for a client alone (no person) is refused this way, or `accepted`: then no
+   * person is read at all, and the route gets the grant alone (oauthGrant).
+   */
+  clientToken: 'insufficient_scope' | 'invalid' | 'accepted';
   /** The body of the bare challenge, when no credentials came. */
   missingDescription: string;
 }
 
 /** The adapter: the library's model functions, answered by the tokens service. */
-function libraryServer(cache: tokensService.AccessTokenCache | undefined): OAuth2Server {
+function libraryServer(reading: Reading): OAuth2Server {
   // Authentication needs only getAccessToken and verifyScope (the library checks no more); its types
   // ask for a whole token-endpoint model, which our own token endpoint makes unnecessary here.
   const model: Pick<ExtensionModel, 'getAccessToken' | 'verifyScope'> = {
     async getAccessToken(accessToken: string): Promise<Token | false> {
-      let doc: TokenDocument | null;
+      let grant: AccessGrant | null;
       try {
-        doc = await tokensService.liveAccessToken(accessToken, cache);
+        grant = await tokensService.ownApiGrant(accessToken, reading);
       } catch (err) {
         // Passed through by the library as it is, so the guard can tell an outage from a bad token.
         throw new ServerError('The token lookup failed', { cause: err });
       }
-      if (!doc) return false;
+      if (!grant) return false;
+      // Checked live by ownApiGrant; the library wants an expiry to check again.
       return {
         accessToken,
-        accessTokenExpiresAt: doc.accessTokenExpiresAt,
-        scope: doc.scope,
-        client: { id: doc.clientId, grants: [] },
+        accessTokenExpiresAt: new Date(Date.now() + 1000),
+        scope: grant.scope,
+        client: { id: grant.clientId, grants: [] },
         user: {},
-        doc,
+        grant,
       };
     },
     async verifyScope(token: Token, scope: string[]): Promise<boolean> {
@@ -96,10 +110,10 @@ async function dpopBoundToken(
   req: Request,
   res: Response,
   token: string,
-  cache: tokensService.AccessTokenCache | undefined,
+  reading: Reading,
   config: Config,
   dpop: DpopProofs,
-): Promise<TokenDocument> {
+): Promise<AccessGrant> {
   const nonce = dpop.nonce();
   if (nonce !== undefined) res.set('DPoP-Nonce', nonce);
   const refused = (error: string, description: string) =>
@@ -108,7 +122,7 @@ async function dpopBoundToken(
       { error, error_description: description },
       { 'WWW-Authenticate': dpopChallenge({ error, description, algs: DPOP_ALGORITHMS }), ...(nonce ? { 'DPoP-Nonce': nonce } : {}) },
     );
-  const doc = token ? await tokensService.liveAccessToken(token, cache) : null;
+  const doc = token ? await tokensService.ownApiGrant(token, reading) : null;
   if (!doc) throw refused('invalid_token', 'The access token is invalid, expired or revoked');
   if (!doc.jkt) throw refused('invalid_token', 'This access token is not bound to a DPoP key: send it as Bearer');
   let proof: CheckedProof | null;
@@ -123,8 +137,14 @@ async function dpopBoundToken(
   return doc;
 }
 
-export function createBearerGuard(cache: tokensService.AccessTokenCache | undefined, config: Config, dpop: DpopProofs) {
-  const server = libraryServer(cache);
+export function createBearerGuard(
+  cache: tokensService.AccessTokenCache | undefined,
+  config: Config,
+  dpop: DpopProofs,
+  jwts: JwtAccessTokens,
+) {
+  const reading: Reading = { issuer: config.publicUrl, jwts, cache };
+  const server = libraryServer(reading);
   return function requireOAuthToken(options: BearerGuardOptions): RequestHandler {
     const refused = (status: 401 | 403, error: string, description: string) =>
       new AppError(
@@ -145,7 +165,7 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
     return async (req: Request, res: Response, next) => {
       const bound = dpopToken(req.headers.authorization);
       if (bound !== null) {
-        const doc = await dpopBoundToken(req, res, bound, cache, config, dpop);
+        const doc = await dpopBoundToken(req, res, bound, reading, config, dpop);
         if (!doc.scope.includes(options.scope)) {
           throw new AppError(
             403,
@@ -173,7 +193,7 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
         // invalid_request (a malformed header, a token in the query) and invalid_token alike.
         throw invalid();
       }
-      const doc = token.doc as TokenDocument;
+      const doc = token.grant as AccessGrant;
       // RFC 9449 §7.2: a bound token sent as a bearer token is refused, with DPoP's challenge.
       if (doc.jkt) {
         const description = 'This access token is bound to a DPoP key: send it with the DPoP scheme and a proof';
@@ -187,7 +207,11 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
     };
 
     /** The person a live token with the scope acts for, for the route; a client's own token as the options say. */
-    async function admit(doc: TokenDocument, res: Response, next: () => void): Promise<void> {
+    async function admit(doc: AccessGrant, res: Response, next: () => void): Promise<void> {
+      if (options.clientToken === 'accepted') {
+        res.locals.oauthGrant = doc;
+        return next();
+      }
       if (!doc.userId) {
         if (options.clientToken === 'invalid') throw invalid();
         throw refused(403, 'insufficient_scope', 'This token acts for a client application, not a user');
@@ -202,3 +226,6 @@ export function createBearerGuard(cache: tokensService.AccessTokenCache | undefi
 
 /** The principal requireOAuthToken found. */
 export const oauthPrincipal = (res: Response): OAuthPrincipal => principal(res, 'oauth');
+
+/** The grant alone, on a route whose guard accepts clients' own tokens. */
+export const oauthGrant = (res: Response): AccessGrant => principal(res, 'oauthGrant');

@@ -1,6 +1,8 @@
 // Issues every token this server hands out (code, refresh, password, client credentials, device and
 // implicit) and builds every token response from one value, the IssuedToken: one write per token
-// pair, `expires_in` read from the token itself, and the ID token a grant minted riding along.
+// pair, `expires_in` read from the token itself, and the ID token a grant minted riding along. A token
+// for a resource (RFC 8707) carries the resource's own scopes only, and is an RFC 9068 JWT when the
+// resource takes those: then a client's own token (no person, no refresh token) is not written at all.
 import { tokensIssued } from '../../common/metrics';
 import { randomToken, sha256 } from '../../common/crypto';
 import { throttled } from '../../db/sweeper';
@@ -11,6 +13,8 @@ import type { RequestedClaims } from '../oidc/claims.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
 import { DPOP_TOKEN_TYPE } from '../protocol';
+import { scopeFor, type Resource } from '../resources/resources.service';
+import type { JwtAccessTokens } from './jwt-access-tokens.service';
 import * as tokensDao from './tokens.dao';
 
 /** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
@@ -34,6 +38,8 @@ export interface GrantDecision {
   sid?: string;
   /** RFC 9449: the DPoP key the tokens are bound to; absent for bearer tokens. */
   jkt?: string;
+  /** RFC 8707: the resource the access token is for; absent for this server's own APIs, as opaque tokens. */
+  resource?: Resource;
 }
 
 /** A token pair as issued: the plain values exist only here and in the response. */
@@ -48,6 +54,8 @@ export interface IssuedToken {
   idToken?: string;
   /** `DPoP` for a token bound to a key (RFC 9449 §5), `Bearer` otherwise. */
   tokenType: 'Bearer' | typeof DPOP_TOKEN_TYPE;
+  /** The access token's own scope when a resource was named (RFC 6749 §5.1 says it when it differs). */
+  accessScope?: string[];
 }
 
 export interface Lifetimes {
@@ -58,33 +66,61 @@ export interface Lifetimes {
 
 const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
 
-/** Stores the pair (hashes only) and marks the person's connected application as in use. */
-export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Promise<IssuedToken> {
+/** Stores the pair (hashes only; none for a client's own JWT) and marks the person's connected application as in use. */
+export async function issue(decision: GrantDecision, lifetimes: Lifetimes, jwts: JwtAccessTokens): Promise<IssuedToken> {
   const now = new Date();
-  const accessToken = randomToken();
-  const refreshToken = decision.refreshToken ? randomToken() : undefined;
-  const accessTokenExpiresAt = new Date(now.getTime() + lifetimes.accessToken * 1000);
+  const { resource } = decision;
   const userId = decision.person?._id;
+  const accessScope = resource ? scopeFor(resource, decision.scope) : undefined;
+  const refreshToken = decision.refreshToken ? randomToken() : undefined;
+  let accessToken: string;
+  let accessTokenExpiresAt: Date;
+  if (resource?.format === 'jwt') {
+    ({ token: accessToken, expiresAt: accessTokenExpiresAt } = await jwts.sign(
+      {
+        audience: resource.id,
+        clientId: decision.client._id,
+        userId,
+        scope: accessScope!,
+        lifetimeSeconds: resource.accessTokenLifetime,
+        algorithm: resource.signingAlg,
+        authTime: decision.authTime,
+        amr: decision.amr,
+        jkt: decision.jkt,
+      },
+      now,
+    ));
+  } else {
+    accessToken = randomToken();
+    accessTokenExpiresAt = new Date(now.getTime() + (resource?.accessTokenLifetime ?? lifetimes.accessToken) * 1000);
+  }
+  // A person's tokens are recorded (revocation, introspection, their list of applications); so is a
+  // refresh token. A client's own JWT needs nothing: it is checked by its signature.
+  const recorded = resource?.format !== 'jwt' || userId !== undefined || refreshToken !== undefined;
   await Promise.all([
-    tokensDao.insertToken({
-      _id: sha256(accessToken),
-      refreshTokenHash: refreshToken && sha256(refreshToken),
-      accessTokenExpiresAt,
-      refreshTokenExpiresAt: refreshToken ? new Date(now.getTime() + lifetimes.refreshToken * 1000) : undefined,
-      scope: decision.scope,
-      clientId: decision.client._id,
-      userId,
-      familyId: decision.familyId ?? randomToken(16),
-      issuedAt: now,
-      authTime: decision.authTime,
-      amr: decision.amr,
-      claims: decision.claims,
-      sid: decision.sid,
-      jkt: decision.jkt,
-    }),
+    recorded
+      ? tokensDao.insertToken({
+          _id: sha256(accessToken),
+          refreshTokenHash: refreshToken && sha256(refreshToken),
+          accessTokenExpiresAt,
+          refreshTokenExpiresAt: refreshToken ? new Date(now.getTime() + lifetimes.refreshToken * 1000) : undefined,
+          scope: decision.scope,
+          clientId: decision.client._id,
+          userId,
+          familyId: decision.familyId ?? randomToken(16),
+          issuedAt: now,
+          authTime: decision.authTime,
+          amr: decision.amr,
+          claims: decision.claims,
+          sid: decision.sid,
+          jkt: decision.jkt,
+          resource: resource?.id,
+          accessScope: accessScope && accessScope.length !== decision.scope.length ? accessScope : undefined,
+        })
+      : undefined,
     userId ? grantsService.touch(userId, decision.client._id) : undefined,
   ]);
-  sweepExpired(now);
+  if (recorded) sweepExpired(now);
   tokensIssued.inc({ grant_type: decision.grantType });
   return {
     accessToken,
@@ -93,6 +129,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes): Prom
     scope: decision.scope,
     person: decision.person,
     tokenType: decision.jkt ? DPOP_TOKEN_TYPE : 'Bearer',
+    accessScope,
   };
 }
 
@@ -104,6 +141,7 @@ export function tokenResponse(issued: IssuedToken) {
     access_token: issued.accessToken,
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
     ...(issued.idToken ? { id_token: issued.idToken } : {}),
+    ...(issued.accessScope ? { scope: issued.accessScope.join(' ') } : {}),
   };
 }
 

@@ -3,17 +3,17 @@
 // the one password verifier, with its sign-in budget.
 import type { PasswordVerifier } from '../../auth/auth.service';
 import { TooManyRequestsError } from '../../common/rate-limit';
-import { invalidGrant, OAuthErrorResponse, tooManyTokenRequests } from '../oauth.errors';
-import { grantedScope, SCOPE_ERROR } from '../protocol';
+import { invalidGrant, tooManyTokenRequests } from '../oauth.errors';
 import { issue, withIdToken } from './issuing.service';
-import { personOf, required, type GrantHandler } from './token-request';
+import { personOf, requestedScope, required, resourceOf, type GrantHandler } from './token-request';
 
 export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHandler {
-  return async ({ client, parameters, address, lifetimes, idTokens, proof }) => {
+  return async (request) => {
+    const { client, parameters, address, lifetimes, idTokens, proof, jwts } = request;
     const username = required(parameters, 'username');
     const password = required(parameters, 'password');
-    const scope = grantedScope(parameters.scope);
-    if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
+    const resource = await resourceOf(request);
+    const scope = requestedScope(parameters, resource);
     let userId: string | null;
     try {
       userId = await verifyPassword({ email: username, password, address });
@@ -22,7 +22,11 @@ export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHand
     }
     if (!userId) throw invalidGrant('The username or password is wrong');
     const person = await personOf(userId);
-    const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true, jkt: proof?.jkt }, lifetimes);
+    const issued = await issue(
+      { client, person, scope, grantType: 'password', refreshToken: true, jkt: proof?.jkt, resource },
+      lifetimes,
+      jwts,
+    );
     return withIdToken(idTokens, issued, client, {});
   };
 }

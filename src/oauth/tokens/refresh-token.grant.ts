@@ -9,7 +9,7 @@ import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
 import { issue, withIdToken } from './issuing.service';
 import { isPublic } from '../clients/clients.service';
-import { ensureProofBy, personOf, required, type GrantHandler } from './token-request';
+import { ensureProofBy, ensureScopeFor, personOf, required, resourceOf, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
 import type { SpentDocument, TokenDocument } from './tokens.model';
 
@@ -57,7 +57,8 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
     return false;
   }
 
-  return async ({ client, parameters, lifetimes, idTokens, proof }) => {
+  return async (request) => {
+    const { client, parameters, lifetimes, idTokens, proof, jwts } = request;
     const hash = sha256(required(parameters, 'refresh_token'));
     const found = await presented(hash);
     if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
@@ -65,6 +66,8 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
     if (!token.refreshTokenExpiresAt || token.refreshTokenExpiresAt <= new Date()) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scope = narrowedScope(token.scope, parameters.scope);
     if (!scope) throw new OAuthErrorResponse('invalid_scope', 'A refresh may narrow the scope, never widen it');
+    const resource = await resourceOf(request, token);
+    ensureScopeFor(resource, scope);
     // RFC 9449 §5: a public client's refresh token is bound to its DPoP key; a confidential client's
     // is not (it authenticates), and each refresh binds the new access token to the proof it sends.
     if (isPublic(client)) ensureProofBy(token.jkt, proof, 'The refresh token');
@@ -83,8 +86,10 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
         claims: token.claims,
         sid: token.sid,
         jkt: proof?.jkt,
+        resource,
       },
       lifetimes,
+      jwts,
     );
     return withIdToken(idTokens, issued, client, { authTime: token.authTime, amr: token.amr, claims: token.claims, sid: token.sid });
   };

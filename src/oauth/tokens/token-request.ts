@@ -5,7 +5,10 @@ import type { ClientDocument } from '../clients/clients.model';
 import { invalidGrant, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import type { CheckedProof } from '../dpop/dpop.service';
 import type { OAuthParameters } from '../oauth.parameters';
+import { grantedScope, SCOPE_ERROR } from '../protocol';
+import { extraScopes, named, scopeFor, type Resource } from '../resources/resources.service';
 import type { IdTokenSigner, IssuedToken, Lifetimes } from './issuing.service';
+import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
 export interface TokenRequest {
   /** Authenticated, read once for the whole request. */
@@ -18,6 +21,41 @@ export interface TokenRequest {
   idTokens: IdTokenSigner | null;
   /** The request's DPoP proof (RFC 9449), checked: what the tokens issued are bound to. */
   proof: CheckedProof | null;
+  /** This server's issuer: the resource of its own APIs. */
+  issuer: string;
+  jwts: JwtAccessTokens;
+}
+
+/**
+ * RFC 8707 §2.2: the resource the token is for. A grant with an authorization step (a code, a
+ * refresh token) keeps the resource that step named: `resource` may repeat it, not change it. The
+ * others name it here. An unknown or malformed one is `invalid_target`.
+ */
+export async function resourceOf(request: TokenRequest, authorized?: { resource?: string }): Promise<Resource | undefined> {
+  const requested = request.parameters.resource;
+  if (authorized && requested !== undefined && requested !== authorized.resource) {
+    throw new OAuthErrorResponse('invalid_target', 'resource must be the one the authorization request named');
+  }
+  const found = await named({ publicUrl: request.issuer }, authorized ? authorized.resource : requested);
+  if (found && 'refused' in found) throw new OAuthErrorResponse('invalid_target', found.refused);
+  return found;
+}
+
+/** A token for a resource carries some of its scopes; otherwise invalid_scope, checked before anything is spent. */
+export function ensureScopeFor(resource: Resource | undefined, scope: readonly string[]): void {
+  if (resource && scopeFor(resource, scope).length === 0) {
+    throw new OAuthErrorResponse('invalid_scope', `${resource.id} accepts none of these scopes (it accepts ${resource.scopes.join(' ')})`);
+  }
+}
+
+/** The scope a grant without an authorization step grants: this server's scopes and the resource's own. */
+export function requestedScope(parameters: OAuthParameters, resource: Resource | undefined, allowed: readonly string[] = []): string[] {
+  // `allowed` only when asked for: the default is this server's, or the resource's own scopes.
+  const extra = extraScopes(resource);
+  const scope = grantedScope(parameters.scope, parameters.scope === undefined ? extra : [...extra, ...allowed]);
+  if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
+  ensureScopeFor(resource, scope);
+  return scope;
 }
 
 /** RFC 9449 §5 and §10: a grant bound to a key needs a proof by that key. */

@@ -25,6 +25,7 @@ import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
 import { isFapi } from '../clients/fapi.service';
+import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
 interface TokenEndpoint {
@@ -71,6 +72,7 @@ export function createTokensController(
   idTokens: IdTokenSigner,
   tokenCache: tokensService.AccessTokenCache | undefined,
   dpop: DpopProofs,
+  jwts: JwtAccessTokens,
 ) {
   /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
   async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
@@ -128,6 +130,8 @@ export function createTokensController(
         address: clientAddress(req),
         lifetimes: definition.lifetimes,
         idTokens: definition.idTokens,
+        issuer: config.publicUrl,
+        jwts,
       });
       noStore(res).json(definition.respond(issued));
     };
@@ -144,7 +148,7 @@ export function createTokensController(
         clientsService.jwtContext(config, req.path),
       );
       await proofOf(req, res);
-      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint);
+      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, jwts);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
       noStore(res).status(200).json({});
@@ -158,7 +162,7 @@ export function createTokensController(
       );
       await proofOf(req, res);
       const result = parameters.token
-        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, tokenCache)
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache })
         : { active: false };
       noStore(res).json(result);
     },

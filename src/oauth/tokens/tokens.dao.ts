@@ -3,7 +3,15 @@ import { trusted } from 'mongoose';
 import { changeSignal } from '../../db/change-signals';
 import { isDuplicateKeyError } from '../../db/duplicate-key';
 import { insertBatches } from '../../db/insert-batches';
-import { CodeModel, SpentModel, TokenModel, type CodeDocument, type SpentDocument, type TokenDocument } from './tokens.model';
+import {
+  CodeModel,
+  RevokedJwtModel,
+  SpentModel,
+  TokenModel,
+  type CodeDocument,
+  type SpentDocument,
+  type TokenDocument,
+} from './tokens.model';
 
 // sanitizeFilter is on globally; trusted() marks the operators written here, never client input.
 const before = (now: Date) => trusted({ $lte: now });
@@ -109,10 +117,24 @@ export async function deleteExpired(now: Date): Promise<void> {
   await Promise.all([
     CodeModel.deleteMany({ expiresAt: before(now) }).exec(),
     SpentModel.deleteMany({ expiresAt: before(now) }).exec(),
+    RevokedJwtModel.deleteMany({ expiresAt: before(now) }).exec(),
     // A token goes when both its access token and any refresh token have expired.
     TokenModel.deleteMany({
       accessTokenExpiresAt: before(now),
       $or: [{ refreshTokenExpiresAt: trusted({ $exists: false }) }, { refreshTokenExpiresAt: before(now) }],
     }).exec(),
   ]);
+}
+
+/** Records a revoked JWT access token until it expires; revoking it twice is revoking it once. */
+export async function revokeJwt(jti: string, expiresAt: Date): Promise<void> {
+  try {
+    await RevokedJwtModel.collection.insertOne({ _id: jti as never, expiresAt });
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+}
+
+export async function isJwtRevoked(jti: string): Promise<boolean> {
+  return (await RevokedJwtModel.exists({ _id: jti }).exec()) !== null;
 }

@@ -26,6 +26,10 @@ export interface TokenDocument {
   sid?: string;
   /** RFC 9449: the thumbprint of the DPoP key the pair is bound to (`cnf.jkt`); absent for bearer tokens. */
   jkt?: string;
+  /** RFC 8707: the registered resource the access token is for; absent for this server's own APIs. */
+  resource?: string;
+  /** The access token's scope when it is narrower than `scope` (a resource's own); `scope` stays the grant's. */
+  accessScope?: string[];
 }
 
 export interface CodeDocument {
@@ -46,6 +50,18 @@ export interface CodeDocument {
   sid?: string;
   /** RFC 9449 §10 `dpop_jkt`: the code may be exchanged only with a DPoP proof by this key. */
   dpopJkt?: string;
+  /** RFC 8707: the resource the authorization request named. */
+  resource?: string;
+}
+
+/**
+ * A revoked JWT access token that no record stands for (a client's own, which costs no write when
+ * issued): introspection answers `active: false` for it until it would have expired anyway.
+ */
+export interface RevokedJwtDocument {
+  /** The token's jti. */
+  _id: string;
+  expiresAt: Date;
 }
 
 /**
@@ -80,6 +96,8 @@ const tokenSchema = new Schema<TokenDocument>(
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
     jkt: { type: String },
+    resource: { type: String },
+    accessScope: { type: [String], default: undefined },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
@@ -106,6 +124,7 @@ const codeSchema = new Schema<CodeDocument>(
     claims: { type: Schema.Types.Mixed },
     sid: { type: String },
     dpopJkt: { type: String },
+    resource: { type: String },
   },
   { ...noVersion, collection: 'oauth_codes' },
 );
@@ -123,6 +142,13 @@ const spentSchema = new Schema<SpentDocument>(
 );
 spentSchema.index({ expiresAt: 1 });
 
+const revokedJwtSchema = new Schema<RevokedJwtDocument>(
+  { _id: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { ...noVersion, collection: 'oauth_revoked_jwts' },
+);
+revokedJwtSchema.index({ expiresAt: 1 });
+
 export const TokenModel = model<TokenDocument>('OAuthToken', tokenSchema);
 export const CodeModel = model<CodeDocument>('OAuthCode', codeSchema);
 export const SpentModel = model<SpentDocument>('OAuthSpent', spentSchema);
+export const RevokedJwtModel = model<RevokedJwtDocument>('OAuthRevokedJwt', revokedJwtSchema);

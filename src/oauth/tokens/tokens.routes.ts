@@ -13,6 +13,7 @@ import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
 import { ENDPOINTS } from '../protocol';
 import type { DpopProofs } from '../dpop/dpop.service';
+import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
 export function createTokensRouter(
   config: Config,
@@ -20,8 +21,9 @@ export function createTokensRouter(
   idTokens: IdTokenSigner,
   tokenCache: AccessTokenCache | undefined,
   dpop: DpopProofs,
+  jwts: JwtAccessTokens,
 ): Router {
-  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop);
+  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop, jwts);
   const tokenRules: RouteLimit[] = [
     perAddress('token:address', config.limits.tokenPerAddress),
     { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },

@@ -1,0 +1,98 @@
+// The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
+import { empty, int, json, jsonFaults, jsonRequest, pathParam, ref, str, type OpenApiFragment } from '../../openapi/openapi.kit';
+import { ADMIN_API, ADMIN_SCOPE, LIMITS, RESOURCE_FORMATS, SIGNING_ALGORITHMS } from '../protocol';
+
+const security = [{ oauth: [ADMIN_SCOPE] }];
+const refusals = {
+  '401': json(
+    { oneOf: [ref('OAuthError'), ref('BearerChallenge')] },
+    'No access token (challenge only), or one that is not live (invalid_token)',
+  ),
+  '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks the admin scope'),
+  ...jsonFaults,
+};
+
+export const resourcesOpenApi: OpenApiFragment = {
+  paths: {
+    [ADMIN_API.resources]: {
+      get: {
+        tags: ['Admin'],
+        operationId: 'listResources',
+        summary: 'The registered resources (APIs), in identifier order, a page at a time',
+        security,
+        parameters: [
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize } },
+          { name: 'after', in: 'query', required: false, description: 'The `next` of the previous page', schema: str },
+        ],
+        responses: {
+          '200': json(ref('ResourcePage'), 'One page; next is null on the last'),
+          '400': json(ref('OAuthError'), 'invalid_request: a bad limit or after'),
+          ...refusals,
+        },
+      },
+      post: {
+        tags: ['Admin'],
+        operationId: 'createResource',
+        summary: 'Registers a resource: clients name it in `resource` and get tokens for it alone',
+        security,
+        requestBody: jsonRequest(ref('NewResource'), { resource: 'https://orders.example.com/api', scopes: ['orders:read'] }),
+        responses: {
+          '201': json(ref('Resource'), 'Registered'),
+          '400': json(ref('OAuthError'), 'invalid_request: what is wrong with the input'),
+          '409': json(ref('OAuthError'), 'invalid_request: a resource with that identifier is registered already'),
+          ...refusals,
+        },
+      },
+    },
+    [`${ADMIN_API.resources}/{id}`]: {
+      delete: {
+        tags: ['Admin'],
+        operationId: 'deleteResource',
+        summary: 'Forgets a resource; tokens issued for it live out their time',
+        security,
+        parameters: [pathParam('id', 'The resource identifier, URL-encoded')],
+        responses: { '204': empty('Deleted'), '404': json(ref('OAuthError'), 'not_found'), ...refusals },
+      },
+    },
+  },
+  schemas: {
+    Resource: {
+      type: 'object',
+      required: ['resource', 'scopes', 'format', 'access_token_lifetime', 'signing_alg'],
+      properties: {
+        resource: str,
+        scopes: { type: 'array', items: str },
+        format: { type: 'string', enum: [...RESOURCE_FORMATS] },
+        access_token_lifetime: int,
+        signing_alg: { type: 'string', enum: [...SIGNING_ALGORITHMS] },
+      },
+      additionalProperties: false,
+    },
+    NewResource: {
+      type: 'object',
+      required: ['resource', 'scopes'],
+      properties: {
+        resource: {
+          type: 'string',
+          maxLength: LIMITS.redirectUriLength,
+          description: 'An absolute URI without fragment or query (RFC 8707 §2)',
+        },
+        scopes: { type: 'array', items: { type: 'string', maxLength: 64 }, minItems: 1, maxItems: LIMITS.scopesPerResource },
+        format: { type: 'string', enum: [...RESOURCE_FORMATS], description: 'jwt (RFC 9068, the default) or opaque' },
+        access_token_lifetime: {
+          type: 'integer',
+          minimum: 60,
+          maximum: 86_400,
+          description: `Seconds; ${LIMITS.jwtAccessTokenLifetimeSeconds} by default`,
+        },
+        signing_alg: { type: 'string', enum: [...SIGNING_ALGORITHMS] },
+      },
+    },
+    ResourcePage: {
+      type: 'object',
+      required: ['resources', 'next'],
+      properties: { resources: { type: 'array', items: ref('Resource') }, next: { type: ['string', 'null'] } },
+      additionalProperties: false,
+    },
+  },
+};

@@ -1,0 +1,16 @@
+// The admin API's resources, for tokens with the `admin` scope (a client the operator allowed; see
+// `npm run oauth:client -- update <id> --operator yes`).
+import { Router, type RequestHandler } from 'express';
+import { jsonBody } from '../../common/json-body';
+import type { Config } from '../../config';
+import { ADMIN_API } from '../protocol';
+import { createResourcesController } from './resources.controller';
+
+export function createResourcesRouter(config: Config, adminToken: RequestHandler): Router {
+  const resources = createResourcesController(config);
+  const router = Router();
+  router.use(ADMIN_API.resources, adminToken);
+  router.route(ADMIN_API.resources).get(resources.list).post(jsonBody, resources.create);
+  router.delete(`${ADMIN_API.resources}/:id`, resources.remove);
+  return router;
+}

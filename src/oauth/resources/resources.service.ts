@@ -1,0 +1,161 @@
+// Resources (RFC 8707): what a `resource` parameter may name, and what a token for it looks like.
+// This server's own APIs (/api/user, userinfo, the catalogue) are the resource named by the issuer
+// itself: always there, JWT access tokens, every scope the server knows. Registered resources are
+// few (LIMITS.resources), so each instance keeps them all in memory and reads them again only when
+// a change was signalled: a made-up `resource` value costs no database read.
+import type { Config } from '../../config';
+import { SignalledCache } from '../../common/signalled-cache';
+import {
+  DEFAULT_SIGNING_ALGORITHM,
+  isSigningAlgorithm,
+  LIMITS,
+  RESOURCE_FORMATS,
+  SCOPE_TOKEN,
+  SIGN_IN_SCOPES,
+  SCOPES,
+  type ResourceFormat,
+  type SigningAlgorithm,
+} from '../protocol';
+import type { ResourceDocument } from './resources.model';
+import * as resourcesStore from './resources.store';
+
+export interface Resource {
+  id: string;
+  scopes: readonly string[];
+  format: ResourceFormat;
+  /** Seconds. */
+  accessTokenLifetime: number;
+  signingAlg: SigningAlgorithm;
+  /** True for this server's own APIs. */
+  own: boolean;
+}
+
+/** The resource of this server's own APIs: its identifier is the issuer. */
+export const ownResource = (config: Pick<Config, 'publicUrl'>): Resource => ({
+  id: config.publicUrl,
+  scopes: SCOPES,
+  format: 'jwt',
+  accessTokenLifetime: LIMITS.jwtAccessTokenLifetimeSeconds,
+  signingAlg: DEFAULT_SIGNING_ALGORITHM,
+  own: true,
+});
+
+const fromDocument = (doc: ResourceDocument): Resource => ({
+  id: doc._id,
+  scopes: doc.scopes,
+  format: doc.format,
+  accessTokenLifetime: doc.accessTokenLifetime,
+  signingAlg: doc.signingAlg,
+  own: false,
+});
+
+const registered = new SignalledCache<Map<string, Resource>>(resourcesStore.resourcesChanged, { maxEntries: 1, ttlMs: 60_000 });
+
+async function all(): Promise<Map<string, Resource>> {
+  const found = await registered.getOrLoad('all', async () => {
+    const docs = await resourcesStore.page(LIMITS.resources);
+    return new Map(docs.map((doc) => [doc._id, fromDocument(doc)]));
+  });
+  return found ?? new Map();
+}
+
+/**
+ * What a request's `resource` names: nothing (absent), a resource, or why it is refused (RFC 8707 §2,
+ * `invalid_target`): not an absolute URI without a fragment, or not registered here.
+ */
+export async function named(
+  config: Pick<Config, 'publicUrl'>,
+  value: string | undefined,
+): Promise<Resource | undefined | { refused: string }> {
+  if (value === undefined) return undefined;
+  const problem = identifierProblem(value);
+  if (problem) return { refused: problem };
+  if (value === config.publicUrl) return ownResource(config);
+  return (await all()).get(value) ?? { refused: `${value.slice(0, 200)} is not a resource registered here` };
+}
+
+/** The scopes a token for the resource carries of a granted scope: its own only (all for this server's APIs). */
+export const scopeFor = (resource: Resource | undefined, scope: readonly string[]): string[] =>
+  resource && !resource.own ? scope.filter((value) => resource.scopes.includes(value)) : [...scope];
+
+/** The scopes a request naming the resource may ask for besides this server's: its own. */
+export const extraScopes = (resource: Resource | undefined): readonly string[] => (resource && !resource.own ? resource.scopes : []);
+
+/** Why an identifier is not a resource indicator (RFC 8707 §2: absolute URI, no fragment; no query either here), or null. */
+export function identifierProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'resource must be an absolute URI';
+  }
+  if (value.includes('#')) return 'resource must not have a fragment';
+  if (url.search !== '' || value.includes('?')) return 'resource must not have a query';
+  return null;
+}
+
+export class ResourceInputError extends Error {}
+/** A resource with that identifier is registered already. */
+export class ResourceExistsError extends ResourceInputError {}
+
+export interface NewResource {
+  id: string;
+  scopes: string[];
+  format?: string;
+  accessTokenLifetime?: number;
+  signingAlg?: string;
+}
+
+/** Registers a resource; ResourceInputError says what is wrong with the input or that it exists. */
+export async function create(config: Pick<Config, 'publicUrl'>, input: NewResource, now = new Date()): Promise<Resource> {
+  const problem = identifierProblem(input.id);
+  if (problem) throw new ResourceInputError(problem);
+  if (input.id.length > LIMITS.redirectUriLength)
+    throw new ResourceInputError(`resource must be at most ${LIMITS.redirectUriLength} characters`);
+  if (input.id === config.publicUrl) throw new ResourceInputError("this server's own APIs are that resource already");
+  const scopes = [...new Set(input.scopes)];
+  if (scopes.length === 0 || scopes.length > LIMITS.scopesPerResource)
+    throw new ResourceInputError(`scopes must list 1 to ${LIMITS.scopesPerResource} scopes`);
+  const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope) || SIGN_IN_SCOPES.includes(scope));
+  if (bad !== undefined)
+    throw new ResourceInputError(
+      `scope ${JSON.stringify(bad.slice(0, 70))} is not an API scope (RFC 6749 scope characters, at most 64; not openid or offline_access)`,
+    );
+  const format = input.format ?? 'jwt';
+  if (!(RESOURCE_FORMATS as readonly string[]).includes(format))
+    throw new ResourceInputError(`format must be one of ${RESOURCE_FORMATS.join(', ')}`);
+  const lifetime = input.accessTokenLifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
+  if (!Number.isSafeInteger(lifetime) || lifetime < 60 || lifetime > 86_400)
+    throw new ResourceInputError('access_token_lifetime must be 60 to 86400 seconds');
+  const signingAlg = input.signingAlg ?? DEFAULT_SIGNING_ALGORITHM;
+  if (!isSigningAlgorithm(signingAlg)) throw new ResourceInputError('signing_alg must be RS256 or ES256');
+  if ((await resourcesStore.count()) >= LIMITS.resources)
+    throw new ResourceInputError(`at most ${LIMITS.resources} resources may be registered`);
+  const doc: ResourceDocument = {
+    _id: input.id,
+    scopes,
+    format: format as ResourceFormat,
+    accessTokenLifetime: lifetime,
+    signingAlg,
+    createdAt: now,
+  };
+  if (!(await resourcesStore.insert(doc))) throw new ResourceExistsError(`${input.id} is registered already`);
+  return fromDocument(doc);
+}
+
+/** Deletes a registered resource; false when there was none. Tokens issued for it live out their time. */
+export const remove = (id: string): Promise<boolean> => resourcesStore.remove(id);
+
+/** One page of the registered resources, in identifier order after `after`. */
+export async function page(limit: number, after?: string): Promise<Resource[]> {
+  return (await resourcesStore.page(limit, after)).map(fromDocument);
+}
+
+/** The wire form (admin API, `npm run resources -- list --json`). */
+export const resourceView = (resource: Resource) => ({
+  resource: resource.id,
+  scopes: resource.scopes,
+  format: resource.format,
+  access_token_lifetime: resource.accessTokenLifetime,
+  signing_alg: resource.signingAlg,
+});
