@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import * as oidc from 'openid-client';
 import * as clientsService from '../../src/oauth/clients/clients.service';
-import { accessibilityViolations, describeWithBrowser } from '../helpers/browser';
+import { ClientModel } from '../../src/oauth/clients/clients.model';
+import { accessibilityViolations, describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
@@ -315,6 +316,8 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
       clientsService.register(undefined, { name, website: clientApp.url, redirect_uri: `${clientApp.url}/${callback}` });
     const printer = await register('Photo Printer', 'printer');
     const calendar = await register('Team Calendar', 'calendar');
+    // The printer takes sign-ins started here (OIDC Core §4), as RFC 7591 registration would record it.
+    await ClientModel.updateOne({ _id: printer.client_id }, { $set: { 'metadata.initiate_login_uri': `${clientApp.url}/start` } });
     const authorizeUrl = (client: { client_id: string }, callback: string) =>
       `${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: `${clientApp.url}/${callback}`, scope: 'read' }).toString()}`;
 
@@ -343,6 +346,12 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     expect(await page.locator('time').evaluateAll((dates) => dates.every((date) => date.getClientRects().length === 1))).toBe(true);
     await page.screenshot({ path: path.join(tmpdir(), 'home-connected-apps-390.png'), fullPage: true });
     if (desktop) await page.setViewportSize(desktop);
+    await lookAt(page, 'home-connected-apps-open');
+    expect(await page.getByRole('link', { name: 'Open Team Calendar' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Open Photo Printer' }).click();
+    await page.waitForURL((url) => url.pathname === '/start');
+    expect(new URL(page.url()).searchParams.get('iss')).toBe(base);
+    await page.goto(`${base}/home`);
     await page.getByRole('listitem').filter({ hasText: 'Photo Printer' }).getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${base}/home`);
     expect(await page.getByRole('heading', { name: 'Photo Printer' }).count()).toBe(0);
