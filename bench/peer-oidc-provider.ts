@@ -6,10 +6,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import mongoose from 'mongoose';
 import type { Adapter, AdapterPayload, default as ProviderType } from 'oidc-provider';
+import { BENCH_RESOURCES } from './bench-resource';
 
 // oidc-provider is an ES module; Node loads it with require() (Node >= 20.19).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Provider } = require('oidc-provider') as { Provider: typeof ProviderType };
+const { Provider, errors } = require('oidc-provider') as { Provider: typeof ProviderType; errors: typeof import('oidc-provider').errors };
 
 const port = Number(process.env.PORT);
 const issuer = `http://127.0.0.1:${port}`;
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     adapter = databaseAdapter(mongoose.connection.db!);
   }
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
   const provider = new Provider(issuer, {
     adapter,
     clients: [
@@ -100,11 +102,28 @@ async function main(): Promise<void> {
         scope: 'openid read',
       },
     ],
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' }] as never },
+    jwks: {
+      keys: [
+        { ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' },
+        { ...ecKey.export({ format: 'jwk' }), kid: 'bench-ec', use: 'sig', alg: 'ES256' },
+      ] as never,
+    },
     features: {
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       devInteractions: { enabled: false },
+      // A token request naming one of BENCH_RESOURCES gets node-oidc-provider's JWT access token
+      // (RFC 9068) signed with that algorithm; one naming none gets its opaque token, as before.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          const alg = (Object.keys(BENCH_RESOURCES) as (keyof typeof BENCH_RESOURCES)[]).find((name) => BENCH_RESOURCES[name] === resource);
+          if (!alg) throw new errors.InvalidTarget();
+          return { scope: 'read', audience: resource, accessTokenFormat: 'jwt', accessTokenTTL: 600, jwt: { sign: { alg } } };
+        },
+      },
     },
     scopes: ['openid', 'read'],
     ttl: { AccessToken: 3600, ClientCredentials: 3600, Grant: 86_400 },

@@ -18,6 +18,7 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
+import { BENCH_RESOURCES } from './bench-resource';
 import { keycloakCommand, keycloakFixture } from './keycloak';
 import { hydraEnv, hydraFixture, migrateHydra } from './hydra';
 
@@ -382,6 +383,20 @@ async function main(): Promise<void> {
       await post(server.port, '/users', { email, password });
       const jwt = (await post(server.port, '/auth', { email, password })) as { accessToken: string };
       const { tokenRequest } = await clientCredentialsLoad(server.port, jwt.accessToken);
+      // RFC 9068 JWTs, written nowhere: for this server's own APIs (ES256, the default) and for an API
+      // registered with RS256, as node-oidc-provider signs them in the same rows.
+      const ourIssuer = ((await (await fetch(`http://127.0.0.1:${server.port}${DISCOVERY_PATHS[0]}`)).json()) as { issuer: string }).issuer;
+      await promisify(execFile)(
+        process.execPath,
+        ['dist/cli/resources.js', 'create', '--id', BENCH_RESOURCES.RS256, '--scopes', 'read', '--alg', 'RS256'],
+        {
+          env: { ...process.env, ...serverEnv, MONGODB_URI: `${database.uri}benchpeerours`, LOG_LEVEL: 'silent' },
+        },
+      );
+      const jwtTokenRequest = (resource: string): LoadRequest => ({
+        ...tokenRequest,
+        body: `${tokenRequest.body}&resource=${encodeURIComponent(resource)}`,
+      });
       const { token, form } = await personalToken(server.port, email, password);
       const peerForm = (fixture: Record<string, string>, path: string, fields: Record<string, string>) =>
         formRequest(path, { client_id: fixture.client_id, client_secret: fixture.client_secret, ...fields });
@@ -444,6 +459,18 @@ async function main(): Promise<void> {
           hydra: (fixture) => peerForm(fixture, '/oauth2/token', { grant_type: 'client_credentials' }),
           judge: 'database',
         },
+        // Issue 37 item 8: JWT access tokens on both sides, signed alike (node-oidc-provider's through
+        // resource indicators; Keycloak's are RS256 JWTs anyway; Hydra's would need a restart, so none).
+        ...(['ES256', 'RS256'] as const).map((alg) => ({
+          name: `client_credentials JWT ${alg}`,
+          ours: jwtTokenRequest(alg === 'ES256' ? ourIssuer : BENCH_RESOURCES.RS256),
+          theirs: (fixture: Record<string, string>) =>
+            peerForm(fixture, '/token', { grant_type: 'client_credentials', resource: BENCH_RESOURCES[alg], scope: 'read' }),
+          keycloak: (fixture: Record<string, string>) =>
+            peerForm(fixture, `${fixture.realm}/protocol/openid-connect/token`, { grant_type: 'client_credentials' }),
+          hydra: () => null,
+          judge: 'both' as const,
+        })),
       ];
       const outside = [...(keycloak ? [keycloak.target] : []), ...(hydra ? [hydra.target] : [])];
       const pinned = [server, peers.memory.target, peers.database.target, ...outside];

@@ -11,7 +11,7 @@ import * as resourcesService from '../oauth/resources/resources.service';
 const USAGE = `usage: npm run resources -- <command> [options]
 
   list [--json]                       the registered resources, and this server's own
-  create --id <uri> --scopes a,b [--format ${RESOURCE_FORMATS.join('|')}] [--lifetime seconds] [--alg RS256|ES256] [--json]
+  create --id <uri> --scopes a,b [--format ${RESOURCE_FORMATS.join('|')}] [--lifetime seconds] [--alg ES256|RS256] [--json]
                                       register an API: clients name it in \`resource\` and get tokens for it alone
                                       (JWT access tokens by default, ${LIMITS.jwtAccessTokenLifetimeSeconds} s)
   delete --id <uri>                   forget it; tokens issued for it live out their time`;

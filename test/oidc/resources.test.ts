@@ -4,7 +4,17 @@
 // alone; jose verifies it against /oauth/jwks. This server's own APIs are the issuer's resource: they
 // take its JWTs with no database read, and refuse tokens for other audiences. Revocation and
 // introspection are honest about what a JWT can and cannot do.
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+} from 'jose';
+import { accessTokenHash } from '../../src/oauth/dpop/dpop.service';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import * as clientsService from '../../src/oauth/clients/clients.service';
@@ -85,7 +95,7 @@ describe('the admin API for resources', () => {
       scopes: ['orders:read'],
       format: 'jwt',
       access_token_lifetime: 600,
-      signing_alg: 'RS256',
+      signing_alg: 'ES256',
     });
     expect(created.headers['cache-control']).toBe('no-store');
     await admin(request(app).post('/admin/api/resources'))
@@ -94,7 +104,7 @@ describe('the admin API for resources', () => {
         scopes: ['bill'],
         format: 'opaque',
         access_token_lifetime: 300,
-        signing_alg: 'ES256',
+        signing_alg: 'RS256',
       })
       .expect(201);
     const first = await admin(request(app).get('/admin/api/resources?limit=1')).expect(200);
@@ -228,7 +238,7 @@ describe('JWT access tokens for a registered resource', () => {
     const res = await clientCredentials(client, { resource: ORDERS, scope: 'orders:read read' }).expect(200);
     expect(commands.slice(from).filter((command) => command.startsWith('insert') || command.startsWith('update'))).toEqual([]);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 600, scope: 'orders:read' });
-    expect(decodeProtectedHeader(res.body.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'RS256', kid: expect.any(String) });
+    expect(decodeProtectedHeader(res.body.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'ES256', kid: expect.any(String) });
     const { payload } = await verify(res.body.access_token);
     expect(payload).toEqual({
       iss: issuer,
@@ -247,11 +257,11 @@ describe('JWT access tokens for a registered resource', () => {
   });
 
   it('signs with the resource algorithm and lives its lifetime', async () => {
-    await registerOrders({ signing_alg: 'ES256', access_token_lifetime: 120 });
+    await registerOrders({ signing_alg: 'RS256', access_token_lifetime: 120 });
     const client = await registerClient({ grants: ['client_credentials'] });
     const res = await clientCredentials(client, { resource: ORDERS }).expect(200);
     expect(res.body.expires_in).toBe(120);
-    expect(decodeProtectedHeader(res.body.access_token).alg).toBe('ES256');
+    expect(decodeProtectedHeader(res.body.access_token).alg).toBe('RS256');
     await verify(res.body.access_token);
   });
 
@@ -421,5 +431,36 @@ describe("this server's own APIs as a resource", () => {
       .send(codeExchange(client, location.searchParams.get('code')!))
       .expect(200);
     expect((await verify(res.body.access_token)).payload).toMatchObject({ aud: ORDERS, scope: 'orders:write' });
+  });
+
+  it('binds a JWT to a DPoP key by cnf.jkt: the catalogue takes it with a proof by that key, not as Bearer', async () => {
+    const client = await registerClient({ grants: ['client_credentials'] });
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    const jwk = await exportJWK(publicKey);
+    const proof = (htm: string, htu: string, token?: string) =>
+      new SignJWT({
+        htm,
+        htu,
+        jti: crypto.randomUUID(),
+        iat: Math.floor(Date.now() / 1000),
+        ...(token ? { ath: accessTokenHash(token) } : {}),
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
+        .sign(privateKey);
+    const res = await clientCredentials(client, { resource: issuer })
+      .set('DPoP', await proof('POST', `${issuer}/oauth/token`))
+      .expect(200);
+    expect(res.body.token_type).toBe('DPoP');
+    const token = res.body.access_token as string;
+    expect((await verify(token)).payload.cnf).toEqual({ jkt: await calculateJwkThumbprint(jwk) });
+    const products = `${issuer}/api/v1/products`;
+    await request(app)
+      .get('/api/v1/products')
+      .set('Authorization', `DPoP ${token}`)
+      .set('DPoP', await proof('GET', products, token))
+      .expect(200);
+    const asBearer = await request(app).get('/api/v1/products').set('Authorization', `Bearer ${token}`).expect(401);
+    expect(asBearer.headers['www-authenticate']).toMatch(/^DPoP /);
+    expect(asBearer.body).toMatchObject({ error: true, status_code: 401 });
   });
 });

@@ -6,7 +6,7 @@
 import type { Config } from '../../config';
 import { SignalledCache } from '../../common/signalled-cache';
 import {
-  DEFAULT_SIGNING_ALGORITHM,
+  JWT_ACCESS_TOKEN_ALGORITHM,
   isSigningAlgorithm,
   LIMITS,
   RESOURCE_FORMATS,
@@ -36,7 +36,7 @@ export const ownResource = (config: Pick<Config, 'publicUrl'>): Resource => ({
   scopes: SCOPES,
   format: 'jwt',
   accessTokenLifetime: LIMITS.jwtAccessTokenLifetimeSeconds,
-  signingAlg: DEFAULT_SIGNING_ALGORITHM,
+  signingAlg: JWT_ACCESS_TOKEN_ALGORITHM,
   own: true,
 });
 
@@ -127,7 +127,7 @@ export async function create(config: Pick<Config, 'publicUrl'>, input: NewResour
   const lifetime = input.accessTokenLifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
   if (!Number.isSafeInteger(lifetime) || lifetime < 60 || lifetime > 86_400)
     throw new ResourceInputError('access_token_lifetime must be 60 to 86400 seconds');
-  const signingAlg = input.signingAlg ?? DEFAULT_SIGNING_ALGORITHM;
+  const signingAlg = input.signingAlg ?? JWT_ACCESS_TOKEN_ALGORITHM;
   if (!isSigningAlgorithm(signingAlg)) throw new ResourceInputError('signing_alg must be RS256 or ES256');
   if ((await resourcesStore.count()) >= LIMITS.resources)
     throw new ResourceInputError(`at most ${LIMITS.resources} resources may be registered`);
