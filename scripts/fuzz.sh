@@ -67,6 +67,11 @@ FUZZ_OAUTH_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_t
 FUZZ_OIDC_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_type=password --data-urlencode "username=$FUZZ_EMAIL" \
   --data-urlencode "password=$FUZZ_PASSWORD" --data-urlencode "client_id=$FUZZ_CLIENT_ID" --data-urlencode "client_secret=$FUZZ_CLIENT_SECRET" \
   --data-urlencode "scope=openid profile email" | json_field access_token)
+# The operator lets the run's client use the admin API (its own command, on the server's engine), and
+# the client's admin-scope token opens /admin/api.
+DATA_DIR="$work/data" LOG_LEVEL=silent node dist/cli/oauth-client.js update "$FUZZ_CLIENT_ID" --operator yes >/dev/null
+FUZZ_ADMIN_TOKEN=$(curl -sf -X POST "$base/oauth/token" --data-urlencode grant_type=client_credentials --data-urlencode scope=admin \
+  --data-urlencode "client_id=$FUZZ_CLIENT_ID" --data-urlencode "client_secret=$FUZZ_CLIENT_SECRET" | json_field access_token)
 registration=$(post_json /oauth/register "{\"redirect_uris\":[\"$FUZZ_REDIRECT_URI\"]}" -H "Authorization: Bearer $FUZZ_JWT")
 FUZZ_REGISTERED_CLIENT_ID=$(json_field client_id <<<"$registration")
 FUZZ_REGISTRATION_TOKEN=$(json_field registration_access_token <<<"$registration")
@@ -77,7 +82,7 @@ curl -sf -c "$session_jar" -b "$anonymous_jar" -o /dev/null -X POST "$base/login
   --data-urlencode "email=$FUZZ_EMAIL" --data-urlencode "password=$FUZZ_PASSWORD"
 FUZZ_SID=$(cookie_in "$session_jar" sid)
 FUZZ_SESSION_CSRF=$(curl -sf -b "$session_jar" "$base/home" | csrf_in)
-export FUZZ_USER_ID FUZZ_TARGET_ID FUZZ_JWT FUZZ_CLIENT_ID FUZZ_CLIENT_SECRET FUZZ_OAUTH_TOKEN FUZZ_OIDC_TOKEN FUZZ_REGISTERED_CLIENT_ID FUZZ_REGISTRATION_TOKEN FUZZ_ANON_CSRF FUZZ_CSRF_COOKIE FUZZ_SID FUZZ_SESSION_CSRF
+export FUZZ_ADMIN_TOKEN FUZZ_USER_ID FUZZ_TARGET_ID FUZZ_JWT FUZZ_CLIENT_ID FUZZ_CLIENT_SECRET FUZZ_OAUTH_TOKEN FUZZ_OIDC_TOKEN FUZZ_REGISTERED_CLIENT_ID FUZZ_REGISTRATION_TOKEN FUZZ_ANON_CSRF FUZZ_CSRF_COOKIE FUZZ_SID FUZZ_SESSION_CSRF
 
 status=0
 PYTHONPATH=scripts/fuzz SCHEMATHESIS_HOOKS=hooks "$venv/bin/st" --config-file scripts/fuzz/schemathesis.toml run "$base/openapi.json" \

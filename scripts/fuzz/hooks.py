@@ -225,6 +225,9 @@ def before_call(ctx, case, **kwargs):
             _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
     elif path == "/api/user":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OAUTH_TOKEN']}"}
+    elif path.startswith("/admin/api/"):
+        # The run's client, which the operator allowed, with its admin-scope token.
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_ADMIN_TOKEN']}"}
     elif path == "/oauth/userinfo":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):
@@ -246,6 +249,8 @@ def before_call(ctx, case, **kwargs):
             if isinstance(values, dict):
                 values.pop("id_token_hint", None)
                 values.pop("post_logout_redirect_uri", None)
+    elif path == "/home/applications/{clientId}/open":
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
     elif path == "/home/applications/{clientId}/revoke":
         # The run's session and its CSRF token; the client it names is the fuzzer's choice.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}

@@ -135,6 +135,13 @@ describe('the admin API for resources', () => {
       [{ resource: ORDERS, scopes: ['a'], access_token_lifetime: 5 }, /60 to 86400/],
       [{ resource: ORDERS, scopes: ['a'], signing_alg: 'HS256' }, /RS256 or ES256/],
     ];
+    const malformed = await request(app)
+      .post('/admin/api/resources')
+      .set('Authorization', `Bearer ${token}`)
+      .type('json')
+      .send('{"resource": ')
+      .expect(400);
+    expect(malformed.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
     for (const [body, message] of cases) {
       const res = await post(body).expect(400);
       expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(message) });

@@ -38,9 +38,11 @@ export const resourcesOpenApi: OpenApiFragment = {
         requestBody: jsonRequest(ref('NewResource'), { resource: 'https://orders.example.com/api', scopes: ['orders:read'] }),
         responses: {
           '201': json(ref('Resource'), 'Registered'),
-          '400': json(ref('OAuthError'), 'invalid_request: what is wrong with the input'),
+          '400': json(ref('OAuthError'), 'invalid_request: what is wrong with the input, or a body that is not JSON'),
           '409': json(ref('OAuthError'), 'invalid_request: a resource with that identifier is registered already'),
           ...refusals,
+          '413': json(ref('OAuthError'), 'invalid_request: a body over 100 kB'),
+          '415': json(ref('OAuthError'), 'invalid_request: a body that is not JSON in UTF-8'),
         },
       },
     },

@@ -3,6 +3,7 @@
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
 import type { Config } from '../../config';
+import { oauthBodyErrors } from '../oauth.errors';
 import { ADMIN_API } from '../protocol';
 import { createResourcesController } from './resources.controller';
 
@@ -10,7 +11,8 @@ export function createResourcesRouter(config: Config, adminToken: RequestHandler
   const resources = createResourcesController(config);
   const router = Router();
   router.use(ADMIN_API.resources, adminToken);
-  router.route(ADMIN_API.resources).get(resources.list).post(jsonBody, resources.create);
+  // A body the parser refuses is answered in the API's own shape, as its other refusals are.
+  router.route(ADMIN_API.resources).get(resources.list).post(jsonBody, oauthBodyErrors, resources.create);
   router.delete(`${ADMIN_API.resources}/:id`, resources.remove);
   return router;
 }
