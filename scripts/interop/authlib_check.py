@@ -150,6 +150,24 @@ def main():
             assert token["token_type"].lower() == "bearer" and token["access_token"]
             assert "refresh_token" not in token
 
+    @check("client_credentials for this server's own APIs: an RFC 9068 JWT verified against the JWKS, taken by the catalogue")
+    def _():
+        session = OAuth2Session(client["client_id"], client["client_secret"])
+        token = session.fetch_token(metadata["token_endpoint"], grant_type="client_credentials", resource=metadata["issuer"])
+        keys = KeySet.import_key_set(requests.get(metadata["jwks_uri"], timeout=TIMEOUT).json())
+        access = jwt.decode(token["access_token"], keys, algorithms=["ES256", "RS256"])
+        assert access.header.get("typ") == "at+jwt", access.header
+        jwt.JWTClaimsRegistry(
+            iss={"essential": True, "value": metadata["issuer"]},
+            aud={"essential": True, "value": metadata["issuer"]},
+            sub={"essential": True, "value": client["client_id"]},
+            client_id={"essential": True, "value": client["client_id"]},
+            jti={"essential": True},
+            exp={"essential": True},
+        ).validate(access.claims)
+        products = requests.get(BASE + "/api/v1/products", headers={"Authorization": f"Bearer {token['access_token']}"}, timeout=TIMEOUT)
+        assert products.status_code == 200, products.text[:200]
+
     @check("password grant, refresh, and the rotated refresh token refused")
     def _():
         session = OAuth2Session(client["client_id"], client["client_secret"], scope="read")

@@ -1,10 +1,16 @@
 // For staleness bounds: how long something kept holding after a change elsewhere.
 
-/** Polls `holds` every 50 ms until it turns false; how long that took in ms (Infinity after 3 s). */
+/**
+ * Polls `holds` every 50 ms until it turns false: how long after the start the request that first
+ * found it false began (Infinity after 3 s). That request's own time is left out: a request that
+ * began then was already refused, which is what a staleness bound promises; on a loaded machine a
+ * refusal that checks a password can take longer than the bound itself.
+ */
 export async function msUntilFalse(holds: () => Promise<boolean>): Promise<number> {
   const start = Date.now();
   for (let i = 0; i < 60; i++) {
-    if (!(await holds())) return Date.now() - start;
+    const began = Date.now();
+    if (!(await holds())) return began - start;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return Infinity;
