@@ -192,7 +192,8 @@ export type ResourceFormat = (typeof RESOURCE_FORMATS)[number];
 /** RFC 9068 §2.1: the `typ` of a JWT access token's header. */
 export const JWT_ACCESS_TOKEN_TYPE = 'at+jwt';
 /** RFC 6749 §3.3 scope-token: what a resource's own scopes are made of (and how long one may be). */
-export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+export const SCOPE_TOKEN_LENGTH = 64;
+export const SCOPE_TOKEN = new RegExp(`^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,${SCOPE_TOKEN_LENGTH}}$`);
 /** Scopes about the person and the sign-in, never an API's own. */
 export const SIGN_IN_SCOPES: readonly string[] = ['openid', 'offline_access'];
 
@@ -290,6 +291,9 @@ export const LIMITS = {
   /** Resources an operator may register (each instance keeps them all in memory), and scopes per resource. */
   resources: 100,
   scopesPerResource: 50,
+  /** The lifetimes a resource may give its access tokens, in seconds. */
+  resourceTokenLifetimeMin: 60,
+  resourceTokenLifetimeMax: 86_400,
 } as const;
 
 /**

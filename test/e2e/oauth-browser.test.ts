@@ -351,6 +351,10 @@ describeWithBrowser('oauth-browser')('OAuth code flow in a real browser', () => 
     await page.getByRole('link', { name: 'Open Photo Printer' }).click();
     await page.waitForURL((url) => url.pathname === '/start');
     expect(new URL(page.url()).searchParams.get('iss')).toBe(base);
+    // The same list on /account.
+    await page.goto(`${base}/account`);
+    await page.getByRole('link', { name: 'Open Photo Printer' }).waitFor();
+    await lookAt(page, 'account-connected-apps-open');
     await page.goto(`${base}/home`);
     await page.getByRole('listitem').filter({ hasText: 'Photo Printer' }).getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${base}/home`);

@@ -470,4 +470,35 @@ describe("this server's own APIs as a resource", () => {
     expect(asBearer.headers['www-authenticate']).toMatch(/^DPoP /);
     expect(asBearer.body).toMatchObject({ error: true, status_code: 401 });
   });
+
+  it('refuses a second resource at the authorization endpoint (a page: nothing is checked yet) and at PAR (invalid_target)', async () => {
+    await registerOrders();
+    const client = await registerClient({ grants: ['authorization_code'] });
+    const twice = `response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&resource=${encodeURIComponent(ORDERS)}&resource=${encodeURIComponent(issuer)}`;
+    const page = await request(app).get(`/oauth/authorize?${twice}`).expect(400);
+    expect(page.text).toContain('Name one resource');
+    const pushed = await request(app)
+      .post('/oauth/par')
+      .set('Authorization', basicAuth(client.client_id, client.client_secret))
+      .type('form')
+      .send(twice.replace(/client_id=[^&]+&/, ''))
+      .expect(400);
+    expect(pushed.body.error).toBe('invalid_target');
+  });
+
+  it("gives the implicit flow's access token for the resource, its fragment naming the resource's scopes only", async () => {
+    await registerOrders();
+    const client = await registerClient({ grants: ['implicit'] });
+    const { agent } = await signedInAgent(app);
+    const location = await approve(agent, {
+      response_type: 'token',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'orders:read read',
+      resource: ORDERS,
+    });
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    expect(fragment.get('scope')).toBe('orders:read');
+    expect((await verify(fragment.get('access_token')!)).payload).toMatchObject({ aud: ORDERS, scope: 'orders:read', amr: ['pwd'] });
+  });
 });

@@ -34,7 +34,7 @@ export function createResourcesController(config: Pick<Config, 'publicUrl'>) {
         throw invalid('scopes must be an array of strings');
       if (format !== undefined && typeof format !== 'string') throw invalid('format must be jwt or opaque');
       if (lifetime !== undefined && typeof lifetime !== 'number') throw invalid('access_token_lifetime must be a number of seconds');
-      if (alg !== undefined && typeof alg !== 'string') throw invalid('signing_alg must be RS256 or ES256');
+      if (alg !== undefined && typeof alg !== 'string') throw invalid('signing_alg must be a string');
       try {
         const created = await resourcesService.create(config, {
           id: resource,

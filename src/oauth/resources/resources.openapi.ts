@@ -1,6 +1,6 @@
 // The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
 import { empty, int, json, jsonFaults, jsonRequest, pathParam, ref, str, type OpenApiFragment } from '../../openapi/openapi.kit';
-import { ADMIN_API, ADMIN_SCOPE, LIMITS, RESOURCE_FORMATS, SIGNING_ALGORITHMS } from '../protocol';
+import { ADMIN_API, ADMIN_SCOPE, LIMITS, maxLengthOf, RESOURCE_FORMATS, SCOPE_TOKEN_LENGTH, SIGNING_ALGORITHMS } from '../protocol';
 
 const security = [{ oauth: [ADMIN_SCOPE] }];
 const refusals = {
@@ -76,15 +76,20 @@ export const resourcesOpenApi: OpenApiFragment = {
       properties: {
         resource: {
           type: 'string',
-          maxLength: LIMITS.redirectUriLength,
+          maxLength: maxLengthOf('resource'),
           description: 'An absolute URI without fragment or query (RFC 8707 §2)',
         },
-        scopes: { type: 'array', items: { type: 'string', maxLength: 64 }, minItems: 1, maxItems: LIMITS.scopesPerResource },
+        scopes: {
+          type: 'array',
+          items: { type: 'string', maxLength: SCOPE_TOKEN_LENGTH },
+          minItems: 1,
+          maxItems: LIMITS.scopesPerResource,
+        },
         format: { type: 'string', enum: [...RESOURCE_FORMATS], description: 'jwt (RFC 9068, the default) or opaque' },
         access_token_lifetime: {
           type: 'integer',
-          minimum: 60,
-          maximum: 86_400,
+          minimum: LIMITS.resourceTokenLifetimeMin,
+          maximum: LIMITS.resourceTokenLifetimeMax,
           description: `Seconds; ${LIMITS.jwtAccessTokenLifetimeSeconds} by default`,
         },
         signing_alg: { type: 'string', enum: [...SIGNING_ALGORITHMS] },

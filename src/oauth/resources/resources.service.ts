@@ -10,8 +10,11 @@ import {
   isSigningAlgorithm,
   LIMITS,
   RESOURCE_FORMATS,
+  maxLengthOf,
   SCOPE_TOKEN,
+  SCOPE_TOKEN_LENGTH,
   SIGN_IN_SCOPES,
+  SIGNING_ALGORITHMS,
   SCOPES,
   type ResourceFormat,
   type SigningAlgorithm,
@@ -110,8 +113,8 @@ export interface NewResource {
 export async function create(config: Pick<Config, 'publicUrl'>, input: NewResource, now = new Date()): Promise<Resource> {
   const problem = identifierProblem(input.id);
   if (problem) throw new ResourceInputError(problem);
-  if (input.id.length > LIMITS.redirectUriLength)
-    throw new ResourceInputError(`resource must be at most ${LIMITS.redirectUriLength} characters`);
+  if (input.id.length > maxLengthOf('resource'))
+    throw new ResourceInputError(`resource must be at most ${maxLengthOf('resource')} characters`);
   if (input.id === config.publicUrl) throw new ResourceInputError("this server's own APIs are that resource already");
   const scopes = [...new Set(input.scopes)];
   if (scopes.length === 0 || scopes.length > LIMITS.scopesPerResource)
@@ -119,16 +122,17 @@ export async function create(config: Pick<Config, 'publicUrl'>, input: NewResour
   const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope) || SIGN_IN_SCOPES.includes(scope));
   if (bad !== undefined)
     throw new ResourceInputError(
-      `scope ${JSON.stringify(bad.slice(0, 70))} is not an API scope (RFC 6749 scope characters, at most 64; not openid or offline_access)`,
+      `scope ${JSON.stringify(bad.slice(0, SCOPE_TOKEN_LENGTH + 6))} is not an API scope (RFC 6749 scope characters, at most ${SCOPE_TOKEN_LENGTH}; not ${SIGN_IN_SCOPES.join(' or ')})`,
     );
   const format = input.format ?? 'jwt';
   if (!(RESOURCE_FORMATS as readonly string[]).includes(format))
     throw new ResourceInputError(`format must be one of ${RESOURCE_FORMATS.join(', ')}`);
   const lifetime = input.accessTokenLifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
-  if (!Number.isSafeInteger(lifetime) || lifetime < 60 || lifetime > 86_400)
-    throw new ResourceInputError('access_token_lifetime must be 60 to 86400 seconds');
+  const { resourceTokenLifetimeMin: min, resourceTokenLifetimeMax: max } = LIMITS;
+  if (!Number.isSafeInteger(lifetime) || lifetime < min || lifetime > max)
+    throw new ResourceInputError(`access_token_lifetime must be ${min} to ${max} seconds`);
   const signingAlg = input.signingAlg ?? JWT_ACCESS_TOKEN_ALGORITHM;
-  if (!isSigningAlgorithm(signingAlg)) throw new ResourceInputError('signing_alg must be RS256 or ES256');
+  if (!isSigningAlgorithm(signingAlg)) throw new ResourceInputError(`signing_alg must be ${SIGNING_ALGORITHMS.join(' or ')}`);
   if ((await resourcesStore.count()) >= LIMITS.resources)
     throw new ResourceInputError(`at most ${LIMITS.resources} resources may be registered`);
   const doc: ResourceDocument = {

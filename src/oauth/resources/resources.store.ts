@@ -20,10 +20,6 @@ export async function insert(resource: ResourceDocument): Promise<boolean> {
   return true;
 }
 
-export function findById(id: string): Promise<ResourceDocument | null> {
-  return ResourceModel.findById(id).lean<ResourceDocument>().exec();
-}
-
 /** A page in identifier order, after the identifier `after` when given. */
 export function page(limit: number, after?: string): Promise<ResourceDocument[]> {
   const filter = after === undefined ? {} : { _id: trusted({ $gt: after }) };

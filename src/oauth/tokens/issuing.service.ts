@@ -152,7 +152,7 @@ export function v1TokenResponse(issued: IssuedToken & { person: UserRecord }) {
     token_type: 'bearer',
     expires_in: issued.expiresIn,
     refresh_token: issued.refreshToken,
-    scope: issued.scope.join(' '),
+    scope: (issued.accessScope ?? issued.scope).join(' '),
     uid: issued.person.uid,
     info: { name: displayName(issued.person), email: issued.person.email },
   };
@@ -169,7 +169,7 @@ export function implicitResponse(issued: IssuedToken | null, idToken: string | u
         ...(seedName ? { token: issued.accessToken } : {}),
         token_type: 'bearer',
         expires_in: String(issued.expiresIn),
-        scope: issued.scope.join(' '),
+        scope: (issued.accessScope ?? issued.scope).join(' '),
       }
     : {};
   return { ...token, ...(idToken ? { id_token: idToken } : {}) };
