@@ -24,6 +24,8 @@ import { createCsrf } from './web/csrf';
 import { createSessionMiddleware } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
+import { createUpstreamClient } from './upstream/upstream.client';
+import { createUpstreamRouter } from './upstream/upstream.routes';
 import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
 import { createWeatherRouter, HELLO } from './weather/weather.routes';
@@ -48,6 +50,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The server passes its own, to let queued mail out at shutdown; otherwise the app makes one. */
   mailer?: Mailer;
+  /** How requests reach the upstream OpenID providers (tests route real host names to loopback); fetch by default. */
+  upstreamFetch?: typeof fetch;
 }
 
 interface AppOptions {
@@ -82,7 +86,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   return app;
 }
 
-export function createApp({ config, logger, mailer = createMailer(config, logger), clock = systemClock }: AppDeps): Express {
+export function createApp({ config, logger, mailer = createMailer(config, logger), clock = systemClock, upstreamFetch }: AppDeps): Express {
   const keys = createKeyRing(keyRingOptions(config.oauth));
   return buildApp(
     { config, logger },
@@ -116,6 +120,18 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated, catalogueToken));
       app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
       app.use(createSocialRouter(config, logger, sessions, journey));
+      const upstreamClient = createUpstreamClient({ timeoutMs: config.upstream.timeoutMs, fetch: upstreamFetch });
+      app.use(
+        createUpstreamRouter(sessions, csrf, {
+          config,
+          logger,
+          clock,
+          journey,
+          activity,
+          verifyPerson: signIn.verifyPerson,
+          client: upstreamClient,
+        }),
+      );
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
       app.use(
         createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, {

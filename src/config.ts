@@ -6,6 +6,7 @@ import { DATABASE_START_WAIT_SECONDS } from './db/mongoose';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import dotenv from 'dotenv';
+import { parseUpstreamProviders, type UpstreamProvider } from './upstream/upstream.settings';
 
 export type EmbeddedEngine = 'auto' | 'mongod' | 'ferretdb';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -96,6 +97,12 @@ export interface Config {
     readonly tokenUrl: string;
     readonly userProfileUrl: string;
     readonly userEmailsUrl: string;
+  };
+  /** docs/upstream.md: the OpenID providers people may sign in through (UPSTREAM_PROVIDERS). */
+  readonly upstream: {
+    readonly providers: readonly UpstreamProvider[];
+    /** Each request to a provider (discovery, token, keys, userinfo) gives up after this. */
+    readonly timeoutMs: number;
   };
   /** docs/operations.md (Mail): where account mail goes. */
   readonly mail: {
@@ -259,6 +266,12 @@ function mailFrom(env: Env, publicUrl: string): string {
   return raw;
 }
 
+function upstreamProviders(env: Env): UpstreamProvider[] {
+  const { providers, problems } = parseUpstreamProviders(read(env, 'UPSTREAM_PROVIDERS'));
+  for (const problem of problems) invalid(env, 'UPSTREAM_PROVIDERS', problem, null);
+  return providers;
+}
+
 function optionalSecret(env: Env, name: string): string | null {
   const raw = read(env, name);
   if (raw === undefined) return null;
@@ -342,6 +355,10 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token'),
       userProfileUrl: url(env, 'GITHUB_USER_PROFILE_URL', 'https://api.github.com/user'),
       userEmailsUrl: url(env, 'GITHUB_USER_EMAILS_URL', 'https://api.github.com/user/emails'),
+    }),
+    upstream: Object.freeze({
+      providers: Object.freeze(upstreamProviders(env)),
+      timeoutMs: positiveInteger(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 120_000),
     }),
     mail: Object.freeze({ smtpUrl: smtpUrl(env), from: mailFrom(env, publicUrl) }),
     passwordHashing: Object.freeze({

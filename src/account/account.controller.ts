@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { noStore } from '../common/no-store';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
-import { clientAddress, displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
@@ -15,7 +15,7 @@ import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
 import type { Csrf } from '../web/csrf';
-import { errorPage } from '../web/layout';
+import { tooManyPage } from '../web/layout';
 import {
   ACCOUNT_NOTICES,
   accountPage,
@@ -31,6 +31,9 @@ import { ACCOUNT_RULES } from './account.rules';
 import type { Accounts, Origin } from './account.service';
 import type { ActivityLog } from './activity.service';
 import { HTML_CONTENT_TYPE as HTML } from '../web/html';
+import type { Config } from '../config';
+import * as upstreamService from '../upstream/upstream.service';
+import { signInProviders } from '../web/sign-in-providers';
 
 const origin = (req: Request): Origin => ({
   address: clientAddress(req),
@@ -50,18 +53,13 @@ function pageParam(value: unknown): number {
 }
 
 /** The 429 of these pages: a page that says to wait. */
-export const tooManyPage = (refused: TooManyRequestsError) =>
-  tooManyRequestsAs(
-    errorPage('Too many requests', 'Too many requests from here or for this account. Please wait a few minutes and try again.'),
-    { 'Content-Type': HTML },
-    refused,
-  );
+export const tooManyRequestsPage = (refused: TooManyRequestsError) => tooManyPage('Too many requests', 'requests', refused);
 
 async function limitedPage<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw err instanceof TooManyRequestsError ? tooManyPage(err) : err;
+    throw err instanceof TooManyRequestsError ? tooManyRequestsPage(err) : err;
   }
 }
 
@@ -74,7 +72,9 @@ export function createAccountController(
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
+  config: Config,
 ) {
+  const providers = signInProviders(config);
   const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);
   const ended = async (sessions: sessionService.EndedSession[]) => {
     for (const session of sessions) await sessionEnded(session);
@@ -84,11 +84,12 @@ export function createAccountController(
     const user = signedInPerson(res);
     const sessionsPage = pageParam(req.query.sessions_page);
     const activityPage = pageParam(req.query.activity_page);
-    const [sessions, applications, events, factors] = await Promise.all([
+    const [sessions, applications, events, factors, linked] = await Promise.all([
       sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
       grantsService.listConnected(user._id),
       activity.list(user._id, activityPage),
       factorsService.summary(user._id),
+      upstreamService.linkedProviders(config.upstream.providers, user._id),
     ]);
     const { address, ...claims } = user.claims ?? {};
     page(
@@ -122,6 +123,7 @@ export function createAccountController(
         sessions: { list: sessions.sessions, page: sessionsPage, more: sessions.more },
         applications: applications.map(applicationView),
         activity: { list: events.events, page: activityPage, more: events.more },
+        providers: linked,
       }),
     );
   }
@@ -131,7 +133,11 @@ export function createAccountController(
   return {
     async showSignUp(req: Request, res: Response): Promise<void> {
       if (req.session.userId && (await sessionService.currentUser(req.session))) return void res.redirect(302, '/account');
-      page(res, 200, signUpPage({ csrfToken: csrf.token(req, res), values: { email: '', firstName: '', lastName: '' }, problems: [] }));
+      page(
+        res,
+        200,
+        signUpPage({ csrfToken: csrf.token(req, res), providers, values: { email: '', firstName: '', lastName: '' }, problems: [] }),
+      );
     },
 
     async signUp(req: Request, res: Response): Promise<void> {
@@ -144,7 +150,7 @@ export function createAccountController(
       const outcome = await limitedPage(() => accounts.signUp(fields, origin(req)));
       if ('problems' in outcome) {
         const values = { email: fields.email.slice(0, MAX_EMAIL_LENGTH), firstName: fields.firstName, lastName: fields.lastName };
-        return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), values, problems: outcome.problems }));
+        return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), providers, values, problems: outcome.problems }));
       }
       await journey.firstFactor(req, res, {
         userId: outcome.userId,

@@ -4,6 +4,8 @@ import { connectedApplications, type ConnectedApplicationView } from '../web/app
 import { html, type SafeHtml } from '../web/html';
 import { csrfField, layout } from '../web/layout';
 import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
+import { providerLinks, type SignInProvider } from '../web/sign-in-providers';
+import type { LinkedProviderView } from '../upstream/upstream.service';
 
 import type { SessionSummary } from '../session/session.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS, MAX_CLAIM_LENGTH, MAX_NAME_LENGTH } from '../users/sign-up.service';
@@ -64,6 +66,8 @@ function textInput(name: string, label: string, value: string, options: { type?:
 
 export interface SignUpView {
   csrfToken: string;
+  /** GitHub and the upstream OpenID providers, offered beside the form. */
+  providers: readonly SignInProvider[];
   values: { email: string; firstName: string; lastName: string };
   problems: readonly string[];
 }
@@ -82,6 +86,7 @@ ${textInput('firstName', 'First name (optional)', view.values.firstName, { autoc
 ${textInput('lastName', 'Last name (optional)', view.values.lastName, { autocomplete: 'family-name', max: MAX_NAME_LENGTH })}
 <div class="row"><button type="submit">Sign up</button></div>
 </form>
+${providerLinks(view.providers, '/home')}
 <p>Already have an account? <a href="/login">Sign in</a></p>`,
   );
 }
@@ -163,6 +168,8 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'factor-removed': 'Second factor removed',
   'recovery-codes-made': 'New recovery codes made',
   'verified-again': 'Confirmed with a second factor',
+  'provider-linked': 'Sign-in provider linked',
+  'provider-unlinked': 'Sign-in provider unlinked',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */
@@ -173,6 +180,8 @@ export const ACCOUNT_NOTICES = {
   'reset-factors':
     'Your new password is set and you are signed in. Second factors someone else may have added are removed: add yours again below. Every other browser and application was signed out.',
   verification: 'A new verification link is on its way to your mailbox.',
+  'provider-linked': 'The provider is linked: you can sign in with it from now on.',
+  'provider-unlinked': 'The provider is unlinked: it no longer signs you in here.',
   'signed-up': 'Welcome! A link to confirm your email address is on its way to your mailbox.',
   'session-ended': 'That browser is signed out.',
   'sessions-ended': 'Every other browser is signed out.',
@@ -210,6 +219,22 @@ export interface AccountView {
   sessions: { list: SessionSummary[]; page: number; more: boolean };
   applications: ConnectedApplicationView[];
   activity: { list: { kind: ActivityKind; at: Date; address: string; detail?: string }[]; page: number; more: boolean };
+  /** The upstream OpenID providers, linked or not (none configured: no section). */
+  providers: LinkedProviderView[];
+}
+
+function providersSection(view: AccountView): SafeHtml | '' {
+  if (view.providers.length === 0) return '';
+  return html`<h2>Sign-in providers</h2>
+<ul class="apps">${view.providers.map(
+    (
+      provider,
+    ) => html`<li><form method="post" action="/account/providers/${provider.id}/${provider.linked ? 'unlink' : 'link'}" class="row">
+${csrfField(view.csrfToken)}
+<span>${provider.name}: ${provider.linked ? html`linked${provider.email ? html` (${provider.email})` : ''}` : 'not linked'}</span>
+<button type="submit" class="secondary" aria-label="${provider.linked ? 'Unlink' : 'Link'} ${provider.name}">${provider.linked ? 'Unlink' : 'Link'}</button>
+</form></li>`,
+  )}</ul>`;
 }
 
 const when = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
@@ -338,6 +363,7 @@ ${profileForm(view)}
 ${passwordForm(view)}
 <h2>Second factors</h2>
 ${factorsSection(view)}
+${providersSection(view)}
 <h2>Signed-in browsers</h2>
 ${sessionsSection(view)}
 <h2>Connected applications</h2>

@@ -9,7 +9,7 @@ import type { Journey } from '../sign-in/journey.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
-import { createAccountController, tooManyPage } from './account.controller';
+import { createAccountController, tooManyRequestsPage } from './account.controller';
 import type { Accounts } from './account.service';
 import type { ActivityLog } from './activity.service';
 
@@ -23,9 +23,9 @@ export function createAccountRouter(
   sessionEnded: SessionEndedHook,
   journey: Journey,
 ): Router {
-  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey);
+  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey, config);
   // The same counter as POST /users: sign-ups from one address, whichever way they come.
-  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyPage);
+  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyRequestsPage);
   const form = [sessions, pageFormBody];
   // A signed-in form: a stale session goes to sign in and comes back to /account.
   const signedInForm = [...form, requireSession('sign-in', '/account'), csrf.require];

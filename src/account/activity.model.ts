@@ -13,6 +13,8 @@ export const ACTIVITY_KINDS = [
   'factor-removed',
   'recovery-codes-made',
   'verified-again',
+  'provider-linked',
+  'provider-unlinked',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
-import { clientAddress, displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
 import { signedInPerson } from '../session/session.middleware';
@@ -13,7 +13,7 @@ import { stepUpReason, type Journey, type PendingStep, type SecondFactor, type S
 import type { FactorVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
-import { errorPage, pageError } from '../web/layout';
+import { pageError, tooManyPage } from '../web/layout';
 import { allowOwnScripts } from '../web/scripts';
 import { recoveryCodesPage, secondStepPage, totpEnrolPage } from './factors.page';
 import { FACTOR_RULES } from './factors.rules';
@@ -23,12 +23,7 @@ import * as recoveryCodes from './recovery-codes.service';
 import type { Totp } from './totp.service';
 import { HTML_CONTENT_TYPE as HTML } from '../web/html';
 
-const tooManyCodes = (refused: TooManyRequestsError) =>
-  tooManyRequestsAs(
-    errorPage('Too many attempts', 'Too many wrong codes from here or for this account. Please wait a few minutes and try again.'),
-    { 'Content-Type': HTML },
-    refused,
-  );
+const tooManyCodes = (refused: TooManyRequestsError) => tooManyPage('Too many attempts', 'wrong codes', refused);
 
 /** A passkey ceremony's refusal, as JSON for the script (`{ error }`, like the API's other refusals). */
 const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: message });

@@ -11,6 +11,7 @@ import { resourcesOpenApi } from '../oauth/resources/resources.openapi';
 import { ADMIN_SCOPE, SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
+import { upstreamOpenApi } from '../upstream/upstream.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
 import { json, page, ref, str, SWAGGER_UI_FILES, type OpenApiFragment, type Schema } from './openapi.kit';
@@ -21,6 +22,7 @@ const fragments: OpenApiFragment[] = [
   usersOpenApi,
   authOpenApi,
   socialOpenApi,
+  upstreamOpenApi,
   sessionOpenApi,
   accountOpenApi,
   factorsOpenApi,

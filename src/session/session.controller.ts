@@ -5,10 +5,10 @@ import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
 import { bodyField } from '../common/request-body';
-import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, TooManyRequestsError } from '../common/rate-limit';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from '../web/csrf';
-import { errorPage } from '../web/layout';
+import { tooManyPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
@@ -16,13 +16,9 @@ import type { Journey } from '../sign-in/journey.service';
 import { signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
 import { HTML_CONTENT_TYPE } from '../web/html';
+import type { SignInProvider } from '../web/sign-in-providers';
 
-const tooManyAttempts = (refused: TooManyRequestsError) =>
-  tooManyRequestsAs(
-    errorPage('Too many sign-in attempts', 'Too many attempts from here or for this account. Please wait a few minutes and try again.'),
-    { 'Content-Type': HTML_CONTENT_TYPE },
-    refused,
-  );
+const tooManyAttempts = (refused: TooManyRequestsError) => tooManyPage('Too many sign-in attempts', 'attempts', refused);
 
 async function verify(attempt: PasswordAttempt, verifyPassword: PersonVerifier): Promise<VerifiedPerson | null> {
   try {
@@ -35,14 +31,14 @@ async function verify(attempt: PasswordAttempt, verifyPassword: PersonVerifier):
 export function createSessionController(
   csrf: Csrf,
   verifyPassword: PersonVerifier,
-  github: boolean,
+  providers: readonly SignInProvider[],
   sessionEnded: SessionEndedHook,
   journey: Journey,
 ) {
   // The login page runs the passkey button's script (web/scripts.ts).
-  const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'github'>) => {
+  const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'providers'>) => {
     allowOwnScripts(res);
-    return loginPage({ ...view, csrfToken: csrf.token(req, res), github });
+    return loginPage({ ...view, csrfToken: csrf.token(req, res), providers });
   };
   return {
     async showLogin(req: Request, res: Response): Promise<void> {

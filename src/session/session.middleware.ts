@@ -9,6 +9,7 @@ import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
 import type { UserRecord } from '../users/users.types';
 import type { PendingStep } from '../sign-in/journey.service';
+import type { PendingLink } from '../upstream/upstream.service';
 import { currentUser, type EndedSession } from './session.service';
 import { MongoSessionStore } from './session.store';
 
@@ -27,6 +28,8 @@ declare module 'express-session' {
     address?: string;
     /** A second factor is owed, for signing in or a step-up (sign-in/journey.service.ts). */
     pending?: PendingStep;
+    /** A provider account waiting for its owner to prove the account here with that email (upstream/). */
+    upstreamLink?: PendingLink;
     /** New recovery codes made after a step-up, shown once by the next page. */
     newRecoveryCodes?: string[];
   }

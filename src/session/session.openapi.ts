@@ -11,7 +11,7 @@ export const sessionOpenApi: OpenApiFragment = {
         summary: 'Sign-in page',
         parameters: [{ name: 'return_to', in: 'query', required: false, schema: str }],
         responses: {
-          '200': page('Email and password form with remember-me and a GitHub link'),
+          '200': page('Email and password form with remember-me, and a link per sign-in provider (GitHub, upstream OpenID providers)'),
           '302': redirect('Already signed in'),
           ...pageFaults,
         },

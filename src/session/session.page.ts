@@ -3,14 +3,15 @@ import { html } from '../web/html';
 import { connectedApplications, type ConnectedApplicationView } from '../web/applications';
 import { csrfField, layout } from '../web/layout';
 import { PASSKEY_SCRIPTS, passkeyForm } from '../web/passkey-button';
+import { providerLinks, type SignInProvider } from '../web/sign-in-providers';
 
 export type { ConnectedApplicationView } from '../web/applications';
 
 export interface LoginView {
   csrfToken: string;
   returnTo: string;
-  /** GitHub sign-in is configured: only then is it offered. */
-  github: boolean;
+  /** GitHub (when configured) and the upstream OpenID providers. */
+  providers: readonly SignInProvider[];
   email?: string;
   error?: string;
 }
@@ -30,7 +31,7 @@ ${csrfField(options.csrfToken)}
 <label class="check"><input type="checkbox" name="remember" value="1"> Remember me for 30 days</label>
 <div class="row"><button type="submit">Sign in</button></div>
 </form>
-${options.github ? html`<p><a href="/auth/github?${new URLSearchParams({ return_to: options.returnTo }).toString()}">Sign in with GitHub</a></p>` : ''}
+${providerLinks(options.providers, options.returnTo)}
 ${passkeyForm({ csrfToken: options.csrfToken, kind: 'authenticate', options: '/login/passkey/options', verify: '/login/passkey', label: 'Use a passkey', id: 'passkey', returnTo: options.returnTo })}
 <p><a href="/forgot-password">Forgot your password?</a> · New here? <a href="/signup">Create an account</a></p>
 ${PASSKEY_SCRIPTS}`,

@@ -4,6 +4,7 @@ import type { PersonVerifier } from '../sign-in/sign-in.service';
 import type { Config } from '../config';
 import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
+import { signInProviders } from '../web/sign-in-providers';
 import { createSessionController } from './session.controller';
 import type { Journey } from '../sign-in/journey.service';
 import type { SessionEndedHook } from './session.middleware';
@@ -17,7 +18,7 @@ export function createSessionRouter(
   sessionEnded: SessionEndedHook,
   journey: Journey,
 ): Router {
-  const sessionController = createSessionController(csrf, verifyPassword, config.github.credentials !== null, sessionEnded, journey);
+  const sessionController = createSessionController(csrf, verifyPassword, signInProviders(config), sessionEnded, journey);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);

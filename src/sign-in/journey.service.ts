@@ -3,7 +3,7 @@
 // link, a new account) and every step-up (acr_values=2, turning off a factor, new recovery codes).
 // It alone changes who a browser session belongs to and writes the "Signed in" activity entry.
 //
-//   started ──password / GitHub / reset──▶ second factor pending ──code or passkey──▶ signed in
+//   started ──password / GitHub / OpenID provider / reset──▶ second factor pending ──code or passkey──▶ signed in
 //      │  └───────── no second factor on the account ──────────────────────────────▶ signed in
 //      └──passkey alone (it checked the person) ─────────────────────────────────────▶ signed in
 //   signed in ──step-up──▶ second factor pending ──code or passkey──▶ the action carried out, then back
@@ -158,9 +158,17 @@ export function createJourney({ clock, activity, actions, sessionEnded }: Journe
         via: string;
         secondFactor?: boolean;
         factorKinds?: factorsService.FactorKinds;
+        /** The methods proven when more than `method` (a provider's trusted amr, a password given to link one). */
+        amr?: string[];
       },
     ): Promise<void> {
-      const pending = { userId: step.userId, amr: [step.method], remember: step.remember, returnTo: step.returnTo, via: step.via };
+      const pending = {
+        userId: step.userId,
+        amr: step.amr ?? [step.method],
+        remember: step.remember,
+        returnTo: step.returnTo,
+        via: step.via,
+      };
       // The account's hint, read with the password, spares the look at its factors: none, or which.
       const factors =
         step.secondFactor === false

@@ -4,10 +4,11 @@
 // /auth/, lives ten minutes and is cleared by the callback, so a state is accepted once per browser.
 // It also carries where the person goes after signing in (`return_to` on the start link: a local path),
 // signed with the state, and left for the callback in `res.locals.providerReturnTo`.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import { randomToken } from '../common/crypto';
 import { safeReturnTo } from '../session/session.service';
+import { cookieValue, sameText } from '../common/cookies';
 
 const LIFETIME_MS = 10 * 60_000;
 const PATH = '/auth/';
@@ -15,20 +16,11 @@ const PATH = '/auth/';
 type Stored = (err: Error | null, state?: string) => void;
 type Verified = (err: Error | null, ok: boolean, info?: { message: string }) => void;
 
-function cookieValue(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
-}
-
 /** A passport-oauth2 state store (its `store` option) for one provider. */
 export function signedCookieStateStore(options: { provider: string; secret: string; secure: boolean }) {
   const cookie = `${options.provider}_state`;
   const sign = (state: string, back: string) =>
     createHmac('sha256', options.secret).update(`provider-state:${options.provider}:${state}:${back}`).digest('base64url');
-  const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
     // passport-oauth2 picks the call by arity: (req, meta, callback).
     store(req: Request, _meta: unknown, done: Stored): void {

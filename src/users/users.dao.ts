@@ -21,10 +21,16 @@ async function raisedIf(changed: boolean): Promise<boolean> {
   return changed;
 }
 
-export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string }): Promise<string> {
+export async function insert(user: Omit<UserRecord, '_id' | '__v'> & { password?: string; _id?: string }): Promise<string> {
   // A new account has no second factor.
   const created = await UserModel.create({ secondFactor: false, ...user });
   return created._id;
+}
+
+/** How the person can sign in besides upstream providers: a password, a GitHub account. */
+export async function directWaysIn(id: string): Promise<{ password: boolean; github: boolean }> {
+  const found = await UserModel.findById(id, { password: 1, github_id: 1 }).lean<{ password?: string; github_id?: string }>().exec();
+  return { password: typeof found?.password === 'string', github: typeof found?.github_id === 'string' };
 }
 
 export function findById(id: string): Promise<UserRecord | null> {

@@ -7,6 +7,7 @@ import { nextSequenceValue } from '../db/counters';
 import { SignalledCache } from '../common/signalled-cache';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
+import shortid from 'shortid';
 import { providerIdField, type ProviderName } from './users.providers';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
@@ -230,6 +231,41 @@ export async function createFromProvider(provider: ProviderName, account: Provid
     // The email was taken in the meantime: create the user without it.
     return usersDao.insert({ ...user, email: undefined, emailVerified: undefined });
   }
+}
+
+/** An id for a user about to be made (an upstream sign-in links it before the user is inserted). */
+export const newUserId = (): string => shortid.generate();
+
+/**
+ * Creates a person who signed up through an upstream provider, with the address it vouched for
+ * (verified) and no password; false when another account has that address by now.
+ */
+export async function createFederated(
+  id: string,
+  account: { email: string; firstName?: string; lastName?: string; avatarUrl?: string },
+): Promise<boolean> {
+  try {
+    await usersDao.insert({
+      _id: id,
+      uid: await nextSequenceValue('users.uid'),
+      email: account.email,
+      emailVerified: true,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      avatarUrl: account.avatarUrl,
+      permissionFlags: DEFAULT_PERMISSION_FLAGS,
+    });
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+/** Whether the person has a password or a GitHub account to sign in with. */
+export async function hasDirectWayIn(id: string): Promise<boolean> {
+  const ways = await usersDao.directWaysIn(id);
+  return ways.password || ways.github;
 }
 
 /** Name and picture follow the provider at each sign-in; the provider id and email never change here. */

@@ -2,12 +2,13 @@
 // the matching token is refused. Signed-in pages keep the token in the session. Anonymous pages (the
 // login form) keep it in a cookie signed with SESSION_SECRET, so showing a form stores nothing: a
 // session is only written once there is something to keep.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { randomToken } from '../common/crypto';
 import { bodyField } from '../common/request-body';
 import type { Config } from '../config';
 import { pageError } from './layout';
+import { cookieValue, sameText } from '../common/cookies';
 
 const COOKIE = 'csrf';
 
@@ -18,18 +19,6 @@ export interface Csrf {
   require: RequestHandler;
   /** The same, but only for a signed-in session (signing out one that is not changes nothing). */
   requireWhenSignedIn: RequestHandler;
-}
-
-function sameText(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-}
-
-function cookieValue(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
 }
 
 export function createCsrf(config: Config): Csrf {

@@ -2,6 +2,7 @@
 // error page, and the CSRF field of every form.
 import { createHash } from 'node:crypto';
 import { AppError } from '../common/errors';
+import { tooManyRequestsAs, type TooManyRequestsError } from '../common/rate-limit';
 import { HTML_CONTENT_TYPE, html, type SafeHtml } from './html';
 
 const STYLE = `
@@ -13,7 +14,7 @@ input[type=email],input[type=password],input[type=text],input[type=url]{width:10
 button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid #1b5fb8;background:#1b5fb8;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
 a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}h2{font-size:1.1rem;margin-top:1.8rem}
-ul.apps{list-style:none;padding:0}ul.apps li{border-top:1px solid #dde1e6;padding:.4rem 0}ul.apps p{margin:.3rem 0}time{white-space:nowrap}
+ul.apps,ul.providers{list-style:none;padding:0}ul.providers li{margin:.4rem 0}ul.apps li{border-top:1px solid #dde1e6;padding:.4rem 0}ul.apps p{margin:.3rem 0}time{white-space:nowrap}
 img.logo{width:4rem;height:4rem;object-fit:contain;float:right;margin-left:1rem}
 .notice{color:#145c2e;background:#e6f4ea;padding:.5rem;border-radius:.3rem}.hint{font-size:.9rem;color:#4a525a;margin:.2rem 0}
 fieldset{border:1px solid #dde1e6;border-radius:.3rem;margin:1rem 0 0;padding:.2rem .8rem .8rem}legend{font-weight:600}
@@ -42,6 +43,12 @@ export const csrfField = (token: string) => html`<input type="hidden" name="_csr
 
 export function errorPage(title: string, message: string): string {
   return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
+}
+
+/** A 429 answered with a page saying to wait (Retry-After from the refusal). */
+export function tooManyPage(title: string, what: string, refused: TooManyRequestsError): AppError {
+  const message = `Too many ${what} from here or for this account. Please wait a few minutes and try again.`;
+  return tooManyRequestsAs(errorPage(title, message), { 'Content-Type': HTML_CONTENT_TYPE }, refused);
 }
 
 /** An error answered with an HTML page, for the browser routes. */

@@ -39,11 +39,11 @@ export function mailerOf(app: Express): Mailer {
   return mailer;
 }
 
-export function testApp(overrides: Record<string, string> = {}, deps: { clock?: Clock } = {}): Express {
+export function testApp(overrides: Record<string, string> = {}, deps: { clock?: Clock; upstreamFetch?: typeof fetch } = {}): Express {
   const config = testConfig(overrides);
   const logger = createLogger(config.logLevel);
   const mailer = createMailer(config, logger);
-  const app = createApp({ config, logger, mailer, clock: deps.clock });
+  const app = createApp({ config, logger, mailer, clock: deps.clock, upstreamFetch: deps.upstreamFetch });
   const checked = express();
   checked.disable('x-powered-by');
   checked.use((req, res, next) => {

@@ -1,0 +1,251 @@
+// Sign-in through an upstream OpenID provider (docs/upstream.md): GET /auth/upstream/<id> leaves for
+// the provider, GET /auth/upstream/<id>/callback comes back; /login/link proves an existing account
+// before linking it; /account/providers/<id>/link and /unlink manage links. What comes after a
+// provider (a second factor, the page asked for) is the sign-in journey's to decide.
+import type { Request, Response } from 'express';
+import type { ActivityLog } from '../account/activity.service';
+import type { Clock } from '../common/clock';
+import type { Logger } from '../common/logger';
+import { noStore } from '../common/no-store';
+import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
+import { bodyField } from '../common/request-body';
+import { MAX_PASSWORD_LENGTH } from '../common/validation';
+import type { Config } from '../config';
+import { saveSession } from '../session/session.middleware';
+import { safeReturnTo } from '../session/session.service';
+import type { Journey } from '../sign-in/journey.service';
+import type { PersonVerifier } from '../sign-in/sign-in.service';
+import * as usersService from '../users/users.service';
+import type { Csrf } from '../web/csrf';
+import { HTML_CONTENT_TYPE } from '../web/html';
+import { pageError, tooManyPage } from '../web/layout';
+import { STATE_LIFETIME_MS, callbackPath, createStateCookie } from './upstream-state';
+import type { UpstreamClient, UpstreamFailure } from './upstream.client';
+import { linkPage } from './upstream.page';
+import * as upstreamService from './upstream.service';
+import type { UpstreamProvider } from './upstream.settings';
+
+/** RFC 8176 methods a trusted provider may add to `fed` (anything else it says is dropped). */
+const KNOWN_AMR = new Set(['pwd', 'otp', 'hwk', 'swk', 'mfa', 'sms', 'face', 'fpt', 'pin', 'user', 'kba', 'sc']);
+
+export interface UpstreamDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  journey: Journey;
+  csrf: Csrf;
+  activity: ActivityLog;
+  verifyPerson: PersonVerifier;
+  client: UpstreamClient;
+}
+
+export function createUpstreamController({ config, logger, clock, journey, csrf, activity, verifyPerson, client }: UpstreamDeps) {
+  const providers = new Map(config.upstream.providers.map((provider) => [provider.id, provider]));
+  const state = createStateCookie(config.sessionSecret, config.isProduction);
+  const redirectUri = (provider: UpstreamProvider) => `${config.publicUrl}${callbackPath(provider.id)}`;
+  const origin = (req: Request, detail: string) => ({ address: displayAddress(req), detail });
+
+  function providerOf(req: Request<{ id: string }>): UpstreamProvider {
+    const provider = providers.get(req.params.id);
+    if (!provider) throw pageError(404, 'Unknown sign-in provider', 'There is no sign-in provider by that name.');
+    return provider;
+  }
+
+  /** The failure's page, and one log line with the provider's error code (never its tokens). */
+  function failed(provider: UpstreamProvider, failure: UpstreamFailure) {
+    logger.warn({ provider: provider.id, failure: failure.kind, code: failure.code }, 'upstream sign-in failed');
+    const name = provider.name;
+    switch (failure.kind) {
+      case 'denied':
+        return pageError(403, 'Sign-in cancelled', `You did not allow ${name} to sign you in. You can sign in another way.`);
+      case 'refused':
+        return pageError(
+          502,
+          `${name} sign-in failed`,
+          `${name} refused the sign-in (${failure.code}). Please try again, or sign in another way.`,
+        );
+      case 'unreachable':
+        return pageError(
+          504,
+          `${name} is not answering`,
+          `${name} did not answer in time. Please try again later, or sign in another way.`,
+        );
+      default:
+        return pageError(
+          502,
+          `${name} sign-in failed`,
+          `The answer from ${name} could not be verified (${failure.code}), so you are not signed in. Please try again later, or sign in another way.`,
+        );
+    }
+  }
+
+  /** Leaves for the provider, with the checks kept in this browser's state cookie. */
+  async function leave(req: Request, res: Response, provider: UpstreamProvider, returnTo: string, linkFor?: string) {
+    let started: Awaited<ReturnType<UpstreamClient['start']>>;
+    try {
+      started = await client.start(provider, redirectUri(provider));
+    } catch (err) {
+      throw failed(provider, err as UpstreamFailure);
+    }
+    state.set(res, provider.id, { ...started.checks, returnTo, linkFor, at: clock.now() });
+    noStore(res).redirect(req.method === 'GET' ? 302 : 303, started.url);
+  }
+
+  /** A pending link, while it is fresh. */
+  function pendingLink(req: Request): upstreamService.PendingLink | null {
+    const pending = req.session?.upstreamLink;
+    return pending && clock.now() - pending.at < STATE_LIFETIME_MS && providers.has(pending.provider) ? pending : null;
+  }
+
+  async function showLinkPage(req: Request, res: Response, pending: upstreamService.PendingLink, status = 200, problem?: string) {
+    const hasPassword = await usersService.hasDirectWayIn(pending.userId);
+    const view = {
+      csrfToken: csrf.token(req, res),
+      providerName: providers.get(pending.provider)!.name,
+      email: pending.email,
+      hasPassword,
+      problem,
+    };
+    noStore(res).status(status).type(HTML_CONTENT_TYPE).send(linkPage(view));
+  }
+
+  const linkRefused = (provider: UpstreamProvider, refusal: upstreamService.LinkRefusal) =>
+    refusal === 'taken'
+      ? pageError(
+          409,
+          'Already linked',
+          `This ${provider.name} account is linked to another account here. Sign in with ${provider.name} to use it.`,
+        )
+      : pageError(409, 'Already linked', `Your account has another ${provider.name} account linked. Unlink it on your account page first.`);
+
+  return {
+    async start(req: Request<{ id: string }>, res: Response): Promise<void> {
+      const provider = providerOf(req);
+      await leave(req, res, provider, safeReturnTo(req.query.return_to));
+    },
+
+    /** POST /account/providers/:id/link: the signed-in person links a provider, coming back to /account. */
+    async startLink(req: Request<{ id: string }>, res: Response): Promise<void> {
+      const provider = providerOf(req);
+      await leave(req, res, provider, '/account', req.session.userId);
+    },
+
+    async callback(req: Request<{ id: string }>, res: Response): Promise<void> {
+      const provider = providerOf(req);
+      const saved = state.take(req, res, provider.id, clock.now());
+      if (!saved || (saved.linkFor !== undefined && saved.linkFor !== req.session.userId)) {
+        throw pageError(
+          400,
+          'invalid_state',
+          'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
+        );
+      }
+      let claims: Awaited<ReturnType<UpstreamClient['finish']>>;
+      try {
+        claims = await client.finish(provider, new URL(req.originalUrl, config.publicUrl), redirectUri(provider), saved);
+      } catch (err) {
+        throw failed(provider, err as UpstreamFailure);
+      }
+      const person = upstreamService.personOf(provider, claims);
+      const now = new Date(clock.now());
+      if (saved.linkFor !== undefined) {
+        const refusal = await upstreamService.link(provider, person, saved.linkFor, now);
+        if (refusal) throw linkRefused(provider, refusal);
+        await activity.record(saved.linkFor, 'provider-linked', origin(req, provider.name));
+        return void res.redirect(302, '/account?done=provider-linked');
+      }
+      const amr =
+        provider.trustAmr && person.amr ? [...new Set(['fed', ...person.amr.filter((method) => KNOWN_AMR.has(method))])] : ['fed'];
+      const arrival = await upstreamService.arrive(provider, person, now);
+      switch (arrival.kind) {
+        case 'unverified-email':
+          throw pageError(
+            403,
+            'Email address not confirmed',
+            `${provider.name} has not confirmed ${arrival.email ? `the address ${arrival.email}` : 'an email address'} for you, so no account here can be made or found with it. Confirm it at ${provider.name}, or create an account here and link ${provider.name} from your account page.`,
+          );
+        case 'busy':
+          throw pageError(
+            409,
+            'Sign-in under way',
+            `Another sign-in with this ${provider.name} account is setting it up. Please sign in again in a moment.`,
+          );
+        case 'prove':
+          req.session.upstreamLink = {
+            provider: provider.id,
+            subject: person.subject,
+            email: arrival.email,
+            userId: arrival.userId,
+            amr,
+            returnTo: saved.returnTo,
+            at: clock.now(),
+          };
+          await saveSession(req);
+          return void noStore(res).redirect(302, '/login/link');
+        default:
+      }
+      if (!usersService.isActive(await usersService.findById(arrival.userId))) {
+        throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
+      }
+      if (arrival.kind === 'created') await activity.record(arrival.userId, 'signed-up', origin(req, provider.name));
+      await journey.firstFactor(req, res, {
+        userId: arrival.userId,
+        method: 'fed',
+        amr,
+        remember: true,
+        returnTo: saved.returnTo,
+        via: provider.name,
+      });
+    },
+
+    async showLink(req: Request, res: Response): Promise<void> {
+      const pending = pendingLink(req);
+      if (!pending) return void res.redirect(302, '/login');
+      await showLinkPage(req, res, pending);
+    },
+
+    /** POST /login/link: the account's password, then the link, then the journey's next step. */
+    async link(req: Request, res: Response): Promise<void> {
+      const pending = pendingLink(req);
+      if (!pending) return void res.redirect(303, '/login');
+      const password = bodyField(req, 'password');
+      let person: Awaited<ReturnType<PersonVerifier>> = null;
+      if (typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH) {
+        try {
+          person = await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
+        } catch (err) {
+          throw err instanceof TooManyRequestsError ? tooManyPage('Too many sign-in attempts', 'attempts', err) : err;
+        }
+      }
+      if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
+      const provider = providers.get(pending.provider)!;
+      delete req.session.upstreamLink;
+      const refusal = await upstreamService.link(provider, pending, pending.userId, new Date(clock.now()));
+      if (refusal) throw linkRefused(provider, refusal);
+      await activity.record(pending.userId, 'provider-linked', origin(req, provider.name));
+      await journey.firstFactor(req, res, {
+        ...person,
+        method: 'fed',
+        amr: [...pending.amr, 'pwd'],
+        remember: true,
+        returnTo: pending.returnTo,
+        via: `${provider.name} and password`,
+      });
+    },
+
+    async unlink(req: Request<{ id: string }>, res: Response): Promise<void> {
+      const provider = providerOf(req);
+      const userId = req.session.userId!;
+      const outcome = await upstreamService.unlink(userId, provider.id);
+      if (outcome === 'last-way-in') {
+        throw pageError(
+          409,
+          'Cannot unlink',
+          `${provider.name} is your only way to sign in. Set a password or add a passkey on your account page before unlinking it.`,
+        );
+      }
+      if (outcome === 'unlinked') await activity.record(userId, 'provider-unlinked', origin(req, provider.name));
+      res.redirect(303, outcome === 'unlinked' ? '/account?done=provider-unlinked' : '/account');
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// Sign-in through upstream OpenID providers (docs/upstream.md), inside the session-enabled routes.
+import { Router, type RequestHandler } from 'express';
+import { requireSession } from '../session/session.middleware';
+import type { Csrf } from '../web/csrf';
+import { pageFormBody } from '../web/form-body';
+import { createUpstreamController, type UpstreamDeps } from './upstream.controller';
+
+export function createUpstreamRouter(sessions: RequestHandler, csrf: Csrf, deps: Omit<UpstreamDeps, 'csrf'>): Router {
+  const upstream = createUpstreamController({ ...deps, csrf });
+  const signedInForm = [sessions, pageFormBody, requireSession('sign-in', '/account'), csrf.require];
+  const router = Router();
+  router.get('/auth/upstream/:id', sessions, upstream.start);
+  router.get('/auth/upstream/:id/callback', sessions, upstream.callback);
+  router.get('/login/link', sessions, upstream.showLink);
+  router.post('/login/link', sessions, pageFormBody, csrf.require, upstream.link);
+  router.post('/account/providers/:id/link', ...signedInForm, upstream.startLink);
+  router.post('/account/providers/:id/unlink', ...signedInForm, upstream.unlink);
+  return router;
+}

@@ -1,0 +1,171 @@
+// Who a person coming back from an upstream provider is here (docs/upstream.md, "Linking"): the
+// provider's `sub` finds the linked account; without a link, an address the provider vouches for (and
+// the operator trusts it for) makes a new account, or, when an account has it already, the person
+// must prove that account is theirs before anything is linked. Nothing is ever linked by email alone.
+import { isDuplicateKeyError } from '../db/duplicate-key';
+import { normalizeEmail } from '../common/email';
+import * as factorsService from '../factors/factors.service';
+import * as usersService from '../users/users.service';
+import * as linksDao from './upstream-links.dao';
+import { emailTrusted, type UpstreamProvider } from './upstream.settings';
+
+/** A link younger than this whose person is missing is still being made by another request. */
+const CREATION_WINDOW_MS = 60_000;
+
+/** What the provider said of the person, read through the provider's claim names. */
+export interface UpstreamPerson {
+  subject: string;
+  email?: string;
+  emailVerified?: boolean;
+  firstName?: string;
+  lastName?: string;
+  picture?: string;
+  /** The provider's own `amr`, when it sent one. */
+  amr?: string[];
+}
+
+export type Arrival =
+  | { kind: 'known'; userId: string }
+  | { kind: 'created'; userId: string }
+  /** An account here has the address: its owner must prove it before the link is made. */
+  | { kind: 'prove'; userId: string; email: string }
+  /** No address the provider vouches for, so no account can be made or found by it. */
+  | { kind: 'unverified-email'; email?: string }
+  /** Another request is making this person's account at this moment. */
+  | { kind: 'busy' };
+
+const text = (value: unknown, max = 200): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : undefined;
+
+/** The provider's claims, mapped (Apple sends `email_verified` as the text "true"). */
+export function personOf(provider: UpstreamProvider, claims: Record<string, unknown> & { sub: string }): UpstreamPerson {
+  const names = provider.claims;
+  const verified = claims[names.email_verified];
+  const email = text(claims[names.email], 254);
+  const full = text(claims[names.name]);
+  const space = full?.indexOf(' ') ?? -1;
+  const picture = text(claims[names.picture], 2000);
+  return {
+    subject: claims.sub,
+    email: email && email.includes('@') ? normalizeEmail(email) : undefined,
+    emailVerified: verified === true || verified === 'true' ? true : verified === false || verified === 'false' ? false : undefined,
+    firstName: text(claims[names.given_name], 100) ?? (space > 0 ? full!.slice(0, space) : full),
+    lastName: text(claims[names.family_name], 100) ?? (space > 0 ? full!.slice(space + 1) : undefined),
+    picture: picture && /^https:\/\//.test(picture) ? picture : undefined,
+    amr: Array.isArray(claims.amr) ? claims.amr.filter((value): value is string => typeof value === 'string').slice(0, 10) : undefined,
+  };
+}
+
+/** The account a sign-in through the provider leads to, made now when it is the person's first. */
+export async function arrive(provider: UpstreamProvider, person: UpstreamPerson, now: Date): Promise<Arrival> {
+  const link = await linksDao.find(provider.id, person.subject);
+  if (link) {
+    if (await usersService.findById(link.userId)) return { kind: 'known', userId: link.userId };
+    if (now.getTime() - link.linkedAt.getTime() < CREATION_WINDOW_MS) return { kind: 'busy' };
+    // The person was deleted: the provider account is free again.
+    await linksDao.removeById(provider.id, person.subject);
+  }
+  const { email } = person;
+  if (!email || !emailTrusted(provider, email, person.emailVerified)) return { kind: 'unverified-email', email };
+  const existing = await usersService.findByEmail(email);
+  if (existing) return { kind: 'prove', userId: existing._id, email };
+  // The link first, for an id made here: of any number of first sign-ins at once, one links, and
+  // only that one makes the account.
+  const userId = usersService.newUserId();
+  try {
+    await linksDao.insert({ provider: provider.id, subject: person.subject, userId, email, linkedAt: now });
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    return { kind: 'busy' };
+  }
+  const created = await usersService.createFederated(userId, {
+    email,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    avatarUrl: person.picture,
+  });
+  if (!created) {
+    // The address was taken a moment ago (a sign-up): that account's owner must prove it.
+    await linksDao.removeById(provider.id, person.subject);
+    const owner = await usersService.findByEmail(email);
+    return owner ? { kind: 'prove', userId: owner._id, email } : { kind: 'busy' };
+  }
+  return { kind: 'created', userId };
+}
+
+/** A sign-in through a provider waiting for the person to prove the account here that has its email. */
+export interface PendingLink {
+  provider: string;
+  subject: string;
+  email: string;
+  userId: string;
+  /** The provider's methods this server takes (`fed`, and its own when trusted). */
+  amr: string[];
+  returnTo: string;
+  /** When it began (ms). */
+  at: number;
+}
+
+/** Why a link was not made. */
+export type LinkRefusal = 'taken' | 'already-linked';
+
+/** Links the provider account to the person; the refusal when it is someone else's, or they have one. */
+export async function link(
+  provider: UpstreamProvider,
+  person: Pick<UpstreamPerson, 'subject' | 'email'>,
+  userId: string,
+  now: Date,
+): Promise<LinkRefusal | null> {
+  const existing = await linksDao.find(provider.id, person.subject);
+  if (existing) return existing.userId === userId ? null : 'taken';
+  try {
+    await linksDao.insert({ provider: provider.id, subject: person.subject, userId, email: person.email, linkedAt: now });
+    return null;
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    const winner = await linksDao.find(provider.id, person.subject);
+    return winner?.userId === userId ? null : winner ? 'taken' : 'already-linked';
+  }
+}
+
+export interface LinkedProviderView {
+  id: string;
+  name: string;
+  /** The provider address shown beside it, when linked. */
+  email?: string;
+  linked: boolean;
+}
+
+/** Every configured provider, and which the person has linked. */
+export async function linkedProviders(providers: readonly UpstreamProvider[], userId: string): Promise<LinkedProviderView[]> {
+  if (providers.length === 0) return [];
+  const links = await linksDao.listForUser(userId);
+  return providers.map((provider) => {
+    const found = links.find((link) => link.provider === provider.id);
+    return { id: provider.id, name: provider.name, linked: found !== undefined, email: found?.email };
+  });
+}
+
+/** A way in besides upstream links: a password, a GitHub account, or a passkey (it signs in alone). */
+async function hasOtherWayIn(userId: string): Promise<boolean> {
+  if (await usersService.hasDirectWayIn(userId)) return true;
+  return (await factorsService.secondFactors(userId))?.passkeys === true;
+}
+
+/**
+ * Unlinks the provider unless it is the person's last way in (no password, passkey, GitHub account or
+ * other link). Two unlinks at once cannot both take the last two: whichever finds none left after its
+ * own puts its link back.
+ */
+export async function unlink(userId: string, providerId: string): Promise<'unlinked' | 'last-way-in' | 'not-linked'> {
+  const link = (await linksDao.listForUser(userId)).find((candidate) => candidate.provider === providerId);
+  if (!link) return 'not-linked';
+  const otherWays = await hasOtherWayIn(userId);
+  if (!otherWays && (await linksDao.countForUser(userId)) <= 1) return 'last-way-in';
+  if (!(await linksDao.remove(userId, providerId))) return 'not-linked';
+  if (!otherWays && (await linksDao.countForUser(userId)) === 0) {
+    await linksDao.insert({ provider: link.provider, subject: link.subject, userId, email: link.email, linkedAt: link.linkedAt });
+    return 'last-way-in';
+  }
+  return 'unlinked';
+}
