@@ -213,6 +213,7 @@ def before_call(ctx, case, **kwargs):
         "/login/verify/passkey/options",
         "/login/passkey",
         "/login/passkey/options",
+        "/login/link",
     ):
         # The anonymous form token; the fields (accounts to create, addresses, links) are the fuzzer's.
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}

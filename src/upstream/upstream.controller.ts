@@ -241,7 +241,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
         throw pageError(
           409,
           'Cannot unlink',
-          `${provider.name} is your only way to sign in. Set a password or add a passkey on your account page before unlinking it.`,
+          `${provider.name} is your only way to sign in. Add a passkey on your account page, or set a password with a reset link (Forgot your password?), before unlinking it.`,
         );
       }
       if (outcome === 'unlinked') await activity.record(userId, 'provider-unlinked', origin(req, provider.name));

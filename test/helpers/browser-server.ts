@@ -22,10 +22,12 @@ export function useServerInBrowser(
   let base = '';
   let port = 0;
   beforeAll(async () => {
-    port = await findFreePort();
+    // A PORT in the settings is kept (a test that had to name this server's URL before it started).
+    const extra = settings();
+    port = extra.PORT ? Number(extra.PORT) : await findFreePort();
     base = `http://${host}:${port}`;
     server = await start(
-      testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...settings() }),
+      testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...extra }),
       undefined,
       clock,
     );

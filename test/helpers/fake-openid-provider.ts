@@ -4,7 +4,7 @@
 // wrong. Given a saved discovery document (Google's, Microsoft's), it serves each URL in it under
 // `/<host>/<path>`, reached through `routedFetch`, so the server runs on that document unchanged.
 import { createHash, randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { delay, json, startFakeUpstream, type FakeUpstream } from './fake-upstream';
 
 export interface FakeAccount {
@@ -59,6 +59,8 @@ export async function startFakeOpenIdProvider(options: {
   document?: Record<string, unknown>;
   /** The path of the discovery document when a saved one is served (default: the issuer's). */
   discoveryUrl?: string;
+  /** The client's public key: it authenticates with private_key_jwt (RFC 7523) instead of its secret. */
+  clientKey?: JWK;
 }): Promise<FakeOpenIdProvider> {
   // The first algorithm a saved document names (Google and Microsoft sign with RS256 only).
   const alg = (options.document?.id_token_signing_alg_values_supported as string[] | undefined)?.[0] ?? 'ES256';
@@ -92,6 +94,28 @@ export async function startFakeOpenIdProvider(options: {
     },
     close: () => fake.upstream.close(),
   };
+
+  /** client_secret_basic (RFC 6749 §2.3.1: each part form-urlencoded, then Base64), or an assertion signed by the client's key. */
+  async function clientAuthenticated(authorization: string | undefined, form: URLSearchParams): Promise<boolean> {
+    if (options.clientKey) {
+      const assertion = form.get('client_assertion');
+      if (!assertion || form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return false;
+      try {
+        const { payload } = await jwtVerify(assertion, await importJWK(options.clientKey, 'ES256'), {
+          issuer: options.clientId,
+          subject: options.clientId,
+        });
+        return [fake.issuer, `${base}/token`].some((audience) => [payload.aud].flat().includes(audience));
+      } catch {
+        return false;
+      }
+    }
+    const [id, secret] = Buffer.from((authorization ?? '').replace(/^Basic /, ''), 'base64')
+      .toString()
+      .split(':')
+      .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+    return id === options.clientId && secret === options.clientSecret;
+  }
 
   async function idToken(issued: Issued): Promise<string> {
     const { tamper } = fake;
@@ -133,14 +157,9 @@ export async function startFakeOpenIdProvider(options: {
     if (path === local(doc.token_endpoint as string)) {
       if (fake.tamper.tokenDelayMs) await delay(fake.tamper.tokenDelayMs);
       if (res.destroyed || (await Promise.race([req.abandoned, Promise.resolve(false)]))) return;
-      // RFC 6749 §2.3.1: each part form-urlencoded, then Base64.
-      const [id, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
-        .toString()
-        .split(':')
-        .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
-      if (id !== options.clientId || secret !== options.clientSecret) return json(res, 401, { error: 'invalid_client' });
-      if (fake.tamper.tokenError) return json(res, 400, { error: fake.tamper.tokenError });
       const form = new URLSearchParams(req.body);
+      if (!(await clientAuthenticated(req.headers.authorization, form))) return json(res, 401, { error: 'invalid_client' });
+      if (fake.tamper.tokenError) return json(res, 400, { error: fake.tamper.tokenError });
       const issued = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       if (!issued || issued.redirectUri !== form.get('redirect_uri') || s256(form.get('code_verifier') ?? '') !== issued.challenge) {

@@ -13,7 +13,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/** `env` may depend on the port the server will listen on (its PUBLIC_URL, say). */
+export async function spawnServer(env: Record<string, string> | ((port: number) => Record<string, string>)): Promise<ServerProcess> {
   const port = await findFreePort();
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
@@ -30,7 +31,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       JWT_SECRET: TEST_JWT_SECRET,
       SESSION_SECRET: 'test-session-secret-that-is-at-least-32-chars',
       SIGNING_KEYS_SECRET: 'test-signing-keys-secret-at-least-32-chars',
-      ...env,
+      ...(typeof env === 'function' ? env(port) : env),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

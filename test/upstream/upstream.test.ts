@@ -1,6 +1,7 @@
 // Sign-in through an upstream OpenID provider (docs/upstream.md), against a real provider on loopback
 // (test/helpers/fake-openid-provider.ts): the flow's checks, accounts made and linked, what a provider
 // may do wrong (each its page), the links on /account, and many first sign-ins at once.
+import { exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { findFreePort } from '../../src/db/ports';
@@ -13,6 +14,7 @@ import { createUser } from '../helpers/factories';
 import { enrolTotp, passwordStep, type Agent } from '../helpers/factors';
 import { startFakeOpenIdProvider, type FakeOpenIdProvider } from '../helpers/fake-openid-provider';
 import { capturingLogger } from '../helpers/logs';
+import { movableClock } from '../helpers/clock';
 import { csrfFrom } from '../helpers/oauth';
 
 useTestDatabase();
@@ -164,6 +166,22 @@ describe('the first and later sign-ins', () => {
     const res = await signInThrough(request.agent(app({ claims: { email: 'mail' } })));
     expect(res.status).toBe(302);
     expect(await userByEmail(provider.account.mail)).toMatchObject({ firstName: 'Grace', lastName: 'Brewster Hopper' });
+  });
+
+  it('makes a new account for a provider account whose person here was deleted', async () => {
+    const clock = movableClock();
+    const application = testApp(env(), { clock });
+    await signInThrough(request.agent(application));
+    const first = await userByEmail(provider.account.email);
+    await UserModel.deleteOne({ _id: first!._id });
+    // A link younger than a minute whose person is missing is another sign-in still making it.
+    expect((await signInThrough(request.agent(application))).status).toBe(409);
+    clock.move(61_000);
+    const res = await signInThrough(request.agent(application));
+    expect(res.status).toBe(302);
+    const second = await userByEmail(provider.account.email);
+    expect(second!._id).not.toBe(first!._id);
+    expect(await UpstreamLinkModel.findOne({ subject: provider.account.sub }).lean()).toMatchObject({ userId: second!._id });
   });
 
   it('refuses an account that was disabled here', async () => {
@@ -445,6 +463,34 @@ describe('links on /account', () => {
       .send({})
       .expect(303)
       .expect('Location', /^\/login/);
+  });
+});
+
+describe('private_key_jwt', () => {
+  it('authenticates to the token endpoint with an assertion signed by the configured key', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const keyed = await startFakeOpenIdProvider({ clientId: CLIENT_ID, clientSecret: 'unused', clientKey: await exportJWK(publicKey) });
+    try {
+      keyed.account = { ...provider.account };
+      const privateJwk = { ...(await exportJWK(privateKey)), alg: 'ES256', kid: 'downstream-1' };
+      const application = testApp({
+        UPSTREAM_PROVIDERS: JSON.stringify([
+          { id: 'acme', name: 'Acme ID', issuer: keyed.issuer, client_id: CLIENT_ID, private_key_jwk: privateJwk },
+        ]),
+      });
+      const agent = request.agent(application);
+      const start = await agent.get('/auth/upstream/acme').expect(302);
+      const callback = new URL(await keyed.authorize(start.headers.location));
+      await agent
+        .get(callback.pathname + callback.search)
+        .expect(302)
+        .expect('Location', '/home');
+      const token = keyed.upstream.requests.find((r) => r.url.pathname === '/token')!;
+      expect(token.headers.authorization).toBeUndefined();
+      expect(new URLSearchParams(token.body).get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    } finally {
+      await keyed.close();
+    }
   });
 });
 
