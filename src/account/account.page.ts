@@ -170,6 +170,8 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'verified-again': 'Confirmed with a second factor',
   'provider-linked': 'Sign-in provider linked',
   'provider-unlinked': 'Sign-in provider unlinked',
+  'role-given': 'Role given',
+  'role-taken': 'Role taken away',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */

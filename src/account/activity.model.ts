@@ -15,6 +15,8 @@ export const ACTIVITY_KINDS = [
   'verified-again',
   'provider-linked',
   'provider-unlinked',
+  'role-given',
+  'role-taken',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

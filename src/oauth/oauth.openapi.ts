@@ -155,6 +155,7 @@ function claimSchema(claim: string): Schema {
   if (claim === 'updated_at') return { type: 'integer' };
   if (claim.endsWith('_verified')) return { type: 'boolean' };
   if (claim === 'address') return CLAIMS_SCHEMA.properties.address;
+  if (claim === 'roles') return { type: 'array', items: str, description: 'The roles an operator gave the person (admin first)' };
   return str;
 }
 

@@ -34,7 +34,7 @@ export function createOAuthRouter(
   lifecycle: Lifecycle,
   keys: KeyRing,
   clock: Clock,
-): { router: Router; requireOAuthToken: ReturnType<typeof createBearerGuard> } {
+): { router: Router; requireOAuthToken: ReturnType<typeof createBearerGuard>; adminToken: RequestHandler } {
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
@@ -59,18 +59,15 @@ export function createOAuthRouter(
     }),
     oauthController.currentUser,
   );
-  router.use(
-    createResourcesRouter(
-      config,
-      requireOAuthToken({
-        scope: ADMIN_SCOPE,
-        invalidTokenError: 'invalid_token',
-        clientToken: 'accepted',
-        missingDescription: 'Send an access token with the admin scope as Authorization: Bearer <token>',
-      }),
-    ),
-  );
+  // The admin API's guard: an access token with the admin scope (a client the operator allowed).
+  const adminToken = requireOAuthToken({
+    scope: ADMIN_SCOPE,
+    invalidTokenError: 'invalid_token',
+    clientToken: 'accepted',
+    missingDescription: 'Send an access token with the admin scope as Authorization: Bearer <token>',
+  });
+  router.use(createResourcesRouter(config, adminToken));
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
-  return { router, requireOAuthToken };
+  return { router, requireOAuthToken, adminToken };
 }

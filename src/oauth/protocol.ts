@@ -22,7 +22,7 @@ export const ENDPOINTS = {
 } as const;
 
 /** The operator's API, for tokens with ADMIN_SCOPE. */
-export const ADMIN_API = { resources: '/admin/api/resources' } as const;
+export const ADMIN_API = { resources: '/admin/api/resources', roles: '/admin/api/roles', people: '/admin/api/people' } as const;
 
 /** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */
 export const PUSHED_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -174,6 +174,8 @@ export const SCOPE_DEFINITIONS = {
   address: { consent: 'See your postal address', claims: ['address'] },
   phone: { consent: 'See your phone number', claims: ['phone_number', 'phone_number_verified'] },
   offline_access: { consent: 'Keep access while you are away', claims: [] },
+  // docs/oauth.md, Roles: the names of the roles an operator gave the person (`admin` among them for an admin).
+  roles: { consent: 'See the roles you hold here', claims: ['roles'] },
 } as const satisfies Record<string, { consent: string; claims: readonly string[] }>;
 export type Scope = keyof typeof SCOPE_DEFINITIONS;
 export const SCOPES = Object.keys(SCOPE_DEFINITIONS) as Scope[];

@@ -12,6 +12,7 @@ import { ADMIN_SCOPE, SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { upstreamOpenApi } from '../upstream/upstream.openapi';
+import { rolesOpenApi } from '../oauth/roles/roles.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
 import { json, page, ref, str, SWAGGER_UI_FILES, type OpenApiFragment, type Schema } from './openapi.kit';
@@ -28,6 +29,7 @@ const fragments: OpenApiFragment[] = [
   factorsOpenApi,
   oauthOpenApi,
   resourcesOpenApi,
+  rolesOpenApi,
   catalogueOpenApi,
   weatherOpenApi,
   healthOpenApi,

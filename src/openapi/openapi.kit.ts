@@ -2,6 +2,7 @@
 // its own routes in <feature>.openapi.ts; openapi/openapi.document.ts assembles them.
 
 import type { FieldRules } from '../common/validation';
+import { ADMIN_SCOPE } from '../oauth/protocol';
 
 /** Swagger UI's page (under /docs) that receives the Authorize dialog's authorization response. */
 export const DOCS_OAUTH2_REDIRECT_PATH = '/docs/assets/oauth2-redirect.html';
@@ -118,3 +119,19 @@ export function queryOf(rules: FieldRules): Record<string, unknown>[] {
     .filter(([, rule]) => locationOf(rule) === 'query')
     .map(([name, rule]) => ({ name, in: 'query', required: isRequired(rule), schema: schemaOfField(rule) }));
 }
+
+/** The admin API (/admin/api): an access token with the admin scope, and what it answers without one. */
+export const adminSecurity = [{ oauth: [ADMIN_SCOPE] }];
+export const adminRefusals: Responses = {
+  '401': json(
+    { oneOf: [ref('OAuthError'), ref('BearerChallenge')] },
+    'No access token (challenge only), or one that is not live (invalid_token)',
+  ),
+  '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks the admin scope'),
+  ...jsonFaults,
+};
+/** The admin API's JSON body refusals, in the OAuth shape. */
+export const adminBodyRefusals: Responses = {
+  '413': json(ref('OAuthError'), 'invalid_request: a body over 100 kB'),
+  '415': json(ref('OAuthError'), 'invalid_request: a body that is not JSON in UTF-8'),
+};

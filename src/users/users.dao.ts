@@ -7,7 +7,7 @@ import { UserModel } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
 
 const READ_FIELDS =
-  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled secondFactor factorKinds __v';
+  '_id uid email firstName lastName permissionFlags avatarUrl claims updatedAt credentialsChangedAt emailVerified disabled secondFactor factorKinds roles __v';
 
 /**
  * Raised after every change to a user's record or its removal, for the caches of user reads on every
@@ -150,6 +150,39 @@ export async function addPermissionFlags(email: string, flags: number): Promise<
     }
     return true;
   });
+}
+
+/**
+ * Gives or takes one role under the record's lock: a role's name in `roles`, or for `admin` the
+ * permission flag it is (one place for both: they cannot drift apart). False when the user is gone.
+ */
+export async function setRole(id: string, role: string, held: boolean, adminFlag: number): Promise<boolean> {
+  return locked(id, async () => {
+    const user = await findById(id);
+    if (!user) return false;
+    const roles = new Set(user.roles ?? []);
+    let permissionFlags = user.permissionFlags;
+    if (role === 'admin') permissionFlags = held ? permissionFlags | adminFlag : permissionFlags & ~adminFlag;
+    else if (held) roles.add(role);
+    else roles.delete(role);
+    const unchanged =
+      permissionFlags === user.permissionFlags &&
+      roles.size === (user.roles ?? []).length &&
+      [...roles].every((name) => user.roles?.includes(name));
+    if (unchanged) return true;
+    const update = roles.size
+      ? { $set: { permissionFlags, roles: [...roles].sort() } }
+      : { $set: { permissionFlags }, $unset: { roles: 1 } };
+    await UserModel.updateOne({ _id: id }, { ...update, $inc: { __v: 1 } }).exec();
+    await usersChanged.raise();
+    return true;
+  });
+}
+
+/** Takes a role that no longer exists from everyone who held it. */
+export async function dropRole(role: string): Promise<void> {
+  const result = await UserModel.updateMany({ roles: role }, { $pull: { roles: role }, $inc: { __v: 1 } }).exec();
+  await raisedIf(result.modifiedCount > 0);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface UserDocument extends ProviderIds {
   secondFactor?: boolean;
   /** Which kinds the account has, kept with `secondFactor` (both true while a change is under way). */
   factorKinds?: { totp: boolean; passkeys: boolean };
+  /** The roles an operator gave the person (roles/), besides `admin`, which is permission flag 8. */
+  roles?: string[];
   __v: number;
 }
 
@@ -57,6 +59,7 @@ const userSchema = new Schema<UserDocument>(
     disabled: { type: Boolean },
     secondFactor: { type: Boolean },
     factorKinds: { type: { _id: false, totp: Boolean, passkeys: Boolean }, default: undefined },
+    roles: { type: [String], default: undefined },
   },
   { collection: 'users', strict: true },
 );

@@ -25,6 +25,21 @@ export type AccessEndedHook = (userId: string) => Promise<void>;
 
 export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.permissionFlags & ADMIN_FLAG) === ADMIN_FLAG;
 
+/** The built-in role that is seed 000's permission flag 8 (docs/oauth.md, Roles). */
+export const ADMIN_ROLE = 'admin';
+
+/** The roles the person holds, `admin` first when flag 8 is set: what the `roles` claim says. */
+export const rolesOf = (user: Pick<UserRecord, 'permissionFlags' | 'roles'>): string[] => [
+  ...(isAdmin(user) ? [ADMIN_ROLE] : []),
+  ...(user.roles ?? []),
+];
+
+/** Gives (`held`) or takes a role; false when there is no such user. */
+export const setRole = (id: string, role: string, held: boolean): Promise<boolean> => usersDao.setRole(id, role, held, ADMIN_FLAG);
+
+/** A role that was deleted is taken from everyone. */
+export const dropRole = (role: string): Promise<void> => usersDao.dropRole(role);
+
 /** The messages seed 000's routes use, shared with the account pages. */
 export const EMAIL_TAKEN = 'User email already exists';
 export const INVALID_CURRENT_PASSWORD = 'Invalid current password';

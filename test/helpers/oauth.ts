@@ -135,3 +135,16 @@ export async function passwordGrant(app: Express, options: { scope?: string; gra
     .expect(200);
   return { client, user, tokens: res.body as { access_token: string; refresh_token: string } };
 }
+
+/** An access token with the admin scope, from a new client the operator allowed (`--operator yes`). */
+export async function operatorToken(app: Express): Promise<string> {
+  const client = await registerClient({ grants: ['client_credentials'] });
+  await clientsService.update(client.client_id, { operator_access: true });
+  const res = await request(app)
+    .post('/oauth/token')
+    .auth(client.client_id, client.client_secret)
+    .type('form')
+    .send({ grant_type: 'client_credentials', scope: 'admin' })
+    .expect(200);
+  return res.body.access_token as string;
+}

@@ -17,7 +17,6 @@ import {
 import { accessTokenHash } from '../../src/oauth/dpop/dpop.service';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import * as clientsService from '../../src/oauth/clients/clients.service';
 import { LIMITS } from '../../src/oauth/protocol';
 import { ResourceModel } from '../../src/oauth/resources/resources.model';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
@@ -33,6 +32,7 @@ import {
   registerClient,
   signedInAgent,
   approve,
+  operatorToken as operatorOf,
   REDIRECT_URI,
 } from '../helpers/oauth';
 
@@ -55,17 +55,7 @@ async function verify(token: string) {
   return jwtVerify(token, jwks, { issuer, typ: 'at+jwt' });
 }
 
-async function operatorToken(): Promise<string> {
-  const client = await registerClient({ grants: ['client_credentials'] });
-  await clientsService.update(client.client_id, { operator_access: true });
-  const res = await request(app)
-    .post('/oauth/token')
-    .auth(client.client_id, client.client_secret)
-    .type('form')
-    .send({ grant_type: 'client_credentials', scope: 'admin' })
-    .expect(200);
-  return res.body.access_token as string;
-}
+const operatorToken = () => operatorOf(app);
 
 async function registerOrders(extra: Record<string, unknown> = {}) {
   const token = await operatorToken();

@@ -437,7 +437,7 @@ export function createAuthorizeService(
         );
     // Without an access token there is no userinfo to ask: the scopes' claims go in the ID token (OIDC Core §5.4).
     const idTokenClaims = [
-      ...(request.responseType === 'id_token' ? claimsService.scopeClaims(request.scope) : []),
+      ...(request.responseType === 'id_token' ? claimsService.scopeClaims(request.scope) : claimsService.idTokenScopeClaims(request.scope)),
       ...(request.claims?.id_token ?? []),
     ];
     // Its at_hash and c_hash tie it to the access token and the code beside it (OIDC Core §3.3.2.11).

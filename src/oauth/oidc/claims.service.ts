@@ -2,6 +2,7 @@
 // Claims). Scopes release their claims from userinfo whenever an access token is issued, and in the ID
 // token only when none is (response_type=id_token); the `claims` parameter asks for single claims,
 // for userinfo or for the ID token, and those are released there whatever the response type.
+import { rolesOf } from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import { PERSON_CLAIMS, SCOPE_DEFINITIONS, scopesReleasing, type Scope } from '../protocol';
 
@@ -63,6 +64,14 @@ export function scopeClaims(scope: readonly string[]): string[] {
   return scope.flatMap((value) => (value in SCOPE_DEFINITIONS ? SCOPE_DEFINITIONS[value as Scope].claims : []));
 }
 
+/**
+ * The scopes' claims that go in every ID token, not only in userinfo: `roles` (docs/oauth.md, Roles),
+ * which applications read at sign-in to decide what the person may do.
+ */
+export function idTokenScopeClaims(scope: readonly string[]): string[] {
+  return scope.includes('roles') ? ['roles'] : [];
+}
+
 /** The claims the `claims` parameter asks for that the scopes do not release: the consent page names them. */
 export function claimsBeyondScope(scope: readonly string[], requested: RequestedClaims | undefined): string[] {
   if (!requested) return [];
@@ -93,6 +102,7 @@ function everyClaim(user: UserRecord): Record<string, unknown> {
     // nothing proves a phone number yet.
     email_verified: user.email ? user.emailVerified === true : undefined,
     phone_number_verified: shared.phone_number ? false : undefined,
+    roles: rolesOf(user),
   };
 }
 

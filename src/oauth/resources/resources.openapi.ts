@@ -1,16 +1,21 @@
 // The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
-import { empty, int, json, jsonFaults, jsonRequest, pathParam, ref, str, type OpenApiFragment } from '../../openapi/openapi.kit';
-import { ADMIN_API, ADMIN_SCOPE, LIMITS, maxLengthOf, RESOURCE_FORMATS, SCOPE_TOKEN_LENGTH, SIGNING_ALGORITHMS } from '../protocol';
+import {
+  adminBodyRefusals,
+  adminRefusals,
+  adminSecurity,
+  empty,
+  int,
+  json,
+  jsonRequest,
+  pathParam,
+  ref,
+  str,
+  type OpenApiFragment,
+} from '../../openapi/openapi.kit';
+import { ADMIN_API, LIMITS, maxLengthOf, RESOURCE_FORMATS, SCOPE_TOKEN_LENGTH, SIGNING_ALGORITHMS } from '../protocol';
 
-const security = [{ oauth: [ADMIN_SCOPE] }];
-const refusals = {
-  '401': json(
-    { oneOf: [ref('OAuthError'), ref('BearerChallenge')] },
-    'No access token (challenge only), or one that is not live (invalid_token)',
-  ),
-  '403': json(ref('OAuthError'), 'insufficient_scope: the token lacks the admin scope'),
-  ...jsonFaults,
-};
+const security = adminSecurity;
+const refusals = adminRefusals;
 
 export const resourcesOpenApi: OpenApiFragment = {
   paths: {
@@ -41,8 +46,7 @@ export const resourcesOpenApi: OpenApiFragment = {
           '400': json(ref('OAuthError'), 'invalid_request: what is wrong with the input, or a body that is not JSON'),
           '409': json(ref('OAuthError'), 'invalid_request: a resource with that identifier is registered already'),
           ...refusals,
-          '413': json(ref('OAuthError'), 'invalid_request: a body over 100 kB'),
-          '415': json(ref('OAuthError'), 'invalid_request: a body that is not JSON in UTF-8'),
+          ...adminBodyRefusals,
         },
       },
     },

@@ -8,8 +8,9 @@ import { randomToken, sha256 } from '../../common/crypto';
 import { throttled } from '../../db/sweeper';
 import type { UserRecord } from '../../users/users.types';
 import { displayName } from '../../users/users.types';
+import { rolesOf } from '../../users/users.service';
 import * as grantsService from '../grants/grants.service';
-import type { RequestedClaims } from '../oidc/claims.service';
+import { idTokenScopeClaims, type RequestedClaims } from '../oidc/claims.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
 import { DPOP_TOKEN_TYPE } from '../protocol';
@@ -87,6 +88,8 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes, jwts:
         authTime: decision.authTime,
         amr: decision.amr,
         jkt: decision.jkt,
+        // RFC 9068 §2.2.3.1: the person's roles, when the application was given the roles scope.
+        roles: decision.person && decision.scope.includes('roles') ? rolesOf(decision.person) : undefined,
       },
       now,
     ));
@@ -195,7 +198,7 @@ export async function withIdToken(
     user: issued.person,
     clientId: client._id,
     algorithm: client.metadata?.id_token_signed_response_alg,
-    claims: claims?.id_token ?? [],
+    claims: [...idTokenScopeClaims(issued.scope), ...(claims?.id_token ?? [])],
     accessToken: issued.accessToken,
     ...rest,
   });

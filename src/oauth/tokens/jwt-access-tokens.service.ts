@@ -22,6 +22,8 @@ export interface JwtAccessTokenRequest {
   amr?: string[];
   /** RFC 9449 §6.1: the DPoP key it is bound to. */
   jkt?: string;
+  /** RFC 9068 §2.2.3.1: the person's roles (with the roles scope). */
+  roles?: string[];
 }
 
 /** What a verified JWT access token says. */
@@ -74,6 +76,7 @@ export function createJwtAccessTokens(keys: KeyRing, config: Pick<Config, 'publi
         if (request.authTime) claims.auth_time = seconds(request.authTime);
         claims.acr = acrOf(request.amr);
         if (request.amr?.length) claims.amr = request.amr;
+        if (request.roles) claims.roles = request.roles;
       }
       if (request.jkt) claims.cnf = { jkt: request.jkt };
       const token = jwt.sign(claims, privateKey, { algorithm: alg, header: { alg, kid, typ: JWT_ACCESS_TOKEN_TYPE } });

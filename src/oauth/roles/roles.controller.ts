@@ -1,0 +1,83 @@
+// The admin API's roles: define, list and delete them; give one to a person and take it back. Errors
+// in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the credential.
+// Giving and taking are events in the person's activity, naming the application that did it.
+import type { Request, Response } from 'express';
+import type { ActivityLog } from '../../account/activity.service';
+import { AppError } from '../../common/errors';
+import { noStore } from '../../common/no-store';
+import { displayAddress } from '../../common/rate-limit';
+import type { AccessGrant } from '../tokens/tokens.service';
+import * as usersService from '../../users/users.service';
+import { LIMITS } from '../protocol';
+import * as rolesService from './roles.service';
+
+const invalid = (description: string, status = 400, error = 'invalid_request') =>
+  new AppError(status, { error, error_description: description });
+const notFound = (description: string) => invalid(description, 404, 'not_found');
+
+export function createRolesController(activity: ActivityLog) {
+  async function person(req: Request) {
+    const user = await usersService.findById(String(req.params.id));
+    if (!user) throw notFound(`No person ${String(req.params.id).slice(0, 100)}`);
+    return user;
+  }
+
+  async function change(req: Request, res: Response, held: boolean) {
+    const user = await person(req);
+    const name = String(req.params.name);
+    if (!(await rolesService.known(name))) throw notFound(`No role ${name.slice(0, 100)}`);
+    if (!(await usersService.setRole(user._id, name, held))) throw notFound(`No person ${user._id}`);
+    // A role deleted meanwhile is taken back, as its deletion took it from everyone.
+    if (held && !(await rolesService.known(name))) await usersService.setRole(user._id, name, false);
+    const grant = res.locals.oauthGrant as AccessGrant;
+    await activity.record(user._id, held ? 'role-given' : 'role-taken', {
+      address: displayAddress(req),
+      detail: `${name}, by ${grant.clientId}`,
+    });
+    res.status(204).end();
+  }
+
+  return {
+    /** GET /admin/api/roles?limit&after */
+    async list(req: Request, res: Response): Promise<void> {
+      const { limit: rawLimit, after } = req.query;
+      const limit = rawLimit === undefined ? LIMITS.pageSize : Number(rawLimit);
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw invalid(`limit must be 1 to ${LIMITS.pageSize}`);
+      if (after !== undefined && typeof after !== 'string') throw invalid('after must be one role name');
+      noStore(res).json(await rolesService.page(limit, after));
+    },
+
+    /** POST /admin/api/roles: { name, description? } */
+    async create(req: Request, res: Response): Promise<void> {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      try {
+        noStore(res)
+          .status(201)
+          .json(await rolesService.define({ name: body.name, description: body.description }));
+      } catch (err) {
+        if (err instanceof rolesService.RoleExistsError) throw invalid(err.message, 409);
+        if (err instanceof rolesService.RoleInputError) throw invalid(err.message);
+        throw err;
+      }
+    },
+
+    /** DELETE /admin/api/roles/:name: taken from everyone who held it. */
+    async remove(req: Request, res: Response): Promise<void> {
+      const name = String(req.params.name);
+      const removed = await rolesService.remove(name);
+      if (removed === 'built-in') throw invalid('admin is built in: take it from people instead', 409);
+      if (!removed) throw notFound(`No role ${name.slice(0, 100)}`);
+      res.status(204).end();
+    },
+
+    /** GET /admin/api/people/:id/roles */
+    async ofPerson(req: Request, res: Response): Promise<void> {
+      noStore(res).json({ roles: usersService.rolesOf(await person(req)) });
+    },
+
+    /** PUT /admin/api/people/:id/roles/:name */
+    give: (req: Request, res: Response) => change(req, res, true),
+    /** DELETE /admin/api/people/:id/roles/:name */
+    take: (req: Request, res: Response) => change(req, res, false),
+  };
+}

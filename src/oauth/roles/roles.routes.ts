@@ -1,0 +1,18 @@
+// The admin API's roles (docs/oauth.md, Roles), for tokens with the `admin` scope.
+import { Router, type RequestHandler } from 'express';
+import type { ActivityLog } from '../../account/activity.service';
+import { jsonBody } from '../../common/json-body';
+import { oauthBodyErrors } from '../oauth.errors';
+import { ADMIN_API } from '../protocol';
+import { createRolesController } from './roles.controller';
+
+export function createRolesRouter(adminToken: RequestHandler, activity: ActivityLog): Router {
+  const roles = createRolesController(activity);
+  const router = Router();
+  router.use([ADMIN_API.roles, ADMIN_API.people], adminToken);
+  router.route(ADMIN_API.roles).get(roles.list).post(jsonBody, oauthBodyErrors, roles.create);
+  router.delete(`${ADMIN_API.roles}/:name`, roles.remove);
+  router.get(`${ADMIN_API.people}/:id/roles`, roles.ofPerson);
+  router.route(`${ADMIN_API.people}/:id/roles/:name`).put(roles.give).delete(roles.take);
+  return router;
+}

@@ -1,0 +1,62 @@
+// Roles (docs/oauth.md, Roles): operators define them, give them to people and take them back; an
+// application with the `roles` scope reads them in the `roles` claim. `admin` is built in: it is seed
+// 000's permission flag 8 (users.service.ts rolesOf), so the two never disagree.
+import * as usersService from '../../users/users.service';
+import * as rolesStore from './roles.store';
+
+export const ROLE_RULES = {
+  /** How a role is named: what the claim carries and the admin API's paths hold. */
+  name: /^[a-z][a-z0-9_.:-]{0,63}$/,
+  nameText: '1 to 64 lower-case letters, digits and _ . : - (starting with a letter)',
+  maxDescription: 200,
+  /** Roles an operator may define, besides admin. */
+  max: 100,
+} as const;
+
+export class RoleInputError extends Error {}
+export class RoleExistsError extends Error {}
+
+export interface RoleView {
+  name: string;
+  description: string;
+  built_in: boolean;
+}
+
+const ADMIN_VIEW: RoleView = { name: usersService.ADMIN_ROLE, description: 'Administers this server (permission flag 8)', built_in: true };
+
+/** A page of roles in name order, `admin` first; `next` names the last one when more follow. */
+export async function page(limit: number, after?: string): Promise<{ roles: RoleView[]; next: string | null }> {
+  const withAdmin = after === undefined;
+  const stored = await rolesStore.page(limit + (withAdmin ? 0 : 1), after);
+  const all = [
+    ...(withAdmin ? [ADMIN_VIEW] : []),
+    ...stored.map((role) => ({ name: role._id, description: role.description, built_in: false })),
+  ];
+  const shown = all.slice(0, limit);
+  return { roles: shown, next: all.length > limit ? shown[shown.length - 1].name : null };
+}
+
+export async function define(input: { name: unknown; description: unknown }, now = new Date()): Promise<RoleView> {
+  const { name, description = '' } = input;
+  if (typeof name !== 'string' || !ROLE_RULES.name.test(name)) throw new RoleInputError(`name must be ${ROLE_RULES.nameText}`);
+  if (typeof description !== 'string' || description.length > ROLE_RULES.maxDescription) {
+    throw new RoleInputError(`description must be text of at most ${ROLE_RULES.maxDescription} characters`);
+  }
+  if (name === usersService.ADMIN_ROLE) throw new RoleExistsError('admin is built in');
+  if ((await rolesStore.count()) >= ROLE_RULES.max) throw new RoleInputError(`at most ${ROLE_RULES.max} roles may be defined`);
+  if (!(await rolesStore.insert({ _id: name, description, createdAt: now }))) throw new RoleExistsError(`A role named ${name} exists`);
+  return { name, description, built_in: false };
+}
+
+/** Deletes the role and takes it from everyone; false when there is none (admin cannot be deleted). */
+export async function remove(name: string): Promise<boolean | 'built-in'> {
+  if (name === usersService.ADMIN_ROLE) return 'built-in';
+  if (!(await rolesStore.remove(name))) return false;
+  await usersService.dropRole(name);
+  return true;
+}
+
+/** Whether a role of that name can be given: admin, or a defined one. */
+export async function known(name: string): Promise<boolean> {
+  return name === usersService.ADMIN_ROLE || (ROLE_RULES.name.test(name) && (await rolesStore.exists(name)));
+}
