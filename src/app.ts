@@ -26,6 +26,7 @@ import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUpstreamClient } from './upstream/upstream.client';
 import { createRolesRouter } from './oauth/roles/roles.routes';
+import { createAdminRouter } from './admin/admin.routes';
 import { createUpstreamRouter } from './upstream/upstream.routes';
 import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
@@ -109,6 +110,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
+      app.use(createAdminRouter(oauth.adminToken, activity, lifecycle));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));

@@ -172,6 +172,8 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'provider-unlinked': 'Sign-in provider unlinked',
   'role-given': 'Role given',
   'role-taken': 'Role taken away',
+  disabled: 'Account disabled by the operator',
+  enabled: 'Account enabled by the operator',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */

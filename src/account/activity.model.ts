@@ -17,6 +17,8 @@ export const ACTIVITY_KINDS = [
   'provider-unlinked',
   'role-given',
   'role-taken',
+  'disabled',
+  'enabled',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -29,6 +31,10 @@ export interface ActivityDocument {
   address: string;
   /** How (password, GitHub) or from what browser, shortened. */
   detail?: string;
+  /** Who did it when not the person: `client:<id>` for the admin API's operator client. */
+  actor?: string;
+  /** The application it concerns, when one does (the client that acted). */
+  clientId?: string;
 }
 
 const activitySchema = new Schema<ActivityDocument>(
@@ -39,6 +45,8 @@ const activitySchema = new Schema<ActivityDocument>(
     at: { type: Date, required: true },
     address: { type: String, required: true },
     detail: { type: String },
+    actor: { type: String },
+    clientId: { type: String },
   },
   { collection: 'account_activity', versionKey: false },
 );

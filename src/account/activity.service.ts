@@ -6,7 +6,7 @@ import * as activityDao from './activity.dao';
 import type { ActivityDocument, ActivityKind } from './activity.model';
 import { ACCOUNT_RULES } from './account.rules';
 
-export type { ActivityKind } from './activity.model';
+export { ACTIVITY_KINDS, type ActivityKind } from './activity.model';
 
 const cutoff = (now: Date) => new Date(now.getTime() - ACCOUNT_RULES.activityRetentionMs);
 const sweepOld = throttled(3600_000, (now) => activityDao.deleteOlderThan(cutoff(now)));
@@ -15,6 +15,19 @@ const sweepOld = throttled(3600_000, (now) => activityDao.deleteOlderThan(cutoff
 export interface EventOrigin {
   address: string;
   detail?: string;
+  /** Someone acting on the person's account (an operator's client), and the application concerned. */
+  actor?: string;
+  clientId?: string;
+}
+
+/** What the admin API's events list is filtered by; `after` is the cursor of the page before. */
+export interface EventFilter {
+  userId?: string;
+  clientId?: string;
+  kind?: ActivityKind;
+  since?: Date;
+  until?: Date;
+  after?: { at: Date; id: string };
 }
 
 /** The activity log of the running app: records (a database failure is logged, never thrown) and lists. */
@@ -23,11 +36,24 @@ export function createActivityLog(logger: Pick<Logger, 'warn'>) {
     async record(userId: string, kind: ActivityKind, where: EventOrigin): Promise<void> {
       try {
         const now = new Date();
-        await activityDao.insert({ userId, kind, at: now, address: where.address, detail: where.detail?.slice(0, 200) });
+        await activityDao.insert({
+          userId,
+          kind,
+          at: now,
+          address: where.address,
+          detail: where.detail?.slice(0, 200),
+          ...(where.actor ? { actor: where.actor } : {}),
+          ...(where.clientId ? { clientId: where.clientId } : {}),
+        });
         sweepOld(now);
       } catch (err) {
         logger.warn({ err, kind }, 'security activity not recorded');
       }
+    },
+
+    /** Events across every account (the admin API), newest first, `limit` of them after the cursor. */
+    search(filter: EventFilter, limit: number): Promise<ActivityDocument[]> {
+      return activityDao.search({ ...filter, since: filter.since ?? cutoff(new Date()) }, limit);
     },
 
     /** One page of the account's events of the last 90 days, newest first, and whether more follow. */

@@ -22,7 +22,12 @@ export const ENDPOINTS = {
 } as const;
 
 /** The operator's API, for tokens with ADMIN_SCOPE. */
-export const ADMIN_API = { resources: '/admin/api/resources', roles: '/admin/api/roles', people: '/admin/api/people' } as const;
+export const ADMIN_API = {
+  resources: '/admin/api/resources',
+  roles: '/admin/api/roles',
+  people: '/admin/api/people',
+  events: '/admin/api/events',
+} as const;
 
 /** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */
 export const PUSHED_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';

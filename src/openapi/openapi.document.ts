@@ -13,6 +13,7 @@ import { sessionOpenApi } from '../session/session.openapi';
 import { socialOpenApi } from '../social/social.openapi';
 import { upstreamOpenApi } from '../upstream/upstream.openapi';
 import { rolesOpenApi } from '../oauth/roles/roles.openapi';
+import { adminOpenApi } from '../admin/admin.openapi';
 import { usersOpenApi } from '../users/users.openapi';
 import { weatherOpenApi } from '../weather/weather.openapi';
 import { json, page, ref, str, SWAGGER_UI_FILES, type OpenApiFragment, type Schema } from './openapi.kit';
@@ -30,6 +31,7 @@ const fragments: OpenApiFragment[] = [
   oauthOpenApi,
   resourcesOpenApi,
   rolesOpenApi,
+  adminOpenApi,
   catalogueOpenApi,
   weatherOpenApi,
   healthOpenApi,

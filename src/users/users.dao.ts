@@ -53,6 +53,21 @@ export function findByEmail(email: string): Promise<UserRecord | null> {
 }
 
 /** Users in creation order. */
+/** People whose email or name starts with `prefix` (any case for names), in id order after `after`. */
+export function search(prefix: string | undefined, after: string | undefined, limit: number): Promise<UserRecord[]> {
+  const query: Record<string, unknown> = {};
+  if (prefix) {
+    const start = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    query.$or = [
+      { email: trusted({ $regex: start }) },
+      { firstName: trusted({ $regex: start, $options: 'i' }) },
+      { lastName: trusted({ $regex: start, $options: 'i' }) },
+    ];
+  }
+  if (after) query._id = trusted({ $gt: after });
+  return UserModel.find(query, READ_FIELDS).sort({ _id: 1 }).limit(limit).lean<UserRecord[]>().exec();
+}
+
 export function list(skip: number, limit: number): Promise<UserRecord[]> {
   return UserModel.find({}, READ_FIELDS).sort({ uid: 1 }).skip(skip).limit(limit).lean<UserRecord[]>().exec();
 }

@@ -34,6 +34,10 @@ export const rolesOf = (user: Pick<UserRecord, 'permissionFlags' | 'roles'>): st
   ...(user.roles ?? []),
 ];
 
+/** The admin API's search: people whose email or name starts with `prefix`, in id order. */
+export const search = (prefix: string | undefined, after: string | undefined, limit: number): Promise<UserRecord[]> =>
+  usersDao.search(prefix?.toLowerCase(), after, limit);
+
 /** Gives (`held`) or takes a role; false when there is no such user. */
 export const setRole = (id: string, role: string, held: boolean): Promise<boolean> => usersDao.setRole(id, role, held, ADMIN_FLAG);
 

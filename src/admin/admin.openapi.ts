@@ -1,0 +1,139 @@
+// The admin API's people and events (docs/operations.md, "The admin API"), for access tokens with the admin scope.
+import { adminRefusals, adminSecurity as security, empty, json, pathParam, ref, str, type OpenApiFragment } from '../openapi/openapi.kit';
+import { ACTIVITY_KINDS } from '../account/activity.service';
+import { ADMIN_API, LIMITS } from '../oauth/protocol';
+
+const tags = ['Admin'];
+const person = pathParam('id', "A person's id");
+const notFound = json(ref('OAuthError'), 'not_found: no such person');
+const badQuery = json(ref('OAuthError'), 'invalid_request: a bad limit, cursor or filter');
+const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize } };
+const query = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', maxLength: 100 },
+});
+const change = (operationId: string, summary: string) => ({
+  tags,
+  operationId,
+  summary,
+  security,
+  responses: { '204': empty('Done'), '404': notFound, ...adminRefusals },
+});
+const nullableText = { type: ['string', 'null'] };
+
+export const adminOpenApi: OpenApiFragment = {
+  paths: {
+    [ADMIN_API.people]: {
+      get: {
+        tags,
+        operationId: 'listPeople',
+        summary: 'People, in id order, a page at a time; q finds an email or a name by its start',
+        security,
+        parameters: [query('q', 'The start of an email, first or last name'), limit, query('after', 'The `next` of the previous page')],
+        responses: { '200': json(ref('PeoplePage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.people}/{id}`]: {
+      get: {
+        tags,
+        operationId: 'showPerson',
+        summary: 'A person, with their roles and second factors',
+        security,
+        parameters: [person],
+        responses: { '200': json(ref('PersonDetail'), 'The person'), '404': notFound, ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.people}/{id}/disable`]: {
+      parameters: [person],
+      post: change('disablePerson', 'Disables the account: it signs in nowhere, and its sessions and tokens end now'),
+    },
+    [`${ADMIN_API.people}/{id}/enable`]: { parameters: [person], post: change('enablePerson', 'Lets a disabled account sign in again') },
+    [`${ADMIN_API.people}/{id}/sessions`]: {
+      parameters: [person],
+      delete: change('endPersonSessions', 'Signs every browser of the person out now (applications hear by back-channel logout)'),
+    },
+    [`${ADMIN_API.people}/{id}/factors`]: {
+      parameters: [person],
+      delete: change('resetPersonFactors', 'Removes the authenticator app and passkeys: the person enrols again'),
+    },
+    [ADMIN_API.events]: {
+      get: {
+        tags,
+        operationId: 'listEvents',
+        summary: 'What happened across accounts in the last 90 days, and what operators did, newest first',
+        security,
+        parameters: [
+          query('person', "A person's id"),
+          query('application', 'A client id: what it did or concerned'),
+          { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: [...ACTIVITY_KINDS] } },
+          query('since', 'ISO 8601: only after this time'),
+          query('until', 'ISO 8601: only up to this time'),
+          limit,
+          query('after', 'The `next` of the previous page'),
+        ],
+        responses: { '200': json(ref('EventPage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
+      },
+    },
+  },
+  schemas: {
+    Person: {
+      type: 'object',
+      required: ['id', 'email', 'emailVerified', 'firstName', 'lastName', 'roles', 'disabled'],
+      properties: {
+        id: str,
+        email: nullableText,
+        emailVerified: { type: 'boolean' },
+        firstName: nullableText,
+        lastName: nullableText,
+        roles: { type: 'array', items: str },
+        disabled: { type: 'boolean' },
+      },
+    },
+    PersonDetail: {
+      allOf: [
+        ref('Person'),
+        {
+          type: 'object',
+          required: ['factors'],
+          properties: {
+            factors: {
+              type: 'object',
+              required: ['totp', 'passkeys'],
+              properties: { totp: { type: 'boolean' }, passkeys: { type: 'boolean' } },
+            },
+          },
+        },
+      ],
+    },
+    PeoplePage: {
+      type: 'object',
+      required: ['people', 'next'],
+      properties: { people: { type: 'array', items: ref('Person') }, next: nullableText },
+      additionalProperties: false,
+    },
+    Event: {
+      type: 'object',
+      required: ['id', 'at', 'kind', 'person', 'address', 'detail', 'actor', 'application'],
+      properties: {
+        id: str,
+        at: { type: 'string', format: 'date-time' },
+        kind: { type: 'string', enum: [...ACTIVITY_KINDS] },
+        person: str,
+        address: str,
+        detail: nullableText,
+        actor: { ...nullableText, description: '`client:<id>` when an operator client acted on the account' },
+        application: nullableText,
+      },
+      additionalProperties: false,
+    },
+    EventPage: {
+      type: 'object',
+      required: ['events', 'next'],
+      properties: { events: { type: 'array', items: ref('Event') }, next: nullableText },
+      additionalProperties: false,
+    },
+  },
+};

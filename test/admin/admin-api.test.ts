@@ -1,0 +1,125 @@
+// The admin API's people and events through HTTP, with an operator client's admin-scope token: find
+// people by the start of an email or name a page at a time, see one, disable and enable them (their
+// tokens stop working), end their sessions (their browser is signed out at once), reset their second
+// factors, and read each of these, with who did it, in the events list.
+import request from 'supertest';
+import { ActivityModel } from '../../src/account/activity.model';
+import { TotpModel } from '../../src/factors/totp.model';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp } from '../helpers/factors';
+import { operatorToken, passwordGrant, signedInAgent } from '../helpers/oauth';
+
+useTestDatabase();
+const app = testApp();
+let admin: string;
+
+beforeAll(async () => {
+  admin = `Bearer ${await operatorToken(app)}`;
+});
+
+const get = (path: string) => request(app).get(path).set('Authorization', admin);
+const post = (path: string) => request(app).post(path).set('Authorization', admin);
+const del = (path: string) => request(app).delete(path).set('Authorization', admin);
+
+describe('the people list', () => {
+  it('finds people by the start of their email or name, any case for names, a page at a time', async () => {
+    const tag = `p${Date.now()}`;
+    const ada = await createUser({ email: `${tag}-ada@example.com`, firstName: 'Adaline', lastName: 'Byron' });
+    await createUser({ email: `${tag}-bob@example.com`, firstName: 'Bob' });
+    await createUser({ email: `${tag}-cy@example.com`, firstName: 'Cy' });
+    const byEmail = await get(`/admin/api/people?q=${tag}&limit=2`).expect(200);
+    expect(byEmail.body.people).toHaveLength(2);
+    const rest = await get(`/admin/api/people?q=${tag}&limit=2&after=${byEmail.body.next}`).expect(200);
+    expect(rest.body.people).toHaveLength(1);
+    expect(rest.body.next).toBeNull();
+    const all = [...byEmail.body.people, ...rest.body.people].map((person: { email: string }) => person.email).sort();
+    expect(all).toEqual([`${tag}-ada@example.com`, `${tag}-bob@example.com`, `${tag}-cy@example.com`]);
+    const byName = await get('/admin/api/people?q=ADALINE').expect(200);
+    expect(byName.body.people.map((person: { id: string }) => person.id)).toContain(ada.id);
+    // A pattern's characters are text, not a pattern.
+    expect((await get('/admin/api/people?q=.*').expect(200)).body.people).toEqual([]);
+  });
+
+  it.each([['limit=0'], ['limit=101'], ['limit=x'], [`q=${'a'.repeat(101)}`], ['q=']])('refuses %s with a 400', async (query) => {
+    expect((await get(`/admin/api/people?${query}`).expect(400)).body.error).toBe('invalid_request');
+  });
+
+  it('needs an admin-scope token', async () => {
+    await request(app).get('/admin/api/people').expect(401);
+    await request(app).get('/admin/api/events').expect(401);
+  });
+});
+
+describe('acting on a person', () => {
+  it('shows them; disabling ends their tokens and sign-in, enabling lets them in again', async () => {
+    const { user: person, tokens } = await passwordGrant(app);
+    await get(`/admin/api/people/${person.id}`)
+      .expect(200)
+      .expect((res) =>
+        expect(res.body).toMatchObject({ id: person.id, email: person.email, disabled: false, factors: { totp: false, passkeys: false } }),
+      );
+    const bearer = `Bearer ${tokens.access_token}`;
+    await request(app).get('/api/user').set('Authorization', bearer).expect(200);
+
+    await post(`/admin/api/people/${person.id}/disable`).expect(204);
+    expect((await get(`/admin/api/people/${person.id}`).expect(200)).body.disabled).toBe(true);
+    await request(app).get('/api/user').set('Authorization', bearer).expect(401);
+    // A disabled account is no account: POST /auth answers as for a wrong password.
+    await request(app).post('/auth').send({ email: person.email, password: person.password }).expect(400);
+    await post(`/admin/api/people/${person.id}/enable`).expect(204);
+    await request(app).post('/auth').send({ email: person.email, password: person.password }).expect(201);
+    await post('/admin/api/people/nobody/disable').expect(404);
+  });
+
+  it("ends every session: the person's browser is signed out at once", async () => {
+    const person = await createUser();
+    const { agent } = await signedInAgent(app, person);
+    await agent.get('/home').expect(200);
+    await del(`/admin/api/people/${person.id}/sessions`).expect(204);
+    await agent.get('/home').expect(302);
+  });
+
+  it('resets the second factors: the person signs in with the password and enrols again', async () => {
+    const person = await createUser();
+    const { agent } = await signedInAgent(app, person);
+    await enrolTotp(agent);
+    expect((await get(`/admin/api/people/${person.id}`).expect(200)).body.factors.totp).toBe(true);
+    await del(`/admin/api/people/${person.id}/factors`).expect(204);
+    expect(await TotpModel.countDocuments({ userId: person.id })).toBe(0);
+    expect((await get(`/admin/api/people/${person.id}`).expect(200)).body.factors.totp).toBe(false);
+  });
+});
+
+describe('the events list', () => {
+  it('shows what operators did, with who did it, filtered by person, kind and time, newest first, a page at a time', async () => {
+    const person = await createUser();
+    const start = new Date().toISOString();
+    await post(`/admin/api/people/${person.id}/disable`).expect(204);
+    await post(`/admin/api/people/${person.id}/enable`).expect(204);
+    await del(`/admin/api/people/${person.id}/sessions`).expect(204);
+
+    const first = await get(`/admin/api/events?person=${person.id}&limit=2`).expect(200);
+    expect(first.body.events.map((event: { kind: string }) => event.kind)).toEqual(['sessions-ended', 'enabled']);
+    expect(first.body.events[0]).toMatchObject({
+      person: person.id,
+      actor: expect.stringMatching(/^client:/),
+      application: expect.any(String),
+    });
+    const second = await get(`/admin/api/events?person=${person.id}&limit=2&after=${first.body.next}`).expect(200);
+    expect(second.body.events.map((event: { kind: string }) => event.kind)).toEqual(['disabled']);
+    expect(second.body.next).toBeNull();
+
+    const disabled = await get(`/admin/api/events?person=${person.id}&kind=disabled&since=${start}`).expect(200);
+    expect(disabled.body.events).toHaveLength(1);
+    const application = first.body.events[0].application as string;
+    expect((await get(`/admin/api/events?application=${application}&person=${person.id}`).expect(200)).body.events).toHaveLength(3);
+    expect((await get(`/admin/api/events?person=${person.id}&until=${start}`).expect(200)).body.events).toEqual([]);
+    expect(await ActivityModel.countDocuments({ userId: person.id, actor: /^client:/ })).toBe(3);
+  });
+
+  it.each([['kind=nothing'], ['since=yesterday'], ['after=not-a-cursor'], ['limit=1000']])('refuses %s with a 400', async (query) => {
+    expect((await get(`/admin/api/events?${query}`).expect(400)).body.error).toBe('invalid_request');
+  });
+});
