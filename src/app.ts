@@ -27,6 +27,8 @@ import { createSocialRouter } from './social/social.routes';
 import { createUpstreamClient } from './upstream/upstream.client';
 import { createRolesRouter } from './oauth/roles/roles.routes';
 import { createAdminRouter } from './admin/admin.routes';
+import { createAdministration } from './admin/admin.service';
+import { createConsoleRouter } from './admin/console.routes';
 import { createUpstreamRouter } from './upstream/upstream.routes';
 import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
@@ -110,7 +112,8 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
-      app.use(createAdminRouter(oauth.adminToken, activity, lifecycle));
+      const administration = createAdministration(activity, lifecycle);
+      app.use(createAdminRouter(oauth.adminToken, administration));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));
@@ -136,6 +139,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
           client: upstreamClient,
         }),
       );
+      app.use(createConsoleRouter(sessions, { config, csrf, journey, admin: administration }));
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
       app.use(
         createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, {

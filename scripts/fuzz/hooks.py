@@ -229,6 +229,11 @@ def before_call(ctx, case, **kwargs):
     elif path.startswith("/admin/api/"):
         # The run's client, which the operator allowed, with its admin-scope token.
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_ADMIN_TOKEN']}"}
+    elif path == "/admin" or path.startswith("/admin/"):
+        # The console: the run's session (no admin role: each page answers 403) and its token.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        if method == "POST":
+            _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
     elif path == "/oauth/userinfo":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):

@@ -3,17 +3,13 @@
 // it. Errors in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the
 // credential. Every list pages, at most LIMITS.pageSize at a time.
 import type { Request, Response } from 'express';
-import { ACTIVITY_KINDS, type ActivityKind, type ActivityLog, type EventFilter } from '../account/activity.service';
+import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
-import * as factorsService from '../factors/factors.service';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
-import type { SessionEndedHook } from '../session/session.middleware';
-import * as sessionService from '../session/session.service';
-import * as usersService from '../users/users.service';
-import type { UserRecord } from '../users/users.types';
+import { readEventsCursor, type Administration, type Operator } from './admin.service';
 
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
 const MAX_QUERY = 100;
@@ -41,88 +37,39 @@ function time(req: Request, name: string): Date | undefined {
   return date;
 }
 
-const personView = (user: UserRecord) => ({
-  id: user._id,
-  email: user.email ?? null,
-  emailVerified: user.emailVerified === true,
-  firstName: user.firstName ?? null,
-  lastName: user.lastName ?? null,
-  roles: usersService.rolesOf(user),
-  disabled: user.disabled === true,
-});
-
-/** An events cursor: the last event's time and id, opaque to callers. */
-const cursorOf = (at: Date, id: string) => Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-function afterOf(value: string | undefined): EventFilter['after'] {
-  if (value === undefined) return undefined;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(value, 'base64url').toString()) as [string, string];
-    const date = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { at: date, id };
-  } catch {
-    throw invalid('after must be the next of an earlier page');
+export function createAdminController(admin: Administration) {
+  async function person(req: Request) {
+    const found = await admin.person(String(req.params.id));
+    if (!found) throw new AppError(404, { error: 'not_found', error_description: `No person ${String(req.params.id).slice(0, 100)}` });
+    return found;
   }
-}
-
-export function createAdminController(
-  activity: ActivityLog,
-  ends: { accessEnded: usersService.AccessEndedHook; sessionEnded: SessionEndedHook },
-) {
-  async function person(req: Request): Promise<UserRecord> {
-    const user = await usersService.findById(String(req.params.id));
-    if (!user) throw new AppError(404, { error: 'not_found', error_description: `No person ${String(req.params.id).slice(0, 100)}` });
-    return user;
-  }
-  const record = (req: Request, res: Response, userId: string, kind: ActivityKind, detail: string) => {
+  /** The operator's client that holds the token. */
+  const operator = (req: Request, res: Response): Operator => {
     const { clientId } = res.locals.oauthGrant as AccessGrant;
-    return activity.record(userId, kind, {
-      address: displayAddress(req),
-      detail: `${detail}, by ${clientId}`,
-      actor: `client:${clientId}`,
-      clientId,
-    });
+    return { actor: `client:${clientId}`, name: clientId, clientId, address: displayAddress(req) };
+  };
+  const change = (work: (userId: string, by: Operator) => Promise<void>) => async (req: Request, res: Response) => {
+    await work((await person(req)).id, operator(req, res));
+    res.status(204).end();
   };
 
   return {
     /** GET /admin/api/people?q&limit&after: email or name starting with q, in id order. */
     async listPeople(req: Request, res: Response): Promise<void> {
-      const limit = limitOf(req);
-      const found = await usersService.search(text(req, 'q'), text(req, 'after'), limit + 1);
-      const shown = found.slice(0, limit);
-      noStore(res).json({ people: shown.map(personView), next: found.length > limit ? shown[shown.length - 1]._id : null });
+      noStore(res).json(await admin.people(text(req, 'q'), text(req, 'after'), limitOf(req)));
     },
 
     /** GET /admin/api/people/:id: the person, with their second factors. */
     async showPerson(req: Request, res: Response): Promise<void> {
-      const user = await person(req);
-      const factors = await factorsService.secondFactors(user._id);
-      noStore(res).json({ ...personView(user), factors: { totp: factors?.totp === true, passkeys: factors?.passkeys === true } });
+      noStore(res).json(await person(req));
     },
 
     /** POST /admin/api/people/:id/disable and /enable: disabling ends every session and token now. */
-    setDisabled: (disabled: boolean) => async (req: Request, res: Response) => {
-      const user = await person(req);
-      await usersService.setDisabled(user._id, disabled, ends.accessEnded);
-      await record(req, res, user._id, disabled ? 'disabled' : 'enabled', disabled ? 'account disabled' : 'account enabled');
-      res.status(204).end();
-    },
-
-    /** DELETE /admin/api/people/:id/sessions: every browser signed out now (applications told by back-channel). */
-    async endSessions(req: Request, res: Response): Promise<void> {
-      const user = await person(req);
-      for (const ended of await sessionService.endOtherSessions(user._id, '')) await ends.sessionEnded(ended);
-      await record(req, res, user._id, 'sessions-ended', 'every browser signed out');
-      res.status(204).end();
-    },
-
-    /** DELETE /admin/api/people/:id/factors: the app and passkeys removed; the person enrols again. */
-    async resetFactors(req: Request, res: Response): Promise<void> {
-      const user = await person(req);
-      await factorsService.removeFactorsSince(user._id, new Date(0));
-      await record(req, res, user._id, 'factor-removed', 'every second factor reset');
-      res.status(204).end();
-    },
+    setDisabled: (disabled: boolean) => change((userId, by) => admin.setDisabled(userId, disabled, by)),
+    /** DELETE /admin/api/people/:id/sessions */
+    endSessions: change((userId, by) => admin.endSessions(userId, by)),
+    /** DELETE /admin/api/people/:id/factors */
+    resetFactors: change((userId, by) => admin.resetFactors(userId, by)),
 
     /** GET /admin/api/events?person&application&kind&since&until&limit&after: newest first. */
     async events(req: Request, res: Response): Promise<void> {
@@ -130,19 +77,22 @@ export function createAdminController(
       const kind = text(req, 'kind');
       if (kind !== undefined && !ACTIVITY_KINDS.includes(kind as ActivityKind))
         throw invalid(`kind must be one of ${ACTIVITY_KINDS.join(', ')}`);
-      const filter: EventFilter = {
-        userId: text(req, 'person'),
-        clientId: text(req, 'application'),
-        kind: kind as ActivityKind | undefined,
-        since: time(req, 'since'),
-        until: time(req, 'until'),
-        after: afterOf(text(req, 'after')),
-      };
-      const found = await activity.search(filter, limit + 1);
-      const shown = found.slice(0, limit);
-      const last = shown[shown.length - 1];
+      const after = text(req, 'after');
+      const cursor = after === undefined ? undefined : readEventsCursor(after);
+      if (cursor === null) throw invalid('after must be the next of an earlier page');
+      const found = await admin.events(
+        {
+          userId: text(req, 'person'),
+          clientId: text(req, 'application'),
+          kind: kind as ActivityKind | undefined,
+          since: time(req, 'since'),
+          until: time(req, 'until'),
+          after: cursor,
+        },
+        limit,
+      );
       noStore(res).json({
-        events: shown.map((event) => ({
+        events: found.events.map((event) => ({
           id: event._id,
           at: event.at.toISOString(),
           kind: event.kind,
@@ -152,7 +102,7 @@ export function createAdminController(
           actor: event.actor ?? null,
           application: event.clientId ?? null,
         })),
-        next: found.length > limit ? cursorOf(last.at, last._id) : null,
+        next: found.next,
       });
     },
   };

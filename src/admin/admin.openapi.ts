@@ -1,5 +1,19 @@
 // The admin API's people and events (docs/operations.md, "The admin API"), for access tokens with the admin scope.
-import { adminRefusals, adminSecurity as security, empty, json, pathParam, ref, str, type OpenApiFragment } from '../openapi/openapi.kit';
+import {
+  adminRefusals,
+  adminSecurity as security,
+  empty,
+  formRequest,
+  json,
+  page,
+  pageFaults,
+  pathParam,
+  redirect,
+  ref,
+  sessionAuth,
+  str,
+  type OpenApiFragment,
+} from '../openapi/openapi.kit';
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { ADMIN_API, LIMITS } from '../oauth/protocol';
 
@@ -24,8 +38,80 @@ const change = (operationId: string, summary: string) => ({
 });
 const nullableText = { type: ['string', 'null'] };
 
+const consoleTags = ['Operator console'];
+/** A console page: for people with the admin role and a second factor from the last 10 minutes. */
+const consolePage = (operationId: string, summary: string, parameters: unknown[] = []) => ({
+  get: {
+    tags: consoleTags,
+    operationId,
+    summary,
+    security: sessionAuth,
+    parameters,
+    responses: {
+      '200': page('The page'),
+      '302': redirect('Not signed in: to /login; an older or one-factor session: to the step-up, back here after'),
+      '403': page('Not an admin, or an admin without a second factor'),
+      ...pageFaults,
+    },
+  },
+});
+const consoleForm = (operationId: string, summary: string, done: string, parameters: unknown[] = [person]) => ({
+  parameters,
+  post: {
+    tags: consoleTags,
+    operationId,
+    summary,
+    security: sessionAuth,
+    requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+    responses: {
+      '303': redirect(`${done}; to /login when not signed in`),
+      '302': redirect('An older or one-factor session: to the step-up'),
+      '403': page('Not an admin, no second factor, or a missing or wrong CSRF token'),
+      '404': page('No such person'),
+      '413': page('Body over 100 kB'),
+      ...pageFaults,
+    },
+  },
+});
+const pageQuery = (name: string) => ({ name, in: 'query', required: false, schema: { type: 'string' } });
+
 export const adminOpenApi: OpenApiFragment = {
   paths: {
+    '/admin': {
+      get: {
+        tags: consoleTags,
+        operationId: 'consoleHome',
+        summary: 'The console: to /admin/people',
+        security: sessionAuth,
+        responses: {
+          '302': redirect('To /admin/people (or, as for every console page, to /login or the step-up first)'),
+          '403': page('Not an admin, or no second factor'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/admin/people': consolePage('consolePeople', 'People, searched by the start of an email or name, a page at a time', [
+      pageQuery('q'),
+      pageQuery('after'),
+    ]),
+    '/admin/people/{id}': {
+      parameters: [person],
+      ...consolePage('consolePerson', 'One person, with End all sessions, Reset second factors and Disable/Enable', [pageQuery('done')]),
+    },
+    '/admin/people/{id}/sessions/end': consoleForm('consoleEndSessions', 'Signs every browser of the person out', 'To the person'),
+    '/admin/people/{id}/factors/reset': consoleForm('consoleResetFactors', "Removes the person's second factors", 'To the person'),
+    '/admin/people/{id}/disable': consoleForm('consoleDisable', 'Disables the account', 'To the person'),
+    '/admin/people/{id}/enable': consoleForm('consoleEnable', 'Enables the account', 'To the person'),
+    '/admin/applications': consolePage('consoleApplications', 'Applications a page at a time, and the sign-in providers (read-only)', [
+      pageQuery('after'),
+    ]),
+    '/admin/keys': consolePage('consoleKeys', 'The signing keys, current and retired', [pageQuery('done')]),
+    '/admin/keys/rotate': consoleForm('consoleRotateKeys', 'Makes new signing keys current', 'To /admin/keys', []),
+    '/admin/events': consolePage('consoleEvents', 'Events, filtered by person and kind, newest first', [
+      pageQuery('person'),
+      pageQuery('kind'),
+      pageQuery('after'),
+    ]),
     [ADMIN_API.people]: {
       get: {
         tags,

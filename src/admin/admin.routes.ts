@@ -1,17 +1,11 @@
 // The admin API's people and events, for tokens with the `admin` scope (docs/operations.md).
 import { Router, type RequestHandler } from 'express';
-import type { ActivityLog } from '../account/activity.service';
 import { ADMIN_API } from '../oauth/protocol';
-import type { SessionEndedHook } from '../session/session.middleware';
-import type { AccessEndedHook } from '../users/users.service';
 import { createAdminController } from './admin.controller';
+import type { Administration } from './admin.service';
 
-export function createAdminRouter(
-  adminToken: RequestHandler,
-  activity: ActivityLog,
-  ends: { accessEnded: AccessEndedHook; sessionEnded: SessionEndedHook },
-): Router {
-  const admin = createAdminController(activity, ends);
+export function createAdminRouter(adminToken: RequestHandler, administration: Administration): Router {
+  const admin = createAdminController(administration);
   const people = ADMIN_API.people;
   const router = Router();
   router.use([people, ADMIN_API.events], adminToken);

@@ -250,6 +250,9 @@ export function createJourney({ clock, activity, actions, sessionEnded }: Journe
       return hold(req, res, { ...step, factors, via: 'second factor' });
     },
 
+    /** The session gave a second factor in the last 10 minutes (what the operator's console asks). */
+    freshlyVerified: (req: Request): boolean => freshlyVerified(req.session),
+
     /** The step waiting for a second factor in this browser, while it is fresh. */
     pending(req: Request): PendingStep | null {
       const pending = req.session?.pending;

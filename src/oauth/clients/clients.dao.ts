@@ -50,6 +50,15 @@ export function listAllClients(): Promise<ClientDocument[]> {
   return ClientModel.find().sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
 }
 
+/** Every client in id order after `after`, `limit` of them (the console's list). */
+export function pageOfAllClients(after: string | undefined, limit: number): Promise<ClientDocument[]> {
+  return ClientModel.find(after === undefined ? {} : { _id: trusted({ $gt: after }) })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean<ClientDocument[]>()
+    .exec();
+}
+
 /** false when there is no such client (or, given an owner, when it is not theirs). */
 export async function deleteClient(clientId: string, ownerId?: string): Promise<boolean> {
   const filter = ownerId === undefined ? { _id: clientId } : { _id: clientId, ownerId };

@@ -208,6 +208,11 @@ export async function listAll(ownerId?: string): Promise<ClientDetails[]> {
   return clients.map(toDetails);
 }
 
+/** Every client in id order, a page at a time (the operator's console). */
+export async function page(after: string | undefined, limit: number): Promise<ClientDetails[]> {
+  return (await clientsDao.pageOfAllClients(after, limit)).map(toDetails);
+}
+
 export async function details(clientId: string): Promise<ClientDetails | null> {
   const client = await clientsDao.findClient(clientId);
   return client && toDetails(client);

@@ -1,0 +1,31 @@
+// The operator's console under /admin (the admin API under /admin/api is admin.routes.ts).
+import { Router, type RequestHandler } from 'express';
+import type { Config } from '../config';
+import { requireSession } from '../session/session.middleware';
+import type { Journey } from '../sign-in/journey.service';
+import type { Csrf } from '../web/csrf';
+import { pageFormBody } from '../web/form-body';
+import type { Administration } from './admin.service';
+import { createConsoleController } from './console.controller';
+
+export function createConsoleRouter(
+  sessions: RequestHandler,
+  deps: { config: Config; csrf: Csrf; journey: Journey; admin: Administration },
+): Router {
+  const pages = createConsoleController(deps);
+  const page = [sessions, requireSession(), pages.access];
+  const form = [sessions, pageFormBody, requireSession('sign-in', '/admin/people'), deps.csrf.require, pages.access];
+  const router = Router();
+  router.get('/admin', ...page, pages.home);
+  router.get('/admin/people', ...page, pages.people);
+  router.get('/admin/people/:id', ...page, pages.person);
+  router.post('/admin/people/:id/sessions/end', ...form, pages.endSessions);
+  router.post('/admin/people/:id/factors/reset', ...form, pages.resetFactors);
+  router.post('/admin/people/:id/disable', ...form, pages.disable);
+  router.post('/admin/people/:id/enable', ...form, pages.enable);
+  router.get('/admin/applications', ...page, pages.applications);
+  router.get('/admin/keys', ...page, pages.keys);
+  router.post('/admin/keys/rotate', ...form, pages.rotateKeys);
+  router.get('/admin/events', ...page, pages.events);
+  return router;
+}
