@@ -1,0 +1,123 @@
+// The operator's console in Chromium: an admin who signed in with an authenticator app finds a
+// person, ends their sessions (the person's browser is signed out at once), resets their factors,
+// disables them (their tokens stop working), rotates the keys (the old key still verifies an earlier
+// ID token), and reads each of these in Events. Every console page is screenshot at 1280 and 390 px
+// and checked by axe-core.
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import type { Browser, Page } from 'playwright-core';
+import * as clientsService from '../../src/oauth/clients/clients.service';
+import * as usersService from '../../src/users/users.service';
+import { describeWithBrowser, lookAt } from '../helpers/browser';
+import { useServerInBrowser } from '../helpers/browser-server';
+import { createUser } from '../helpers/factories';
+import { totpCode } from '../helpers/factors';
+
+describeWithBrowser('console-browser')("the operator's console in a real browser", () => {
+  const live = useServerInBrowser();
+  let browser: Browser;
+  let base: string;
+  beforeAll(() => {
+    ({ browser, base } = live());
+  });
+
+  const newPage = async (): Promise<Page> => (await browser.newContext()).newPage();
+  async function signIn(page: Page, person: { email: string; password: string }) {
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${base}/home`);
+  }
+  const form = (body: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(body),
+  });
+
+  it('finds a person, ends their sessions, resets their factors, disables them, rotates the keys, and reads it all in Events', async () => {
+    const target = await createUser({ firstName: 'Grace', lastName: 'Target' });
+    // The person's application holds an access token and an ID token.
+    const client = await clientsService.register(target.id, {
+      name: 'Their app',
+      website: 'https://app.example.com',
+      redirect_uri: 'https://app.example.com/cb',
+      grants: ['password'],
+    });
+    const grant = await fetch(
+      `${base}/oauth/token`,
+      form({
+        grant_type: 'password',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        username: target.email,
+        password: target.password,
+        scope: 'openid read',
+      }),
+    );
+    const tokens = (await grant.json()) as { access_token: string; id_token: string };
+    const api = () => fetch(`${base}/api/user`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect((await api()).status).toBe(200);
+    const theirs = await newPage();
+    await signIn(theirs, target);
+
+    // The operator: an admin who turns on an authenticator app (a second factor, just now).
+    const admin = await createUser({ firstName: 'Olga', lastName: 'Operator' });
+    await usersService.setRole(admin.id, 'admin', true);
+    const page = await newPage();
+    await signIn(page, admin);
+    await page.goto(`${base}/account/totp`);
+    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
+    await page.getByLabel('Code from the app').fill(totpCode(key));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+
+    await page.goto(`${base}/admin`);
+    await page.waitForURL(`${base}/admin/people`);
+    await page.getByLabel('Email or name starts with').fill(target.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await lookAt(page, 'console-people');
+    await page.getByRole('link', { name: target.email }).click();
+    await page.getByRole('heading', { name: target.email }).waitFor();
+    await lookAt(page, 'console-person');
+
+    await page.getByRole('button', { name: 'End all sessions' }).click();
+    await page.getByText('Every browser of this person is signed out.').waitFor();
+    await theirs.goto(`${base}/home`);
+    expect(new URL(theirs.url()).pathname).toBe('/login');
+
+    await page.getByRole('button', { name: 'Reset second factors' }).click();
+    await page.getByText('The second factors are removed').waitFor();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('The account is disabled').waitFor();
+    expect((await api()).status).toBe(401);
+
+    await page.goto(`${base}/admin/keys`);
+    await page.getByRole('button', { name: 'Rotate now' }).click();
+    await page.getByText('New keys are current.').waitFor();
+    await lookAt(page, 'console-keys');
+    const jwks = createLocalJWKSet((await (await fetch(`${base}/oauth/jwks`)).json()) as JSONWebKeySet);
+    expect((await jwtVerify(tokens.id_token, jwks)).payload.sub).toBe(target.id);
+
+    await page.goto(`${base}/admin/applications`);
+    await page.getByText('Their app').waitFor();
+    await lookAt(page, 'console-applications');
+
+    await page.goto(`${base}/admin/events?person=${target.id}`);
+    for (const words of ['every browser signed out', 'every second factor reset', 'account disabled']) {
+      await page.getByText(words, { exact: false }).first().waitFor();
+    }
+    await lookAt(page, 'console-events');
+    await page.context().close();
+    await theirs.context().close();
+  });
+
+  it('refuses a person without the admin role', async () => {
+    const person = await createUser();
+    const page = await newPage();
+    await signIn(page, person);
+    const res = await page.goto(`${base}/admin/people`);
+    expect(res?.status()).toBe(403);
+    await page.getByRole('heading', { name: 'Operators only' }).waitFor();
+    await page.context().close();
+  });
+});
