@@ -156,7 +156,7 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414)', () => {
       token_endpoint: 'https://auth.example.com/oauth/token',
       revocation_endpoint: 'https://auth.example.com/oauth/revoke',
       introspection_endpoint: 'https://auth.example.com/oauth/introspect',
-      scopes_supported: ['read', 'write', 'openid', 'profile', 'email', 'address', 'phone', 'offline_access'],
+      scopes_supported: ['read', 'write', 'openid', 'profile', 'email', 'address', 'phone', 'offline_access', 'roles'],
       response_types_supported: ['code', 'token', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token'],
       code_challenge_methods_supported: ['S256', 'plain'],
     });
