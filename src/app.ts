@@ -112,7 +112,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
-      const administration = createAdministration(activity, lifecycle);
+      const administration = createAdministration(activity, lifecycle, accounts);
       app.use(createAdminRouter(oauth.adminToken, administration));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));

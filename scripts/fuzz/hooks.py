@@ -229,6 +229,10 @@ def before_call(ctx, case, **kwargs):
     elif path.startswith("/admin/api/"):
         # The run's client, which the operator allowed, with its admin-scope token.
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_ADMIN_TOKEN']}"}
+        # The stateful phase follows the people list to its changes (disable, delete, end sessions):
+        # aimed at the run's own accounts they would end the session and tokens the run relies on.
+        if path.startswith("/admin/api/people/{id}") and method != "GET" and params.get("id") in (USER_ID, TARGET_ID):
+            params["id"] = _throwaway_user()
     elif path == "/admin" or path.startswith("/admin/"):
         # The console: the run's session (no admin role: each page answers 403) and its token.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}

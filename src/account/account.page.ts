@@ -174,6 +174,8 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'role-taken': 'Role taken away',
   disabled: 'Account disabled by the operator',
   enabled: 'Account enabled by the operator',
+  'application-revoked': "An application's access ended",
+  deleted: 'Account deleted',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */

@@ -19,6 +19,8 @@ export const ACTIVITY_KINDS = [
   'role-taken',
   'disabled',
   'enabled',
+  'application-revoked',
+  'deleted',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

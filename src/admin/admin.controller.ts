@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { displayAddress } from '../common/rate-limit';
+import { displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
@@ -70,6 +70,43 @@ export function createAdminController(admin: Administration) {
     endSessions: change((userId, by) => admin.endSessions(userId, by)),
     /** DELETE /admin/api/people/:id/factors */
     resetFactors: change((userId, by) => admin.resetFactors(userId, by)),
+
+    /** GET /admin/api/people/:id/applications: what the person allowed. */
+    async applications(req: Request, res: Response): Promise<void> {
+      noStore(res).json({ applications: await admin.applications((await person(req)).id) });
+    },
+
+    /** DELETE /admin/api/people/:id/applications/:clientId: the consent forgotten, the tokens ended. */
+    async revokeApplication(req: Request, res: Response): Promise<void> {
+      const { id } = await person(req);
+      const clientId = String(req.params.clientId);
+      if (!(await admin.revokeApplication(id, clientId, operator(req, res)))) {
+        throw new AppError(404, { error: 'not_found', error_description: `No connected application ${clientId.slice(0, 100)}` });
+      }
+      res.status(204).end();
+    },
+
+    /** POST /admin/api/people/:id/reset-link: the reset mail goes out (as from the forgotten-password form). */
+    async sendResetLink(req: Request, res: Response): Promise<void> {
+      let sent: boolean;
+      try {
+        sent = await admin.sendResetLink(await person(req), operator(req, res));
+      } catch (err) {
+        if (!(err instanceof TooManyRequestsError)) throw err;
+        throw tooManyRequestsAs(
+          { error: 'too_many_requests', error_description: 'Too many reset links for this person or from here' },
+          {},
+          err,
+        );
+      }
+      if (!sent) {
+        throw new AppError(409, { error: 'invalid_request', error_description: 'This person has no email address' });
+      }
+      res.status(202).end();
+    },
+
+    /** DELETE /admin/api/people/:id */
+    remove: change((userId, by) => admin.remove(userId, by)),
 
     /** GET /admin/api/events?person&application&kind&since&until&limit&after: newest first. */
     async events(req: Request, res: Response): Promise<void> {

@@ -40,7 +40,7 @@ const nullableText = { type: ['string', 'null'] };
 
 const consoleTags = ['Operator console'];
 /** A console page: for people with the admin role and a second factor from the last 10 minutes. */
-const consolePage = (operationId: string, summary: string, parameters: unknown[] = []) => ({
+const consolePage = (operationId: string, summary: string, parameters: unknown[] = [], extra: Record<string, unknown> = {}) => ({
   get: {
     tags: consoleTags,
     operationId,
@@ -51,6 +51,7 @@ const consolePage = (operationId: string, summary: string, parameters: unknown[]
       '200': page('The page'),
       '302': redirect('Not signed in: to /login; an older or one-factor session: to the step-up, back here after'),
       '403': page('Not an admin, or an admin without a second factor'),
+      ...extra,
       ...pageFaults,
     },
   },
@@ -96,12 +97,27 @@ export const adminOpenApi: OpenApiFragment = {
     ]),
     '/admin/people/{id}': {
       parameters: [person],
-      ...consolePage('consolePerson', 'One person, with End all sessions, Reset second factors and Disable/Enable', [pageQuery('done')]),
+      ...consolePage(
+        'consolePerson',
+        'One person: their applications, recent events, and the forms that act on them',
+        [pageQuery('done')],
+        {
+          '404': page('No such person'),
+        },
+      ),
     },
     '/admin/people/{id}/sessions/end': consoleForm('consoleEndSessions', 'Signs every browser of the person out', 'To the person'),
     '/admin/people/{id}/factors/reset': consoleForm('consoleResetFactors', "Removes the person's second factors", 'To the person'),
     '/admin/people/{id}/disable': consoleForm('consoleDisable', 'Disables the account', 'To the person'),
     '/admin/people/{id}/enable': consoleForm('consoleEnable', 'Enables the account', 'To the person'),
+    '/admin/people/{id}/applications/{clientId}/revoke': consoleForm(
+      'consoleRevokeApplication',
+      "Forgets the person's consent for the application and ends its tokens",
+      'To the person',
+      [person, pathParam('clientId', 'A client id')],
+    ),
+    '/admin/people/{id}/reset-link': consoleForm('consoleSendResetLink', 'Mails the person a reset link', 'To the person'),
+    '/admin/people/{id}/delete': consoleForm('consoleDeletePerson', 'Deletes the person', 'To /admin/people'),
     '/admin/applications': consolePage('consoleApplications', 'Applications a page at a time, and the sign-in providers (read-only)', [
       pageQuery('after'),
     ]),
@@ -122,7 +138,42 @@ export const adminOpenApi: OpenApiFragment = {
         responses: { '200': json(ref('PeoplePage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
       },
     },
+    [`${ADMIN_API.people}/{id}/applications`]: {
+      get: {
+        tags,
+        operationId: 'personApplications',
+        summary: 'The applications the person allowed',
+        security,
+        parameters: [person],
+        responses: { '200': json(ref('PersonApplications'), 'The applications'), '404': notFound, ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.people}/{id}/applications/{clientId}`]: {
+      parameters: [person, pathParam('clientId', 'A client id')],
+      delete: {
+        ...change('revokePersonApplication', "Forgets the person's consent for the application and ends its tokens"),
+        responses: {
+          '204': empty('Done'),
+          '404': json(ref('OAuthError'), 'not_found: no such person or connected application'),
+          ...adminRefusals,
+        },
+      },
+    },
+    [`${ADMIN_API.people}/{id}/reset-link`]: {
+      parameters: [person],
+      post: {
+        ...change('sendPersonResetLink', 'Mails the person a password reset link (the forgotten-password mail and its limits)'),
+        responses: {
+          '202': empty('The mail is on its way'),
+          '404': notFound,
+          '409': json(ref('OAuthError'), 'invalid_request: the person has no email address'),
+          '429': json(ref('OAuthError'), 'Too many reset links for this person or from here'),
+          ...adminRefusals,
+        },
+      },
+    },
     [`${ADMIN_API.people}/{id}`]: {
+      delete: { ...change('deletePerson', 'Deletes the person: every session, token and grant ends'), parameters: [person] },
       get: {
         tags,
         operationId: 'showPerson',
@@ -193,6 +244,12 @@ export const adminOpenApi: OpenApiFragment = {
           },
         },
       ],
+    },
+    PersonApplications: {
+      type: 'object',
+      required: ['applications'],
+      properties: { applications: { type: 'array', items: ref('ConnectedApplication') } },
+      additionalProperties: false,
     },
     PeoplePage: {
       type: 'object',

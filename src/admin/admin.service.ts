@@ -1,7 +1,10 @@
 // What an operator can do to people, and read of what happened, for both the admin API and the
 // console's pages: each change is an event in the person's activity naming who made it.
 import type { ActivityKind, ActivityLog, EventFilter } from '../account/activity.service';
+import type { Accounts } from '../account/account.service';
+import { NotFoundError } from '../common/errors';
 import * as factorsService from '../factors/factors.service';
+import * as grantsService from '../oauth/grants/grants.service';
 import type { SessionEndedHook } from '../session/session.middleware';
 import * as sessionService from '../session/session.service';
 import * as usersService from '../users/users.service';
@@ -43,6 +46,7 @@ export function readEventsCursor(value: string): EventFilter['after'] | null {
 export function createAdministration(
   activity: ActivityLog,
   ends: { accessEnded: usersService.AccessEndedHook; sessionEnded: SessionEndedHook },
+  accounts: Pick<Accounts, 'requestReset'>,
 ) {
   const record = (userId: string, kind: ActivityKind, what: string, by: Operator) =>
     activity.record(userId, kind, { address: by.address, detail: `${what}, by ${by.name}`, actor: by.actor, clientId: by.clientId });
@@ -79,6 +83,34 @@ export function createAdministration(
     async resetFactors(userId: string, by: Operator): Promise<void> {
       await factorsService.removeFactorsSince(userId, new Date(0));
       await record(userId, 'factor-removed', 'every second factor reset', by);
+    },
+
+    /** The applications the person allowed (a page of them). */
+    applications: (userId: string) => grantsService.listConnected(userId),
+
+    /** Forgets the person's consent for the client and ends its tokens; false when there was none. */
+    async revokeApplication(userId: string, clientId: string, by: Operator): Promise<boolean> {
+      try {
+        await grantsService.revoke(userId, clientId);
+      } catch (err) {
+        if (err instanceof NotFoundError) return false;
+        throw err;
+      }
+      await record(userId, 'application-revoked', `access of ${clientId} ended`, by);
+      return true;
+    },
+
+    /** Mails the person a reset link (the forgotten-password mail, with its limits). */
+    async sendResetLink(user: { id: string; email: string | null }, by: Operator): Promise<boolean> {
+      if (!user.email) return false;
+      await accounts.requestReset(user.email, { shown: by.address, address: by.address, device: `console, by ${by.name}` });
+      return true;
+    },
+
+    /** Deletes the person: everything issued to them ends. The event stays in the log. */
+    async remove(userId: string, by: Operator): Promise<void> {
+      await usersService.remove(userId, ends.accessEnded);
+      await record(userId, 'deleted', 'account deleted', by);
     },
 
     /** Events newest first; `next` is the cursor of the next page. */

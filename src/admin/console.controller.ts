@@ -6,7 +6,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { noStore } from '../common/no-store';
-import { displayAddress } from '../common/rate-limit';
+import { displayAddress, TooManyRequestsError } from '../common/rate-limit';
 import type { Config } from '../config';
 import * as clientsService from '../oauth/clients/clients.service';
 import * as factorsService from '../factors/factors.service';
@@ -17,7 +17,7 @@ import type { Journey } from '../sign-in/journey.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';
-import { pageError } from '../web/layout';
+import { pageError, tooManyPage } from '../web/layout';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 import { applicationsPage, eventsPage, keysPage, peoplePage, personPage } from './console.page';
 
@@ -27,6 +27,9 @@ const NOTICES: Record<string, string> = {
   disabled: 'The account is disabled: its sessions and tokens have ended.',
   enabled: 'The account is enabled again.',
   rotated: 'New keys are current. Every instance signs with them within a minute.',
+  revoked: "The application's access has ended.",
+  'reset-sent': 'A reset link is on its way to this person.',
+  deleted: 'The person is deleted.',
 };
 
 const query = (req: Request, name: string): string => {
@@ -83,6 +86,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         res,
         peoplePage({
           q,
+          notice: notice(req),
           next: nextHref,
           people: page.people.map((person) => ({ ...person, name: [person.firstName, person.lastName].filter(Boolean).join(' ') })),
         }),
@@ -91,15 +95,48 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
 
     async person(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
+      const [applications, events] = await Promise.all([admin.applications(person.id), admin.events({ userId: person.id }, 10)]);
       send(
         res,
         personPage({
           ...person,
           name: [person.firstName, person.lastName].filter(Boolean).join(' '),
+          applications: applications.map((app) => ({ clientId: app.client_id, name: app.name, scope: app.scope })),
+          events: events.events.map((event) => ({
+            at: event.at,
+            kind: event.kind,
+            person: event.userId,
+            address: event.address,
+            detail: event.detail,
+          })),
           csrfToken: csrf.token(req, res),
           notice: notice(req),
         }),
       );
+    },
+
+    async revokeApplication(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      if (!(await admin.revokeApplication(person.id, String(req.params.clientId), operator(req, res)))) {
+        throw pageError(404, 'No such application', 'This person has not allowed that application.');
+      }
+      res.redirect(303, `/admin/people/${person.id}?done=revoked`);
+    },
+
+    async sendResetLink(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      try {
+        await admin.sendResetLink(person, operator(req, res));
+      } catch (err) {
+        throw err instanceof TooManyRequestsError ? tooManyPage('Too many reset links', 'reset links', err) : err;
+      }
+      res.redirect(303, `/admin/people/${person.id}?done=reset-sent`);
+    },
+
+    async remove(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      await admin.remove(person.id, operator(req, res));
+      res.redirect(303, '/admin/people?done=deleted');
     },
 
     endSessions: change((userId, by) => admin.endSessions(userId, by), 'sessions-ended'),

@@ -34,7 +34,7 @@ ${body}`,
 const next = (href: string | null) => (href ? html`<p><a href="${href}">Next page</a></p>` : '');
 const when = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
 
-export function peoplePage(view: { q: string; people: PersonRow[]; next: string | null }): string {
+export function peoplePage(view: { q: string; people: PersonRow[]; next: string | null; notice?: string }): string {
   return consolePage(
     'People',
     '/admin/people',
@@ -54,12 +54,15 @@ ${
       )}</ul>`
 }
 ${next(view.next)}`,
+    view.notice,
   );
 }
 
 export interface PersonView extends PersonRow {
   emailVerified: boolean;
   factors: { totp: boolean; passkeys: boolean };
+  applications: { clientId: string; name: string; scope: string[] }[];
+  events: EventRow[];
   csrfToken: string;
   notice?: string;
 }
@@ -84,7 +87,25 @@ ${action(view.csrfToken, `${base}/sessions/end`, 'End all sessions')}
 ${action(view.csrfToken, `${base}/factors/reset`, 'Reset second factors')}
 ${action(view.csrfToken, `${base}/${view.disabled ? 'enable' : 'disable'}`, view.disabled ? 'Enable' : 'Disable', false)}
 </div>
-<p><a href="/admin/events?person=${view.id}">This person's events</a> · <a href="/admin/people">All people</a></p>`,
+${view.email ? action(view.csrfToken, `${base}/reset-link`, 'Send a reset link') : ''}
+<h2>Connected applications</h2>
+${
+  view.applications.length === 0
+    ? html`<p>None.</p>`
+    : html`<ul class="apps">${view.applications.map(
+        (app) => html`<li><form method="post" action="${base}/applications/${app.clientId}/revoke" class="row">
+${csrfField(view.csrfToken)}
+<span><strong>${app.name}</strong> · ${app.scope.join(' ')}</span>
+<button type="submit" class="secondary" aria-label="Revoke ${app.name}">Revoke</button>
+</form></li>`,
+      )}</ul>`
+}
+<h2>Recent events</h2>
+${eventList(view.events, false)}
+<p><a href="/admin/events?person=${view.id}">All of this person's events</a> · <a href="/admin/people">All people</a></p>
+<h2>Delete</h2>
+<p>Deleting ends every session, token and grant of this person. It cannot be undone.</p>
+${action(view.csrfToken, `${base}/delete`, 'Delete this person')}`,
     view.notice,
   );
 }
@@ -152,6 +173,16 @@ export interface EventRow {
   detail?: string;
 }
 
+function eventList(events: EventRow[], withPerson: boolean): SafeHtml {
+  if (events.length === 0) return html`<p>No event.</p>`;
+  return html`<ul class="apps">${events.map(
+    (event) =>
+      html`<li>${when(event.at)} · <strong>${event.kind}</strong>${
+        withPerson ? html` · <a href="/admin/people/${event.person}">${event.person}</a>` : ''
+      } · ${event.address}${event.detail ? html` · ${event.detail}` : ''}</li>`,
+  )}</ul>`;
+}
+
 export function eventsPage(view: {
   events: EventRow[];
   next: string | null;
@@ -171,16 +202,7 @@ export function eventsPage(view: {
     )}</select>
 <button type="submit">Filter</button>
 </form>
-${
-  view.events.length === 0
-    ? html`<p>No event.</p>`
-    : html`<ul class="apps">${view.events.map(
-        (event) =>
-          html`<li>${when(event.at)} · <strong>${event.kind}</strong> · <a href="/admin/people/${event.person}">${event.person}</a> · ${
-            event.address
-          }${event.detail ? html` · ${event.detail}` : ''}</li>`,
-      )}</ul>`
-}
+${eventList(view.events, true)}
 ${next(view.next)}`,
   );
 }

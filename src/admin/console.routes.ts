@@ -23,6 +23,9 @@ export function createConsoleRouter(
   router.post('/admin/people/:id/factors/reset', ...form, pages.resetFactors);
   router.post('/admin/people/:id/disable', ...form, pages.disable);
   router.post('/admin/people/:id/enable', ...form, pages.enable);
+  router.post('/admin/people/:id/applications/:clientId/revoke', ...form, pages.revokeApplication);
+  router.post('/admin/people/:id/reset-link', ...form, pages.sendResetLink);
+  router.post('/admin/people/:id/delete', ...form, pages.remove);
   router.get('/admin/applications', ...page, pages.applications);
   router.get('/admin/keys', ...page, pages.keys);
   router.post('/admin/keys/rotate', ...form, pages.rotateKeys);

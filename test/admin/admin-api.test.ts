@@ -6,10 +6,12 @@ import request from 'supertest';
 import { ActivityModel } from '../../src/account/activity.model';
 import { TotpModel } from '../../src/factors/totp.model';
 import { testApp } from '../helpers/app';
+import { pathOf } from '../helpers/account-pages';
+import { startSmtpSink } from '../helpers/smtp-sink';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp } from '../helpers/factors';
-import { operatorToken, passwordGrant, signedInAgent } from '../helpers/oauth';
+import { authorizationCode, operatorToken, passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -89,6 +91,46 @@ describe('acting on a person', () => {
     await del(`/admin/api/people/${person.id}/factors`).expect(204);
     expect(await TotpModel.countDocuments({ userId: person.id })).toBe(0);
     expect((await get(`/admin/api/people/${person.id}`).expect(200)).body.factors.totp).toBe(false);
+  });
+});
+
+describe("a person's applications, reset link and deletion", () => {
+  it('lists the applications the person allowed and ends one, with an event; an unknown one is 404', async () => {
+    const client = await registerClient({ grants: ['authorization_code'] });
+    const { code, user } = await authorizationCode(app, client, { scope: 'read' });
+    expect(code).toBeTruthy();
+    const listed = await get(`/admin/api/people/${user.id}/applications`).expect(200);
+    expect(listed.body.applications.map((entry: { client_id: string }) => entry.client_id)).toEqual([client.client_id]);
+    await del(`/admin/api/people/${user.id}/applications/${client.client_id}`).expect(204);
+    expect((await get(`/admin/api/people/${user.id}/applications`).expect(200)).body.applications).toEqual([]);
+    await del(`/admin/api/people/${user.id}/applications/${client.client_id}`).expect(404);
+    expect(await ActivityModel.countDocuments({ userId: user.id, kind: 'application-revoked' })).toBe(1);
+  });
+
+  it('mails a reset link the person can use', async () => {
+    const sink = await startSmtpSink();
+    try {
+      const mailing = testApp({ SMTP_URL: sink.url });
+      const person = await createUser();
+      await request(mailing)
+        .post(`/admin/api/people/${person.id}/reset-link`)
+        .set('Authorization', `Bearer ${await operatorToken(mailing)}`)
+        .expect(202);
+      const [mail] = await sink.mailTo(person.email);
+      const page = await request(mailing).get(pathOf(mail.link)).expect(200);
+      expect(page.text).toContain('Choose a new password');
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('deletes the person: every token ends, and the event stays', async () => {
+    const { user: person, tokens } = await passwordGrant(app);
+    await del(`/admin/api/people/${person.id}`).expect(204);
+    await get(`/admin/api/people/${person.id}`).expect(404);
+    await request(app).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+    const events = await get(`/admin/api/events?person=${person.id}&kind=deleted`).expect(200);
+    expect(events.body.events).toHaveLength(1);
   });
 });
 

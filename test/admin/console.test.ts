@@ -9,7 +9,7 @@ import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp, giveCode, totpCode, type Agent } from '../helpers/factors';
-import { csrfFrom, signedInAgent } from '../helpers/oauth';
+import { authorizationCode, csrfFrom, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -115,6 +115,26 @@ describe('what its forms do', () => {
     expect(events.map((event) => event.kind)).toEqual(['sessions-ended', 'factor-removed', 'disabled', 'enabled']);
     const listed = await agent.get(`/admin/events?person=${target.id}`).expect(200);
     expect(listed.text).toContain('every browser signed out');
+  });
+
+  it("ends an application's access, sends a reset link, and deletes the person", async () => {
+    const { agent } = await operator();
+    const client = await registerClient({ grants: ['authorization_code'] });
+    const { user } = await authorizationCode(app, client, { scope: 'read' });
+    const page = await agent.get(`/admin/people/${user.id}`).expect(200);
+    expect(page.text).toContain('Example App');
+    const post = (path: string) =>
+      agent
+        .post(`/admin/people/${user.id}/${path}`)
+        .type('form')
+        .send({ _csrf: csrfFrom(page.text) });
+    await post(`applications/${client.client_id}/revoke`).expect(303).expect('Location', `/admin/people/${user.id}?done=revoked`);
+    expect((await agent.get(`/admin/people/${user.id}?done=revoked`).expect(200)).text).toContain('access has ended.');
+    await post(`applications/${client.client_id}/revoke`).expect(404);
+    await post('reset-link').expect(303).expect('Location', `/admin/people/${user.id}?done=reset-sent`);
+    await post('delete').expect(303).expect('Location', '/admin/people?done=deleted');
+    expect((await agent.get('/admin/people?done=deleted').expect(200)).text).toContain('The person is deleted.');
+    await agent.get(`/admin/people/${user.id}`).expect(404);
   });
 
   it('needs the CSRF token', async () => {

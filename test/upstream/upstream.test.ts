@@ -53,7 +53,8 @@ const settings = (extra: Record<string, unknown> = {}) => ({
 });
 const env = (extra: Record<string, unknown> = {}) => ({
   UPSTREAM_PROVIDERS: JSON.stringify([settings(extra)]),
-  UPSTREAM_TIMEOUT_MS: '400',
+  // Generous, so a loaded CI machine never times a healthy provider out; the test of a hanging one sets its own.
+  UPSTREAM_TIMEOUT_MS: '10000',
 });
 const app = (extra: Record<string, unknown> = {}) => testApp(env(extra));
 
@@ -350,8 +351,8 @@ describe('what a provider may do wrong', () => {
   });
 
   it('gives up on a token endpoint that does not answer, with a 504 page, and hangs up on it', async () => {
-    provider.tamper = { tokenDelayMs: 1500 };
-    const res = await signInThrough(request.agent(app()));
+    provider.tamper = { tokenDelayMs: 3000 };
+    const res = await signInThrough(request.agent(testApp({ ...env(), UPSTREAM_TIMEOUT_MS: '1000' })));
     expect(res.status).toBe(504);
     expect(res.text).toContain('Acme ID did not answer in time');
     const tokenRequest = provider.upstream.requests.filter((r) => r.url.pathname === '/token').at(-1)!;
