@@ -20,6 +20,9 @@ ENV = os.environ
 BASE = ENV["FUZZ_BASE_URL"]
 EMAIL, PASSWORD = ENV["FUZZ_EMAIL"], ENV["FUZZ_PASSWORD"]
 USER_ID, TARGET_ID, TARGET_EMAIL = ENV["FUZZ_USER_ID"], ENV["FUZZ_TARGET_ID"], ENV["FUZZ_TARGET_EMAIL"]
+CONSOLE_ID = ENV["FUZZ_CONSOLE_ID"]
+# The accounts the run relies on: an operator's change aimed at one goes to a throwaway person.
+OWN_PEOPLE = (USER_ID, TARGET_ID, CONSOLE_ID)
 CLIENT = {"client_id": ENV["FUZZ_CLIENT_ID"], "client_secret": ENV["FUZZ_CLIENT_SECRET"]}
 JWT = {"Authorization": f"Bearer {ENV['FUZZ_JWT']}"}
 AUTHORIZE = {"client_id": ENV["FUZZ_CLIENT_ID"], "redirect_uri": ENV["FUZZ_REDIRECT_URI"]}
@@ -231,13 +234,15 @@ def before_call(ctx, case, **kwargs):
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_ADMIN_TOKEN']}"}
         # The stateful phase follows the people list to its changes (disable, delete, end sessions):
         # aimed at the run's own accounts they would end the session and tokens the run relies on.
-        if path.startswith("/admin/api/people/{id}") and method != "GET" and params.get("id") in (USER_ID, TARGET_ID):
+        if path.startswith("/admin/api/people/{id}") and method != "GET" and params.get("id") in OWN_PEOPLE:
             params["id"] = _throwaway_user()
     elif path == "/admin" or path.startswith("/admin/"):
-        # The console: the run's session (no admin role: each page answers 403) and its token.
-        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_SID']}"}
+        # The console: its admin's session (a second factor just given) and its token.
+        case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_CONSOLE_SID']}"}
         if method == "POST":
-            _fill(case.body, {"_csrf": ENV["FUZZ_SESSION_CSRF"]})
+            _fill(case.body, {"_csrf": ENV["FUZZ_CONSOLE_CSRF"]})
+            if params.get("id") in OWN_PEOPLE:
+                params["id"] = _throwaway_user()
     elif path == "/oauth/userinfo":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):
