@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { displayAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { displayAddress } from '../common/rate-limit';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
@@ -84,25 +84,6 @@ export function createAdminController(admin: Administration) {
         throw new AppError(404, { error: 'not_found', error_description: `No connected application ${clientId.slice(0, 100)}` });
       }
       res.status(204).end();
-    },
-
-    /** POST /admin/api/people/:id/reset-link: the reset mail goes out (as from the forgotten-password form). */
-    async sendResetLink(req: Request, res: Response): Promise<void> {
-      let sent: boolean;
-      try {
-        sent = await admin.sendResetLink(await person(req), operator(req, res));
-      } catch (err) {
-        if (!(err instanceof TooManyRequestsError)) throw err;
-        throw tooManyRequestsAs(
-          { error: 'too_many_requests', error_description: 'Too many reset links for this person or from here' },
-          {},
-          err,
-        );
-      }
-      if (!sent) {
-        throw new AppError(409, { error: 'invalid_request', error_description: 'This person has no email address' });
-      }
-      res.status(202).end();
     },
 
     /** DELETE /admin/api/people/:id */

@@ -159,29 +159,16 @@ export const adminOpenApi: OpenApiFragment = {
         },
       },
     },
-    [`${ADMIN_API.people}/{id}/reset-link`]: {
-      parameters: [person],
-      post: {
-        ...change('sendPersonResetLink', 'Mails the person a password reset link (the forgotten-password mail and its limits)'),
-        responses: {
-          '202': empty('The mail is on its way'),
-          '404': notFound,
-          '409': json(ref('OAuthError'), 'invalid_request: the person has no email address'),
-          '429': json(ref('OAuthError'), 'Too many reset links for this person or from here'),
-          ...adminRefusals,
-        },
-      },
-    },
     [`${ADMIN_API.people}/{id}`]: {
-      delete: { ...change('deletePerson', 'Deletes the person: every session, token and grant ends'), parameters: [person] },
+      parameters: [person],
       get: {
         tags,
         operationId: 'showPerson',
         summary: 'A person, with their roles and second factors',
         security,
-        parameters: [person],
         responses: { '200': json(ref('PersonDetail'), 'The person'), '404': notFound, ...adminRefusals },
       },
+      delete: change('deletePerson', 'Deletes the person: every session, token and grant ends'),
     },
     [`${ADMIN_API.people}/{id}/disable`]: {
       parameters: [person],

@@ -13,7 +13,6 @@ export function createAdminRouter(adminToken: RequestHandler, administration: Ad
   router.route(`${people}/:id`).get(admin.showPerson).delete(admin.remove);
   router.get(`${people}/:id/applications`, admin.applications);
   router.delete(`${people}/:id/applications/:clientId`, admin.revokeApplication);
-  router.post(`${people}/:id/reset-link`, admin.sendResetLink);
   router.post(`${people}/:id/disable`, admin.setDisabled(true));
   router.post(`${people}/:id/enable`, admin.setDisabled(false));
   router.delete(`${people}/:id/sessions`, admin.endSessions);

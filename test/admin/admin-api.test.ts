@@ -6,8 +6,6 @@ import request from 'supertest';
 import { ActivityModel } from '../../src/account/activity.model';
 import { TotpModel } from '../../src/factors/totp.model';
 import { testApp } from '../helpers/app';
-import { pathOf } from '../helpers/account-pages';
-import { startSmtpSink } from '../helpers/smtp-sink';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp } from '../helpers/factors';
@@ -94,7 +92,7 @@ describe('acting on a person', () => {
   });
 });
 
-describe("a person's applications, reset link and deletion", () => {
+describe("a person's applications and deletion", () => {
   it('lists the applications the person allowed and ends one, with an event; an unknown one is 404', async () => {
     const client = await registerClient({ grants: ['authorization_code'] });
     const { code, user } = await authorizationCode(app, client, { scope: 'read' });
@@ -105,23 +103,6 @@ describe("a person's applications, reset link and deletion", () => {
     expect((await get(`/admin/api/people/${user.id}/applications`).expect(200)).body.applications).toEqual([]);
     await del(`/admin/api/people/${user.id}/applications/${client.client_id}`).expect(404);
     expect(await ActivityModel.countDocuments({ userId: user.id, kind: 'application-revoked' })).toBe(1);
-  });
-
-  it('mails a reset link the person can use', async () => {
-    const sink = await startSmtpSink();
-    try {
-      const mailing = testApp({ SMTP_URL: sink.url });
-      const person = await createUser();
-      await request(mailing)
-        .post(`/admin/api/people/${person.id}/reset-link`)
-        .set('Authorization', `Bearer ${await operatorToken(mailing)}`)
-        .expect(202);
-      const [mail] = await sink.mailTo(person.email);
-      const page = await request(mailing).get(pathOf(mail.link)).expect(200);
-      expect(page.text).toContain('Choose a new password');
-    } finally {
-      await sink.close();
-    }
   });
 
   it('deletes the person: every token ends, and the event stays', async () => {
