@@ -5,7 +5,7 @@
 // `/<host>/<path>`, reached through `routedFetch`, so the server runs on that document unchanged.
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
-import { delay, json, startFakeUpstream, type FakeUpstream } from './fake-upstream';
+import { json, startFakeUpstream, type FakeUpstream } from './fake-upstream';
 
 export interface FakeAccount {
   sub: string;
@@ -24,8 +24,8 @@ export interface Tampering {
   expiresIn?: number;
   /** The token endpoint answers this OAuth error. */
   tokenError?: string;
-  /** The token endpoint waits this long before answering. */
-  tokenDelayMs?: number;
+  /** The token endpoint never answers: it waits until the client hangs up. */
+  tokenHangs?: boolean;
 }
 
 export interface FakeOpenIdProvider {
@@ -155,8 +155,10 @@ export async function startFakeOpenIdProvider(options: {
       return;
     }
     if (path === local(doc.token_endpoint as string)) {
-      if (fake.tamper.tokenDelayMs) await delay(fake.tamper.tokenDelayMs);
-      if (res.destroyed || (await Promise.race([req.abandoned, Promise.resolve(false)]))) return;
+      if (fake.tamper.tokenHangs) {
+        await req.abandoned;
+        return;
+      }
       const form = new URLSearchParams(req.body);
       if (!(await clientAuthenticated(req.headers.authorization, form))) return json(res, 401, { error: 'invalid_client' });
       if (fake.tamper.tokenError) return json(res, 400, { error: fake.tamper.tokenError });

@@ -15,7 +15,7 @@ import { ADMIN_API, LIMITS } from '../protocol';
 import { ROLE_RULES } from './roles.service';
 
 const tags = ['Admin'];
-const name = { ...pathParam('name', `A role's name: ${ROLE_RULES.nameText}`), schema: { type: 'string', maxLength: 64 } };
+const name = { ...pathParam('name', `A role's name: ${ROLE_RULES.nameText}`), schema: { type: 'string', maxLength: ROLE_RULES.maxName } };
 const person = pathParam('id', "A person's id");
 const notFound = json(ref('OAuthError'), 'not_found: no such person or role');
 
@@ -106,7 +106,7 @@ export const rolesOpenApi: OpenApiFragment = {
       type: 'object',
       required: ['name'],
       properties: {
-        name: { type: 'string', maxLength: 64, description: ROLE_RULES.nameText },
+        name: { type: 'string', maxLength: ROLE_RULES.maxName, description: ROLE_RULES.nameText },
         description: { type: 'string', maxLength: ROLE_RULES.maxDescription },
       },
     },

@@ -4,10 +4,13 @@
 import * as usersService from '../../users/users.service';
 import * as rolesStore from './roles.store';
 
+const MAX_ROLE_NAME = 64;
+
 export const ROLE_RULES = {
   /** How a role is named: what the claim carries and the admin API's paths hold. */
-  name: /^[a-z][a-z0-9_.:-]{0,63}$/,
-  nameText: '1 to 64 lower-case letters, digits and _ . : - (starting with a letter)',
+  name: new RegExp(`^[a-z][a-z0-9_.:-]{0,${MAX_ROLE_NAME - 1}}$`),
+  maxName: MAX_ROLE_NAME,
+  nameText: `1 to ${MAX_ROLE_NAME} lower-case letters, digits and _ . : - (starting with a letter)`,
   maxDescription: 200,
   /** Roles an operator may define, besides admin. */
   max: 100,
