@@ -1,14 +1,15 @@
 // GET /docs: Swagger UI (from the swagger-ui-dist package, served by this server: no CDN) over
 // /openapi.json, and for a browser without JavaScript the operations as a plain list.
 import { html } from '../web/html';
-import { openApiDocument } from './openapi.document';
+import { DOCS_VIEWS, openApiDocument, type DocsView } from './openapi.document';
 import { DOCS_OAUTH2_REDIRECT_PATH } from './openapi.kit';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 /** The settings Swagger UI starts with: a file of its own, since the page's policy allows no inline script. */
 export const DOCS_INIT_SCRIPT = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  // The page's view (docs/architecture.md): the clients' and people's operations, or the operators'.
+  url: '/openapi.json?view=' + (document.documentElement.dataset.view || 'clients'),
   dom_id: '#swagger-ui',
   deepLinking: true,
   docExpansion: 'list',
@@ -38,6 +39,8 @@ export const DOCS_STYLESHEET = `.swagger-ui .opblock.opblock-get .opblock-summar
 .swagger-ui .info .title small.version-stamp pre { background: #3f6500; }
 .swagger-ui .info .url, .swagger-ui .info a { color: #1c5f9e; }
 .swagger-ui .btn.authorize { color: #17724a; border-color: #17724a; }
+.docs-views { font-family: sans-serif; max-width: 1460px; margin: 1rem auto 0; padding: 0 20px; }
+.docs-views a { color: #1c5f9e; }
 .swagger-ui .btn.authorize svg { fill: #17724a; }
 @media (max-width: 600px) {
   .swagger-ui .opblock .opblock-summary .opblock-summary-operation-id { display: none; }
@@ -54,10 +57,15 @@ function operationList() {
   );
 }
 
-export function docsPage(): string {
+export function docsPage(view: DocsView): string {
   const { title } = openApiDocument.info;
+  const views = (Object.keys(DOCS_VIEWS) as DocsView[]).map((name) =>
+    name === view
+      ? html`<strong aria-current="page">${DOCS_VIEWS[name].title}</strong>`
+      : html`<a href="/docs${name === 'clients' ? '' : `?view=${name}`}">${DOCS_VIEWS[name].title}</a>`,
+  );
   return html`<!doctype html>
-<html lang="en">
+<html lang="en" data-view="${view}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -66,6 +74,7 @@ export function docsPage(): string {
 <link rel="stylesheet" href="/docs/assets/docs.css">
 </head>
 <body>
+<nav class="docs-views" aria-label="Reference views">${views.map((link, i) => html`${i ? ' · ' : ''}${link}`)}</nav>
 <div id="swagger-ui"></div>
 <noscript>
 <h1>${title}: API reference</h1>

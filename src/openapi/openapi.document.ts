@@ -37,6 +37,14 @@ const fragments: OpenApiFragment[] = [
   healthOpenApi,
 ];
 
+const docsViewParameter = {
+  name: 'view',
+  in: 'query',
+  required: false,
+  description: 'clients (the default on /docs): the operations of clients and people; operators: the admin API and the console',
+  schema: { type: 'string', enum: ['clients', 'operators'] },
+};
+
 /** The landing page and this document. */
 const operationsPaths = {
   '/': {
@@ -53,8 +61,10 @@ const operationsPaths = {
       tags: ['Operations'],
       operationId: 'openApiDocument',
       security: [],
-      summary: 'This document',
-      responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') },
+      summary:
+        'This document; with view, only the operations of clients and people, or of operators (the reference page shows one at a time)',
+      parameters: [docsViewParameter],
+      responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1'), '400': json(ref('Error'), 'An unknown view') },
     },
   },
   '/docs': {
@@ -62,8 +72,9 @@ const operationsPaths = {
       tags: ['Operations'],
       operationId: 'apiReference',
       security: [],
-      summary: 'This document, rendered by Swagger UI (a plain list without JavaScript)',
-      responses: { '200': page('API reference') },
+      summary: 'This document rendered by Swagger UI, one view at a time (a plain list of every operation without JavaScript)',
+      parameters: [docsViewParameter],
+      responses: { '200': page('API reference'), '400': page('An unknown view') },
     },
   },
   '/docs/assets/init.js': {
@@ -245,3 +256,27 @@ export const openApiDocument = {
     schemas: withSchemaExamples(schemas),
   },
 };
+
+/**
+ * The reference page shows one view of the document at a time: Swagger UI renders about 130 operations
+ * of one document and then stops drawing the rest (seen in Chromium with swagger-ui-dist 5.35), so the
+ * operators' surfaces (the admin API and the console) are a view of their own. /openapi.json stays whole.
+ */
+export const DOCS_VIEWS = {
+  clients: { title: 'Clients and people', tags: null },
+  operators: { title: 'Operators', tags: ['Admin', 'Operator console'] },
+} as const;
+export type DocsView = keyof typeof DOCS_VIEWS;
+
+const OPERATOR_TAGS: readonly string[] = DOCS_VIEWS.operators.tags;
+const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+/** The document with only the view's operations (the operators' tags, or every other one); components whole. */
+export function documentView(view: DocsView): typeof openApiDocument {
+  const inView = (operation: { tags?: string[] }) => OPERATOR_TAGS.includes(operation.tags?.[0] ?? '') === (view === 'operators');
+  const paths = Object.entries(openApiDocument.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => {
+    const kept = Object.entries(item).filter(([key, value]) => !HTTP_METHODS.includes(key) || inView(value as { tags?: string[] }));
+    return kept.some(([key]) => HTTP_METHODS.includes(key)) ? [[path, Object.fromEntries(kept)]] : [];
+  });
+  return { ...openApiDocument, paths: Object.fromEntries(paths) } as typeof openApiDocument;
+}

@@ -1,15 +1,18 @@
 // GET /docs in Chromium: Swagger UI loads from this server under the page's policy, lists every
 // operation of the document, and shows an operation's example body and schema.
 import type { Browser, Page } from 'playwright-core';
-import { openApiDocument } from '../../src/openapi/openapi.document';
+import { DOCS_VIEWS, documentView, openApiDocument, type DocsView } from '../../src/openapi/openapi.document';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { accessibilityViolations, describeWithBrowser, launchChromium } from '../helpers/browser';
 import { startLiveApp, type LiveApp } from '../helpers/live-app';
 
-const operationCount = Object.values(openApiDocument.paths).flatMap((item) =>
-  Object.keys(item).filter((key) => ['get', 'put', 'post', 'patch', 'delete'].includes(key)),
-).length;
+const operationsOf = (document: typeof openApiDocument) =>
+  Object.values(document.paths).flatMap((item) =>
+    Object.entries(item)
+      .filter(([key]) => ['get', 'put', 'post', 'patch', 'delete'].includes(key))
+      .map(([, operation]) => (operation as { operationId: string }).operationId),
+  );
 
 describeWithBrowser('docs')('the API reference at /docs', () => {
   let live: LiveApp;
@@ -38,8 +41,21 @@ describeWithBrowser('docs')('the API reference at /docs', () => {
     await live?.close();
   });
 
-  it('renders every operation of the document, with its operationId', async () => {
-    expect(await page.locator('.opblock').count()).toBe(operationCount);
+  it('renders every operation of the document in one of its two views, with its operationId', async () => {
+    const views = Object.keys(DOCS_VIEWS) as DocsView[];
+    // Between them the views hold every operation once.
+    expect(views.flatMap((view) => operationsOf(documentView(view))).sort()).toEqual(operationsOf(openApiDocument).sort());
+    for (const view of views) {
+      const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      other.on('pageerror', (error) => problems.push(error.message));
+      await other.goto(`${live.issuer}/docs?view=${view}`);
+      await other.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      const expected = operationsOf(documentView(view)).length;
+      await other.waitForFunction(`document.querySelectorAll('.opblock').length === ${expected}`, undefined, { timeout: 10_000 });
+      await other.getByRole('navigation', { name: 'Reference views' }).getByText(DOCS_VIEWS[view].title).waitFor();
+      await other.close();
+    }
+    expect(await page.locator('.opblock').count()).toBe(operationsOf(documentView('clients')).length);
     await expect(page.locator('#operations-OAuth_2-token').textContent()).resolves.toContain('/oauth/token');
     expect(problems).toEqual([]);
   });

@@ -57,6 +57,22 @@ describe('the OpenAPI document', () => {
     expect(res.body.openapi).toBe('3.1.0');
   });
 
+  it("is served in two views, the operators' and everyone else's, and refuses another view", async () => {
+    const app = testApp();
+    const tagsOf = (body: { paths: Record<string, Record<string, { tags?: string[] }>> }) =>
+      new Set(Object.values(body.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags?.slice(0, 1) ?? [])));
+    const operators = await request(app).get('/openapi.json').query({ view: 'operators' }).expect(200);
+    expect([...tagsOf(operators.body)].sort()).toEqual(['Admin', 'Operator console']);
+    const clients = await request(app).get('/openapi.json').query({ view: 'clients' }).expect(200);
+    expect(tagsOf(clients.body).has('Admin')).toBe(false);
+    expect(tagsOf(clients.body).has('OAuth 2')).toBe(true);
+    expect(operators.body.components).toEqual(clients.body.components);
+    await request(app).get('/openapi.json').query({ view: 'everything' }).expect(400);
+    const page = await request(app).get('/docs').query({ view: 'operators' }).expect(200);
+    expect(page.text).toContain('data-view="operators"');
+    await request(app).get('/docs').query({ view: 'nope' }).expect(400);
+  });
+
   it('is rendered at /docs, every operation included', async () => {
     const res = await request(testApp())
       .get('/docs')
@@ -78,7 +94,7 @@ describe('the OpenAPI document', () => {
       .expect(200)
       .expect('Content-Type', /text\/css/);
     const settings = await request(app).get('/docs/assets/init.js').expect(200);
-    expect(settings.text).toContain("url: '/openapi.json'");
+    expect(settings.text).toContain("url: '/openapi.json?view='");
     expect(settings.text).toContain('validatorUrl: null');
     for (const other of ['package.json', 'index.html', '..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
       await request(app).get(`/docs/assets/${other}`).expect(404);
