@@ -274,9 +274,10 @@ const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 /** The document with only the view's operations (the operators' tags, or every other one); components whole. */
 export function documentView(view: DocsView): typeof openApiDocument {
   const inView = (operation: { tags?: string[] }) => OPERATOR_TAGS.includes(operation.tags?.[0] ?? '') === (view === 'operators');
-  const paths = Object.entries(openApiDocument.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => {
+  const all: Record<string, Record<string, unknown>> = openApiDocument.paths;
+  const paths: [string, Record<string, unknown>][] = Object.entries(all).flatMap(([path, item]) => {
     const kept = Object.entries(item).filter(([key, value]) => !HTTP_METHODS.includes(key) || inView(value as { tags?: string[] }));
-    return kept.some(([key]) => HTTP_METHODS.includes(key)) ? [[path, Object.fromEntries(kept)]] : [];
+    return kept.some(([key]) => HTTP_METHODS.includes(key)) ? [[path, Object.fromEntries(kept)] as [string, Record<string, unknown>]] : [];
   });
-  return { ...openApiDocument, paths: Object.fromEntries(paths) } as typeof openApiDocument;
+  return { ...openApiDocument, paths: Object.fromEntries(paths) };
 }
