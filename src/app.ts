@@ -112,8 +112,8 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
-      const administration = createAdministration(activity, lifecycle, accounts);
-      app.use(createAdminRouter(oauth.adminToken, administration));
+      const administration = createAdministration(config, activity, lifecycle, accounts);
+      app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));

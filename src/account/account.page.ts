@@ -176,6 +176,12 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   enabled: 'Account enabled by the operator',
   'application-revoked': "An application's access ended",
   deleted: 'Account deleted',
+  unlocked: 'Sign-in unlocked by the operator',
+  'application-registered': 'Application registered',
+  'application-changed': 'Application changed',
+  'application-secret-rotated': "Application's secret replaced",
+  'application-deleted': 'Application deleted',
+  'keys-rotated': 'Signing keys rotated',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */

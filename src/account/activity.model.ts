@@ -21,13 +21,23 @@ export const ACTIVITY_KINDS = [
   'enabled',
   'application-revoked',
   'deleted',
+  'unlocked',
+  'application-registered',
+  'application-changed',
+  'application-secret-rotated',
+  'application-deleted',
+  'keys-rotated',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-/** One security event of an account, shown on the account page for 90 days. */
+/**
+ * One security event, kept 90 days: of an account (shown on its page), or of no one person (an
+ * operator registering an application or rotating the keys), with the actor saying who.
+ */
 export interface ActivityDocument {
   _id: string;
-  userId: string;
+  /** The person it happened to; absent for an operator's change to an application or the keys. */
+  userId?: string;
   kind: ActivityKind;
   at: Date;
   address: string;
@@ -42,7 +52,7 @@ export interface ActivityDocument {
 const activitySchema = new Schema<ActivityDocument>(
   {
     _id: { type: String, required: true },
-    userId: { type: String, required: true },
+    userId: { type: String },
     kind: { type: String, required: true, enum: ACTIVITY_KINDS },
     at: { type: Date, required: true },
     address: { type: String, required: true },

@@ -33,11 +33,12 @@ export interface EventFilter {
 /** The activity log of the running app: records (a database failure is logged, never thrown) and lists. */
 export function createActivityLog(logger: Pick<Logger, 'warn'>) {
   return {
-    async record(userId: string, kind: ActivityKind, where: EventOrigin): Promise<void> {
+    /** `userId` null: an operator's change that concerns no one person (an application, the keys). */
+    async record(userId: string | null, kind: ActivityKind, where: EventOrigin): Promise<void> {
       try {
         const now = new Date();
         await activityDao.insert({
-          userId,
+          ...(userId !== null ? { userId } : {}),
           kind,
           at: now,
           address: where.address,

@@ -1,12 +1,12 @@
-// The admin API's people and events (docs/operations.md, "The admin API"): what an operator's
-// scripts do to accounts, each change an event in the person's activity naming the client that made
-// it. Errors in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the
+// The admin API (docs/operations.md, "The admin API"): what an operator's scripts do to accounts,
+// applications and keys, each change an event naming the client that made it. Errors in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the
 // credential. Every list pages, at most LIMITS.pageSize at a time.
 import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
-import { AppError } from '../common/errors';
+import { AppError, BadRequestError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
+import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
@@ -38,6 +38,8 @@ function time(req: Request, name: string): Date | undefined {
 }
 
 export function createAdminController(admin: Administration) {
+  const noApplication = (req: Request) =>
+    new AppError(404, { error: 'not_found', error_description: `No application ${String(req.params.clientId).slice(0, 100)}` });
   async function person(req: Request) {
     const found = await admin.person(String(req.params.id));
     if (!found) throw new AppError(404, { error: 'not_found', error_description: `No person ${String(req.params.id).slice(0, 100)}` });
@@ -89,6 +91,81 @@ export function createAdminController(admin: Administration) {
     /** DELETE /admin/api/people/:id */
     remove: change((userId, by) => admin.remove(userId, by)),
 
+    /** POST /admin/api/people/:id/unlock: the account's failed sign-ins forgotten. */
+    async unlock(req: Request, res: Response): Promise<void> {
+      noStore(res).json({ failures_forgotten: await admin.unlock(await person(req), operator(req, res)) });
+    },
+
+    /** GET /admin/api/applications?q&limit&after: name or client id starting with q, in id order. */
+    async listApplications(req: Request, res: Response): Promise<void> {
+      noStore(res).json(await admin.findApplications(text(req, 'q'), text(req, 'after'), limitOf(req)));
+    },
+
+    /** POST /admin/api/applications: an RFC 7591 registration, owned by no person; the secret is in this answer only. */
+    async registerApplication(req: Request, res: Response): Promise<void> {
+      noStore(res)
+        .status(201)
+        .json(await admin.registerApplication(req.body, operator(req, res)));
+    },
+
+    /** GET /admin/api/applications/:clientId: the registration under RFC 7591's names. */
+    async showApplication(req: Request, res: Response): Promise<void> {
+      const found = await admin.application(String(req.params.clientId));
+      if (!found) throw noApplication(req);
+      noStore(res).json(found);
+    },
+
+    /** PATCH /admin/api/applications/:clientId: client_name, client_uri, redirect_uris, grant_types. */
+    async changeApplication(req: Request, res: Response): Promise<void> {
+      const body = req.body as Record<string, unknown>;
+      const other = Object.keys(body ?? {}).filter((name) => !(CHANGEABLE_METADATA as readonly string[]).includes(name));
+      if (typeof body !== 'object' || body === null || Array.isArray(body) || other.length > 0 || Object.keys(body).length === 0) {
+        throw new RegistrationError('invalid_client_metadata', `Send one or more of ${CHANGEABLE_METADATA.join(', ')} (and nothing else)`);
+      }
+      const changed = await admin.changeApplication(String(req.params.clientId), body, operator(req, res));
+      if (!changed) throw noApplication(req);
+      noStore(res).json(await admin.application(changed.client_id));
+    },
+
+    /** DELETE /admin/api/applications/:clientId: with every token, code and consent issued to it. */
+    async removeApplication(req: Request, res: Response): Promise<void> {
+      if (!(await admin.removeApplication(String(req.params.clientId), operator(req, res)))) throw noApplication(req);
+      res.status(204).end();
+    },
+
+    /** POST /admin/api/applications/:clientId/secret: a new secret, in this answer only. */
+    async rotateSecret(req: Request, res: Response): Promise<void> {
+      const clientId = String(req.params.clientId);
+      let secret: string | null;
+      try {
+        secret = await admin.rotateSecret(clientId, operator(req, res));
+      } catch (err) {
+        // A public client, or one that signs with its keys, has no secret.
+        if (err instanceof BadRequestError) throw invalid((err.body as { error: string }).error);
+        throw err;
+      }
+      if (!secret) throw noApplication(req);
+      noStore(res).json({ client_id: clientId, client_secret: secret });
+    },
+
+    /** GET /admin/api/applications/:clientId/grants?limit&after: who has granted it what. */
+    async grantsOf(req: Request, res: Response): Promise<void> {
+      const clientId = String(req.params.clientId);
+      if (!(await admin.application(clientId))) throw noApplication(req);
+      noStore(res).json(await admin.grantsOf(clientId, text(req, 'after'), limitOf(req)));
+    },
+
+    /** GET /admin/api/keys: the published signing keys and their state. */
+    async keys(_req: Request, res: Response): Promise<void> {
+      noStore(res).json({ keys: await admin.keys() });
+    },
+
+    /** POST /admin/api/keys/rotate: new keys current; the old ones published until what they signed expires. */
+    async rotateKeys(req: Request, res: Response): Promise<void> {
+      await admin.rotateKeys(operator(req, res));
+      noStore(res).json({ keys: await admin.keys() });
+    },
+
     /** GET /admin/api/events?person&application&kind&since&until&limit&after: newest first. */
     async events(req: Request, res: Response): Promise<void> {
       const limit = limitOf(req);
@@ -114,7 +191,7 @@ export function createAdminController(admin: Administration) {
           id: event._id,
           at: event.at.toISOString(),
           kind: event.kind,
-          person: event.userId,
+          person: event.userId ?? null,
           address: event.address,
           detail: event.detail ?? null,
           actor: event.actor ?? null,

@@ -1,10 +1,13 @@
-// The admin API's people and events (docs/operations.md, "The admin API"), for access tokens with the admin scope.
+// The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
+// access tokens with the admin scope; and the console's pages.
 import {
+  adminBodyRefusals,
   adminRefusals,
   adminSecurity as security,
   empty,
   formRequest,
   json,
+  jsonRequest,
   page,
   pageFaults,
   pathParam,
@@ -15,6 +18,7 @@ import {
   type OpenApiFragment,
 } from '../openapi/openapi.kit';
 import { ACTIVITY_KINDS } from '../account/activity.service';
+import { CHANGEABLE_METADATA } from '../oauth/clients/registration.service';
 import { ADMIN_API, LIMITS } from '../oauth/protocol';
 
 const tags = ['Admin'];
@@ -37,6 +41,8 @@ const change = (operationId: string, summary: string) => ({
   responses: { '204': empty('Done'), '404': notFound, ...adminRefusals },
 });
 const nullableText = { type: ['string', 'null'] };
+const application = pathParam('clientId', 'A client id');
+const noApplication = json(ref('OAuthError'), 'not_found: no such application');
 
 const consoleTags = ['Operator console'];
 /** A console page: for people with the admin role and a second factor from the last 10 minutes. */
@@ -68,7 +74,7 @@ const consoleForm = (operationId: string, summary: string, done: string, paramet
       '303': redirect(`${done}; to /login when not signed in`),
       '302': redirect('An older or one-factor session: to the step-up'),
       '403': page('Not an admin, no second factor, or a missing or wrong CSRF token'),
-      '404': page('No such person'),
+      '404': page('No such person or application'),
       '413': page('Body over 100 kB'),
       ...pageFaults,
     },
@@ -118,13 +124,69 @@ export const adminOpenApi: OpenApiFragment = {
     ),
     '/admin/people/{id}/reset-link': consoleForm('consoleSendResetLink', 'Mails the person a reset link', 'To the person'),
     '/admin/people/{id}/delete': consoleForm('consoleDeletePerson', 'Deletes the person', 'To /admin/people'),
-    '/admin/applications': consolePage('consoleApplications', 'Applications a page at a time, and the sign-in providers (read-only)', [
-      pageQuery('after'),
-    ]),
+    '/admin/people/{id}/unlock': consoleForm('consoleUnlock', "Forgets the person's failed sign-ins", 'To the person'),
+    '/admin/applications': consolePage(
+      'consoleApplications',
+      'Applications searched by the start of their name or client id, a page at a time, and the sign-in providers (read-only)',
+      [pageQuery('q'), pageQuery('after'), pageQuery('done')],
+    ),
+    '/admin/applications/new': {
+      ...consolePage('consoleNewApplication', 'The form that registers an application (every RFC 7591 field the server takes)'),
+      post: {
+        tags: consoleTags,
+        operationId: 'consoleRegisterApplication',
+        summary: 'Registers the application, owned by no person; the answer shows its secret, once',
+        security: sessionAuth,
+        requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+        responses: {
+          '201': page('The client id and secret, shown this once'),
+          '400': page('The form again, saying what the registration refused'),
+          '302': redirect('An older or one-factor session: to the step-up'),
+          '303': redirect('Not signed in: to /login'),
+          '403': page('Not an admin, no second factor, or a missing or wrong CSRF token'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/admin/applications/{clientId}': {
+      parameters: [application],
+      ...consolePage(
+        'consoleApplication',
+        'One application: its registration, who has granted it (a page at a time), and the forms that change, re-key and delete it',
+        [pageQuery('after'), pageQuery('done')],
+        { '404': page('No such application') },
+      ),
+      post: {
+        ...consoleForm('consoleChangeApplication', 'Saves the name, website, redirect URIs and grants', 'To the application', []).post,
+        responses: {
+          ...consoleForm('consoleChangeApplication', '', 'To the application', []).post.responses,
+          '400': page('The page again, saying what was refused'),
+        },
+      },
+    },
+    '/admin/applications/{clientId}/secret': {
+      parameters: [application],
+      post: {
+        ...consoleForm('consoleRotateSecret', '', '', []).post,
+        summary: 'Replaces the secret: the answer shows the new one, once; the old one stops working',
+        responses: {
+          ...consoleForm('consoleRotateSecret', '', 'Not signed in', []).post.responses,
+          '200': page('The new secret, shown this once'),
+        },
+      },
+    },
+    '/admin/applications/{clientId}/delete': consoleForm(
+      'consoleDeleteApplication',
+      'Deletes the application with every token, code and consent issued to it',
+      'To /admin/applications',
+      [application],
+    ),
     '/admin/keys': consolePage('consoleKeys', 'The signing keys, current and retired', [pageQuery('done')]),
     '/admin/keys/rotate': consoleForm('consoleRotateKeys', 'Makes new signing keys current', 'To /admin/keys', []),
-    '/admin/events': consolePage('consoleEvents', 'Events, filtered by person and kind, newest first', [
+    '/admin/events': consolePage('consoleEvents', 'Events, filtered by person, application and kind, newest first', [
       pageQuery('person'),
+      pageQuery('application'),
       pageQuery('kind'),
       pageQuery('after'),
     ]),
@@ -182,6 +244,141 @@ export const adminOpenApi: OpenApiFragment = {
     [`${ADMIN_API.people}/{id}/factors`]: {
       parameters: [person],
       delete: change('resetPersonFactors', 'Removes the authenticator app and passkeys: the person enrols again'),
+    },
+    [`${ADMIN_API.people}/{id}/unlock`]: {
+      parameters: [person],
+      post: {
+        tags,
+        operationId: 'unlockPerson',
+        summary: "Forgets the account's failed sign-ins from every address, so its owner can sign in at once",
+        security,
+        responses: {
+          '200': json(
+            { type: 'object', required: ['failures_forgotten'], properties: { failures_forgotten: { type: 'integer', minimum: 0 } } },
+            'How many failed sign-ins were forgotten',
+          ),
+          '404': notFound,
+          ...adminRefusals,
+        },
+      },
+    },
+    [ADMIN_API.applications]: {
+      get: {
+        tags,
+        operationId: 'listApplications',
+        summary: 'Applications, in client id order, a page at a time; q finds a name (any case) or client id by its start',
+        security,
+        parameters: [query('q', 'The start of a name or client id'), limit, query('after', 'The `next` of the previous page')],
+        responses: { '200': json(ref('ApplicationPage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
+      },
+      post: {
+        tags,
+        operationId: 'registerApplication',
+        summary: 'Registers an application as RFC 7591 does, owned by no person; the secret is in this answer only',
+        security,
+        requestBody: jsonRequest(ref('ClientMetadataRequest')),
+        responses: {
+          '201': json(ref('ClientMetadata'), 'The registration, with client_secret (confidential clients) and registration_access_token'),
+          '400': json(ref('OAuthError'), 'invalid_client_metadata or invalid_redirect_uri, naming the field'),
+          ...adminBodyRefusals,
+          ...adminRefusals,
+        },
+      },
+    },
+    [`${ADMIN_API.applications}/{clientId}`]: {
+      parameters: [application],
+      get: {
+        tags,
+        operationId: 'showApplication',
+        summary: "An application's registration under RFC 7591's names (never its secret)",
+        security,
+        responses: { '200': json(ref('ClientMetadata'), 'The registration'), '404': noApplication, ...adminRefusals },
+      },
+      patch: {
+        tags,
+        operationId: 'changeApplication',
+        summary: `Changes ${CHANGEABLE_METADATA.join(', ')}, each checked as a registration checks it (an operator may also give the password grant)`,
+        security,
+        requestBody: jsonRequest({
+          type: 'object',
+          minProperties: 1,
+          properties: {
+            client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
+            client_uri: { type: 'string' },
+            redirect_uris: { type: 'array', items: str, minItems: 1, maxItems: LIMITS.urisPerClient },
+            grant_types: { type: 'array', items: ref('Grant'), minItems: 1 },
+          },
+          additionalProperties: false,
+        }),
+        responses: {
+          '200': json(ref('ClientMetadata'), 'The registration as it is now'),
+          '400': json(ref('OAuthError'), 'invalid_client_metadata or invalid_redirect_uri, naming the field'),
+          '404': noApplication,
+          ...adminBodyRefusals,
+          ...adminRefusals,
+        },
+      },
+      delete: {
+        ...change('deleteApplication', 'Deletes the application with every token, code and consent issued to it'),
+        responses: { '204': empty('Done'), '404': noApplication, ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.applications}/{clientId}/secret`]: {
+      parameters: [application],
+      post: {
+        tags,
+        operationId: 'rotateApplicationSecret',
+        summary: 'A new secret, in this answer only; the old one is refused at once (within a second on other instances)',
+        security,
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              required: ['client_id', 'client_secret'],
+              properties: { client_id: str, client_secret: str },
+              additionalProperties: false,
+            },
+            'The new secret',
+          ),
+          '400': json(ref('OAuthError'), 'invalid_request: a public client, or one that signs with its keys, has no secret'),
+          '404': noApplication,
+          ...adminRefusals,
+        },
+      },
+    },
+    [`${ADMIN_API.applications}/{clientId}/grants`]: {
+      parameters: [application],
+      get: {
+        tags,
+        operationId: 'applicationGrants',
+        summary: 'Who has granted the application what, in person order, a page at a time',
+        security,
+        parameters: [limit, query('after', 'The `next` of the previous page')],
+        responses: {
+          '200': json(ref('ApplicationGrantPage'), 'One page; next is null on the last'),
+          '400': badQuery,
+          '404': noApplication,
+          ...adminRefusals,
+        },
+      },
+    },
+    [ADMIN_API.keys]: {
+      get: {
+        tags,
+        operationId: 'listKeys',
+        summary: 'The published signing keys: current, or retired and published until what they signed has expired',
+        security,
+        responses: { '200': json(ref('SigningKeyList'), 'The keys, newest first'), ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.keys}/rotate`]: {
+      post: {
+        tags,
+        operationId: 'rotateKeys',
+        summary: 'Makes new keys current (every instance signs with them within a minute); the old ones stay published',
+        security,
+        responses: { '200': json(ref('SigningKeyList'), 'The keys after the rotation'), ...adminRefusals },
+      },
     },
     [ADMIN_API.events]: {
       get: {
@@ -251,11 +448,92 @@ export const adminOpenApi: OpenApiFragment = {
         id: str,
         at: { type: 'string', format: 'date-time' },
         kind: { type: 'string', enum: [...ACTIVITY_KINDS] },
-        person: str,
+        person: { ...nullableText, description: 'null for an operator change to an application or the keys' },
         address: str,
         detail: nullableText,
         actor: { ...nullableText, description: '`client:<id>` when an operator client acted on the account' },
         application: nullableText,
+      },
+      additionalProperties: false,
+    },
+    ApplicationSummary: {
+      type: 'object',
+      required: [
+        'client_id',
+        'name',
+        'website',
+        'redirect_uri',
+        'grants',
+        'redirect_uris',
+        'token_endpoint_auth_method',
+        'dynamically_registered',
+        'owner_id',
+        'created_at',
+      ],
+      properties: {
+        client_id: str,
+        name: str,
+        website: str,
+        redirect_uri: str,
+        grants: { type: 'array', items: ref('Grant') },
+        redirect_uris: { type: 'array', items: str },
+        token_endpoint_auth_method: str,
+        dynamically_registered: { type: 'boolean' },
+        owner_id: nullableText,
+        created_at: { type: 'string', format: 'date-time' },
+        operator_access: { type: 'boolean' },
+      },
+      additionalProperties: false,
+    },
+    ApplicationPage: {
+      type: 'object',
+      required: ['applications', 'next'],
+      properties: { applications: { type: 'array', items: ref('ApplicationSummary') }, next: nullableText },
+      additionalProperties: false,
+    },
+    ApplicationGrantPage: {
+      type: 'object',
+      required: ['grants', 'next'],
+      properties: {
+        grants: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['person_id', 'email', 'scope', 'first_granted_at', 'last_used_at'],
+            properties: {
+              person_id: str,
+              email: nullableText,
+              scope: { type: 'array', items: str },
+              first_granted_at: { type: 'string', format: 'date-time' },
+              last_used_at: { type: 'string', format: 'date-time' },
+            },
+            additionalProperties: false,
+          },
+        },
+        next: nullableText,
+      },
+      additionalProperties: false,
+    },
+    SigningKeyList: {
+      type: 'object',
+      required: ['keys'],
+      properties: {
+        keys: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['kid', 'alg', 'state', 'created_at'],
+            properties: {
+              kid: str,
+              alg: str,
+              state: { type: 'string', enum: ['current', 'retired'] },
+              created_at: { type: 'string', format: 'date-time' },
+              retired_at: { type: 'string', format: 'date-time' },
+              published_until: { type: 'string', format: 'date-time' },
+            },
+            additionalProperties: false,
+          },
+        },
       },
       additionalProperties: false,
     },

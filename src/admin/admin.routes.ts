@@ -1,14 +1,19 @@
-// The admin API's people and events, for tokens with the `admin` scope (docs/operations.md).
-import { Router, type RequestHandler } from 'express';
+// The admin API's people, applications, keys and events, for tokens with the `admin` scope (docs/operations.md).
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ADMIN_API } from '../oauth/protocol';
 import { createAdminController } from './admin.controller';
 import type { Administration } from './admin.service';
 
-export function createAdminRouter(adminToken: RequestHandler, administration: Administration): Router {
+export function createAdminRouter(
+  adminToken: RequestHandler,
+  jsonBody: [RequestHandler, ErrorRequestHandler],
+  administration: Administration,
+): Router {
   const admin = createAdminController(administration);
   const people = ADMIN_API.people;
   const router = Router();
-  router.use([people, ADMIN_API.events], adminToken);
+  const applications = ADMIN_API.applications;
+  router.use([people, ADMIN_API.events, applications, ADMIN_API.keys], adminToken);
   router.get(people, admin.listPeople);
   router.route(`${people}/:id`).get(admin.showPerson).delete(admin.remove);
   router.get(`${people}/:id/applications`, admin.applications);
@@ -17,6 +22,20 @@ export function createAdminRouter(adminToken: RequestHandler, administration: Ad
   router.post(`${people}/:id/enable`, admin.setDisabled(false));
   router.delete(`${people}/:id/sessions`, admin.endSessions);
   router.delete(`${people}/:id/factors`, admin.resetFactors);
+  router.post(`${people}/:id/unlock`, admin.unlock);
   router.get(ADMIN_API.events, admin.events);
+  router
+    .route(applications)
+    .get(admin.listApplications)
+    .post(...jsonBody, admin.registerApplication);
+  router
+    .route(`${applications}/:clientId`)
+    .get(admin.showApplication)
+    .patch(...jsonBody, admin.changeApplication)
+    .delete(admin.removeApplication);
+  router.post(`${applications}/:clientId/secret`, admin.rotateSecret);
+  router.get(`${applications}/:clientId/grants`, admin.grantsOf);
+  router.get(ADMIN_API.keys, admin.keys);
+  router.post(`${ADMIN_API.keys}/rotate`, admin.rotateKeys);
   return router;
 }

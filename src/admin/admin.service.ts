@@ -3,8 +3,13 @@
 import type { ActivityKind, ActivityLog, EventFilter } from '../account/activity.service';
 import type { Accounts } from '../account/account.service';
 import { NotFoundError } from '../common/errors';
+import type { Config } from '../config';
 import * as factorsService from '../factors/factors.service';
+import * as clientsService from '../oauth/clients/clients.service';
+import * as registrationService from '../oauth/clients/registration.service';
 import * as grantsService from '../oauth/grants/grants.service';
+import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
+import { forgetFailuresOf } from '../sign-in/sign-in.service';
 import type { SessionEndedHook } from '../session/session.middleware';
 import * as sessionService from '../session/session.service';
 import * as usersService from '../users/users.service';
@@ -43,13 +48,20 @@ export function readEventsCursor(value: string): EventFilter['after'] | null {
   }
 }
 
+/** A page of applications: `next` is the `after` of the next page. */
+const paged = <T>(found: T[], limit: number, idOf: (item: T) => string) => {
+  const shown = found.slice(0, limit);
+  return { shown, next: found.length > limit ? idOf(shown[shown.length - 1]) : null };
+};
+
 export function createAdministration(
+  config: Config,
   activity: ActivityLog,
-  ends: { accessEnded: usersService.AccessEndedHook; sessionEnded: SessionEndedHook },
+  ends: { accessEnded: usersService.AccessEndedHook; sessionEnded: SessionEndedHook; clientRemoved: clientsService.ClientRemovedHook },
   accounts: Pick<Accounts, 'requestReset'>,
 ) {
-  const record = (userId: string, kind: ActivityKind, what: string, by: Operator) =>
-    activity.record(userId, kind, { address: by.address, detail: `${what}, by ${by.name}`, actor: by.actor, clientId: by.clientId });
+  const record = (userId: string | null, kind: ActivityKind, what: string, by: Operator, clientId = by.clientId) =>
+    activity.record(userId, kind, { address: by.address, detail: `${what}, by ${by.name}`, actor: by.actor, clientId });
 
   return {
     /** People whose email or name starts with `q`, in id order; `next` is the `after` of the next page. */
@@ -111,6 +123,75 @@ export function createAdministration(
     async remove(userId: string, by: Operator): Promise<void> {
       await usersService.remove(userId, ends.accessEnded);
       await record(userId, 'deleted', 'account deleted', by);
+    },
+
+    /** Forgets the account's failed sign-ins (from every address), so its owner can sign in at once. */
+    async unlock(user: { id: string; email: string | null }, by: Operator): Promise<number> {
+      const forgotten = user.email ? await forgetFailuresOf(config, user.email) : 0;
+      await record(user.id, 'unlocked', `${forgotten} failed sign-ins forgotten`, by);
+      return forgotten;
+    },
+
+    /** Applications whose name or id starts with `q`, in id order. */
+    async findApplications(q: string | undefined, after: string | undefined, limit: number) {
+      const { shown, next } = paged(await clientsService.search(q, after, limit + 1), limit, (client) => client.client_id);
+      return { applications: shown, next };
+    },
+
+    /** One application's registration under RFC 7591's names (never its secret); null when there is none. */
+    application: (clientId: string) => registrationService.metadataOf(clientId, config.publicUrl),
+
+    /** Who has granted the application something, a page at a time in person order. */
+    async grantsOf(clientId: string, after: string | undefined, limit: number) {
+      const found = paged(await grantsService.grantsOfClient(clientId, after, limit + 1), limit, (grant) => grant.person_id);
+      const people = await Promise.all(found.shown.map((grant) => usersService.findById(grant.person_id)));
+      return { grants: found.shown.map((grant, i) => ({ ...grant, email: people[i]?.email ?? null })), next: found.next };
+    },
+
+    /** Registers an application as RFC 7591 does, owned by no person; the secret is in this answer only. */
+    async registerApplication(body: unknown, by: Operator) {
+      const registered = await registrationService.register(undefined, body, clientsService.jwtContext(config));
+      await record(null, 'application-registered', `${registered.client_name} registered`, by, registered.client_id);
+      return registered;
+    },
+
+    /** Changes the name, website, redirect URIs or grants; null when there is no such application. */
+    async changeApplication(clientId: string, changes: registrationService.RegistrationChanges, by: Operator) {
+      const changed = await registrationService.change(clientId, changes);
+      if (changed) await record(null, 'application-changed', `${Object.keys(changes).join(', ')} changed`, by, clientId);
+      return changed;
+    },
+
+    /** A new secret (the old one refused at once here, within a second elsewhere); null when there is no such application. */
+    async rotateSecret(clientId: string, by: Operator): Promise<string | null> {
+      const secret = await clientsService.rotateSecret(clientId);
+      if (secret) await record(null, 'application-secret-rotated', 'secret replaced', by, clientId);
+      return secret;
+    },
+
+    /** Deletes the application and everything issued to it; false when there was none. */
+    async removeApplication(clientId: string, by: Operator): Promise<boolean> {
+      const removed = await clientsService.removeClient(clientId, ends.clientRemoved);
+      if (removed) await record(null, 'application-deleted', 'application deleted', by, clientId);
+      return removed;
+    },
+
+    /** The published signing keys, newest first: current, or retired and published until what they signed expires. */
+    keys: async () =>
+      (await listPublished()).map((key) => ({
+        kid: key._id,
+        alg: key.alg,
+        state: key.retiredAt ? ('retired' as const) : ('current' as const),
+        created_at: key.createdAt.toISOString(),
+        ...(key.retiredAt ? { retired_at: key.retiredAt.toISOString() } : {}),
+        ...(key.publishUntil ? { published_until: key.publishUntil.toISOString() } : {}),
+      })),
+
+    /** New keys current now; the old ones stay published until what they signed has expired. */
+    async rotateKeys(by: Operator): Promise<string[]> {
+      const kids = await rotate(keyRingOptions(config.oauth));
+      await record(null, 'keys-rotated', `new keys ${kids.join(', ')}`, by);
+      return kids;
     },
 
     /** Events newest first; `next` is the cursor of the next page. */

@@ -8,10 +8,9 @@ import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { noStore } from '../common/no-store';
 import { displayAddress, TooManyRequestsError } from '../common/rate-limit';
 import type { Config } from '../config';
-import * as clientsService from '../oauth/clients/clients.service';
 import * as factorsService from '../factors/factors.service';
-import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
-import { LIMITS } from '../oauth/protocol';
+import { RegistrationError } from '../oauth/clients/registration.service';
+import { CLIENT_AUTH_METHODS, DEFAULT_CLIENT_AUTH_METHOD, GRANT_TYPES, LIMITS, SELF_REGISTRABLE_GRANTS } from '../oauth/protocol';
 import { signedInPerson } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
 import * as usersService from '../users/users.service';
@@ -19,7 +18,17 @@ import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';
 import { pageError, tooManyPage } from '../web/layout';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
-import { applicationsPage, eventsPage, keysPage, peoplePage, personPage } from './console.page';
+import {
+  applicationPage,
+  applicationsPage,
+  eventsPage,
+  keysPage,
+  newApplicationPage,
+  peoplePage,
+  personPage,
+  secretPage,
+  type RegistrationForm,
+} from './console.page';
 
 const NOTICES: Record<string, string> = {
   'sessions-ended': 'Every browser of this person is signed out.',
@@ -30,7 +39,70 @@ const NOTICES: Record<string, string> = {
   revoked: "The application's access has ended.",
   'reset-sent': 'A reset link is on its way to this person.',
   deleted: 'The person is deleted.',
+  unlocked: "The person's failed sign-ins are forgotten: they can sign in at once.",
+  saved: 'The application is saved.',
+  'application-deleted': 'The application is deleted, with every token, code and consent issued to it.',
 };
+
+/** The registration form as typed: every field a string, lists one per line, grants as checked. */
+function registrationForm(body: Record<string, unknown>): RegistrationForm {
+  const text = (name: string) => {
+    const value = body[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const checked = ([] as unknown[]).concat(body.grant_types ?? []).filter((grant): grant is string => typeof grant === 'string');
+  return {
+    client_name: text('client_name'),
+    client_uri: text('client_uri'),
+    redirect_uris: text('redirect_uris'),
+    post_logout_redirect_uris: text('post_logout_redirect_uris'),
+    grant_types: checked,
+    token_endpoint_auth_method: text('token_endpoint_auth_method') || DEFAULT_CLIENT_AUTH_METHOD,
+    jwks_uri: text('jwks_uri'),
+    jwks: text('jwks'),
+    backchannel_logout_uri: text('backchannel_logout_uri'),
+    initiate_login_uri: text('initiate_login_uri'),
+    logo_uri: text('logo_uri'),
+    policy_uri: text('policy_uri'),
+    tos_uri: text('tos_uri'),
+  };
+}
+
+const listOf = (typed: string) =>
+  typed
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** The form as an RFC 7591 registration: empty fields left out, so the registration's defaults apply. */
+function registrationOf(form: RegistrationForm): Record<string, unknown> {
+  const body: Record<string, unknown> = { token_endpoint_auth_method: form.token_endpoint_auth_method };
+  for (const name of [
+    'client_name',
+    'client_uri',
+    'jwks_uri',
+    'backchannel_logout_uri',
+    'initiate_login_uri',
+    'logo_uri',
+    'policy_uri',
+    'tos_uri',
+  ] as const) {
+    if (form[name].trim()) body[name] = form[name].trim();
+  }
+  if (form.grant_types.length) body.grant_types = form.grant_types;
+  for (const name of ['redirect_uris', 'post_logout_redirect_uris'] as const) if (form[name].trim()) body[name] = listOf(form[name]);
+  if (form.jwks.trim()) {
+    try {
+      body.jwks = JSON.parse(form.jwks) as unknown;
+    } catch {
+      throw new RegistrationError('invalid_client_metadata', 'The JWK Set is not JSON');
+    }
+  }
+  return body;
+}
+
+/** A refusal of a registration or change, in words for the form (RFC 7591's description). */
+const refusalOf = (err: RegistrationError) => (err.body as { error_description: string }).error_description;
 
 const query = (req: Request, name: string): string => {
   const value = req.query[name];
@@ -50,6 +122,75 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     if (!found) throw pageError(404, 'No such person', 'Nobody here has that id.');
     return found;
   }
+  const eventRows = (events: { at: Date; kind: string; userId?: string; clientId?: string; address: string; detail?: string }[]) =>
+    events.map((event) => ({
+      at: event.at,
+      kind: event.kind,
+      person: event.userId,
+      application: event.clientId,
+      address: event.address,
+      detail: event.detail,
+    }));
+  async function applicationOf(req: Request) {
+    const found = await admin.application(String(req.params.clientId));
+    if (!found) throw pageError(404, 'No such application', 'No application here has that client id.');
+    return found;
+  }
+  /** The application's page, with an error for its edit form when there is one. */
+  async function showApplication(req: Request, res: Response, status = 200, error?: string): Promise<void> {
+    const app = await applicationOf(req);
+    const grants = await admin.grantsOf(app.client_id, query(req, 'after') || undefined, LIMITS.pageSize);
+    const shown: [string, string][] = Object.entries(app)
+      .filter(
+        ([name]) =>
+          ![
+            'client_id',
+            'client_name',
+            'client_uri',
+            'redirect_uris',
+            'grant_types',
+            'token_endpoint_auth_method',
+            'registration_client_uri',
+          ].includes(name),
+      )
+      .map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
+    send(
+      res.status(status),
+      applicationPage({
+        clientId: app.client_id,
+        name: app.client_name,
+        website: app.client_uri ?? '',
+        redirectUris: app.redirect_uris,
+        grants: app.grant_types,
+        authMethod: app.token_endpoint_auth_method,
+        details: shown,
+        allGrants: GRANT_TYPES,
+        grantedBy: grants.grants.map((grant) => ({
+          personId: grant.person_id,
+          email: grant.email,
+          scope: grant.scope,
+          since: new Date(grant.first_granted_at),
+        })),
+        next: grants.next ? `/admin/applications/${encodeURIComponent(app.client_id)}?after=${encodeURIComponent(grants.next)}` : null,
+        csrfToken: csrf.token(req, res),
+        error,
+        notice: notice(req),
+      }),
+    );
+  }
+  const newApplication = (req: Request, res: Response, form: RegistrationForm, status = 200, error?: string): void => {
+    send(
+      res.status(status),
+      newApplicationPage({
+        form,
+        grants: SELF_REGISTRABLE_GRANTS,
+        authMethods: CLIENT_AUTH_METHODS,
+        csrfToken: csrf.token(req, res),
+        error,
+      }),
+    );
+  };
+
   const change = (work: (userId: string, by: Operator) => Promise<void>, done: string) => async (req: Request, res: Response) => {
     const person = await personOf(req);
     await work(person.id, operator(req, res));
@@ -102,13 +243,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           ...person,
           name: [person.firstName, person.lastName].filter(Boolean).join(' '),
           applications: applications.map((app) => ({ clientId: app.client_id, name: app.name, scope: app.scope })),
-          events: events.events.map((event) => ({
-            at: event.at,
-            kind: event.kind,
-            person: event.userId,
-            address: event.address,
-            detail: event.detail,
-          })),
+          events: eventRows(events.events),
           csrfToken: csrf.token(req, res),
           notice: notice(req),
         }),
@@ -142,73 +277,137 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     endSessions: change((userId, by) => admin.endSessions(userId, by), 'sessions-ended'),
     resetFactors: change((userId, by) => admin.resetFactors(userId, by), 'factors-reset'),
     disable: change((userId, by) => admin.setDisabled(userId, true, by), 'disabled'),
+    async unlock(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      await admin.unlock(person, operator(req, res));
+      res.redirect(303, `/admin/people/${person.id}?done=unlocked`);
+    },
     enable: change((userId, by) => admin.setDisabled(userId, false, by), 'enabled'),
 
     async applications(req: Request, res: Response): Promise<void> {
-      const found = await clientsService.page(query(req, 'after') || undefined, LIMITS.pageSize + 1);
-      const shown = found.slice(0, LIMITS.pageSize);
-      const last = shown[shown.length - 1];
+      const q = query(req, 'q');
+      const found = await admin.findApplications(q || undefined, query(req, 'after') || undefined, LIMITS.pageSize);
       send(
         res,
         applicationsPage({
-          applications: shown.map((client) => ({
+          q,
+          applications: found.applications.map((client) => ({
             clientId: client.client_id,
             name: client.name,
             website: client.website,
             grants: client.grants,
+            authMethod: client.token_endpoint_auth_method,
           })),
-          next: found.length > LIMITS.pageSize ? `/admin/applications?after=${encodeURIComponent(last.client_id)}` : null,
+          next: found.next ? `/admin/applications?${new URLSearchParams({ ...(q ? { q } : {}), after: found.next }).toString()}` : null,
           providers: config.upstream.providers.map((provider) => ({ id: provider.id, name: provider.name, issuer: provider.issuer })),
+          notice: notice(req),
         }),
       );
     },
 
+    newApplication: (req: Request, res: Response) => newApplication(req, res, registrationForm({})),
+
+    /** Registers the application as POST /oauth/register would (owned by no person); its secret is shown on this answer only. */
+    async register(req: Request, res: Response): Promise<void> {
+      const form = registrationForm(req.body as Record<string, unknown>);
+      let registered: Awaited<ReturnType<Administration['registerApplication']>>;
+      try {
+        registered = await admin.registerApplication(registrationOf(form), operator(req, res));
+      } catch (err) {
+        if (err instanceof RegistrationError) return newApplication(req, res, form, 400, refusalOf(err));
+        throw err;
+      }
+      send(
+        res.status(201),
+        secretPage({
+          clientId: registered.client_id,
+          name: registered.client_name,
+          secret: registered.client_secret,
+          registrationToken: registered.registration_access_token,
+          registered: true,
+        }),
+      );
+    },
+
+    application: (req: Request, res: Response) => showApplication(req, res),
+
+    async changeApplication(req: Request, res: Response): Promise<void> {
+      const form = registrationForm(req.body as Record<string, unknown>);
+      const clientId = String(req.params.clientId);
+      try {
+        const changed = await admin.changeApplication(
+          clientId,
+          {
+            client_name: form.client_name,
+            client_uri: form.client_uri,
+            redirect_uris: listOf(form.redirect_uris),
+            grant_types: form.grant_types,
+          },
+          operator(req, res),
+        );
+        if (!changed) throw pageError(404, 'No such application', 'No application here has that client id.');
+      } catch (err) {
+        if (err instanceof RegistrationError) return showApplication(req, res, 400, refusalOf(err));
+        throw err;
+      }
+      res.redirect(303, `/admin/applications/${encodeURIComponent(clientId)}?done=saved`);
+    },
+
+    async rotateSecret(req: Request, res: Response): Promise<void> {
+      const app = await applicationOf(req);
+      const secret = await admin.rotateSecret(app.client_id, operator(req, res));
+      send(res, secretPage({ clientId: app.client_id, name: app.client_name, secret: secret ?? undefined, registered: false }));
+    },
+
+    async removeApplication(req: Request, res: Response): Promise<void> {
+      const app = await applicationOf(req);
+      await admin.removeApplication(app.client_id, operator(req, res));
+      res.redirect(303, '/admin/applications?done=application-deleted');
+    },
+
     async keys(req: Request, res: Response): Promise<void> {
-      const keys = (await listPublished()).map((key) => ({
-        kid: key._id,
+      const keys = (await admin.keys()).map((key) => ({
+        kid: key.kid,
         alg: key.alg,
-        createdAt: key.createdAt,
-        retired: key.retiredAt,
-        publishedUntil: key.publishUntil,
+        createdAt: new Date(key.created_at),
+        retired: key.retired_at ? new Date(key.retired_at) : undefined,
+        publishedUntil: key.published_until ? new Date(key.published_until) : undefined,
       }));
       send(res, keysPage({ keys, csrfToken: csrf.token(req, res), notice: notice(req) }));
     },
 
-    async rotateKeys(_req: Request, res: Response): Promise<void> {
-      await rotate(keyRingOptions(config.oauth));
+    async rotateKeys(req: Request, res: Response): Promise<void> {
+      await admin.rotateKeys(operator(req, res));
       res.redirect(303, '/admin/keys?done=rotated');
     },
 
     async events(req: Request, res: Response): Promise<void> {
       const person = query(req, 'person');
+      const application = query(req, 'application');
       const kind = query(req, 'kind');
       const after = query(req, 'after');
       const cursor = after ? readEventsCursor(after) : undefined;
       const found = await admin.events(
         {
           userId: person || undefined,
+          clientId: application || undefined,
           kind: ACTIVITY_KINDS.includes(kind as ActivityKind) ? (kind as ActivityKind) : undefined,
           after: cursor ?? undefined,
         },
         LIMITS.pageSize,
       );
       const nextHref = found.next
-        ? `/admin/events?${new URLSearchParams({ ...(person ? { person } : {}), ...(kind ? { kind } : {}), after: found.next }).toString()}`
+        ? `/admin/events?${new URLSearchParams({ ...(person ? { person } : {}), ...(application ? { application } : {}), ...(kind ? { kind } : {}), after: found.next }).toString()}`
         : null;
       send(
         res,
         eventsPage({
           person,
+          application,
           kind,
           kinds: ACTIVITY_KINDS,
           next: nextHref,
-          events: found.events.map((event) => ({
-            at: event.at,
-            kind: event.kind,
-            person: event.userId,
-            address: event.address,
-            detail: event.detail,
-          })),
+          events: eventRows(found.events),
         }),
       );
     },

@@ -87,7 +87,7 @@ ${action(view.csrfToken, `${base}/sessions/end`, 'End all sessions')}
 ${action(view.csrfToken, `${base}/factors/reset`, 'Reset second factors')}
 ${action(view.csrfToken, `${base}/${view.disabled ? 'enable' : 'disable'}`, view.disabled ? 'Enable' : 'Disable', false)}
 </div>
-${view.email ? action(view.csrfToken, `${base}/reset-link`, 'Send a reset link') : ''}
+${view.email ? html`<div class="row">${action(view.csrfToken, `${base}/reset-link`, 'Send a reset link')}${action(view.csrfToken, `${base}/unlock`, 'Unlock sign-in')}</div>` : ''}
 <h2>Connected applications</h2>
 ${
   view.applications.length === 0
@@ -115,23 +115,35 @@ export interface ApplicationRow {
   name: string;
   website: string;
   grants: string[];
+  authMethod: string;
 }
 
 export function applicationsPage(view: {
+  q: string;
   applications: ApplicationRow[];
   next: string | null;
   providers: { id: string; name: string; issuer: string }[];
+  notice?: string;
 }): string {
   return consolePage(
     'Applications',
     '/admin/applications',
-    html`${
-      view.applications.length === 0
-        ? html`<p>No application is registered.</p>`
-        : html`<ul class="apps">${view.applications.map(
-            (app) => html`<li><strong>${app.name}</strong> · <code>${app.clientId}</code> · ${app.website} · ${app.grants.join(', ')}</li>`,
-          )}</ul>`
-    }
+    html`<form method="get" action="/admin/applications" class="row" role="search">
+<label for="q" class="visually-hidden">Name or client id starts with</label>
+<input id="q" name="q" type="text" value="${view.q}" placeholder="Name or client id starts with" maxlength="100">
+<button type="submit">Search</button>
+</form>
+<p><a href="/admin/applications/new">Register an application</a></p>
+${
+  view.applications.length === 0
+    ? html`<p>No application found.</p>`
+    : html`<ul class="apps">${view.applications.map(
+        (app) =>
+          html`<li><a href="/admin/applications/${app.clientId}">${app.name}</a> · <code>${app.clientId}</code>${
+            app.website ? html` · ${app.website}` : ''
+          } · ${app.grants.join(', ')} · ${app.authMethod}</li>`,
+      )}</ul>`
+}
 ${next(view.next)}
 <h2>Sign-in providers</h2>
 ${
@@ -140,6 +152,153 @@ ${
     : html`<ul class="apps">${view.providers.map((provider) => html`<li><strong>${provider.name}</strong> · ${provider.id} · ${provider.issuer}</li>`)}</ul>
 <p>Set in UPSTREAM_PROVIDERS: read-only here.</p>`
 }`,
+    view.notice,
+  );
+}
+
+/** The registration form's fields, by RFC 7591's names, as typed (lists one per line). */
+export interface RegistrationForm {
+  client_name: string;
+  client_uri: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  grant_types: string[];
+  token_endpoint_auth_method: string;
+  jwks_uri: string;
+  jwks: string;
+  backchannel_logout_uri: string;
+  initiate_login_uri: string;
+  logo_uri: string;
+  policy_uri: string;
+  tos_uri: string;
+}
+
+const field = (name: string, label: string, value: string, hint?: string, type = 'url') => html`<label for="${name}">${label}</label>
+${hint ? html`<p class="hint" id="${name}-hint">${hint}</p>` : ''}<input id="${name}" name="${name}" type="${type}" value="${value}"${
+  hint ? html` aria-describedby="${name}-hint"` : ''
+}>`;
+const lines = (name: string, label: string, value: string, hint: string) => html`<label for="${name}">${label}</label>
+<p class="hint" id="${name}-hint">${hint}</p><textarea id="${name}" name="${name}" rows="3" aria-describedby="${name}-hint">${value}</textarea>`;
+const grantChoices = (name: string, grants: readonly string[], chosen: readonly string[]) =>
+  html`<fieldset><legend>Grant types</legend>${grants.map(
+    (grant) =>
+      html`<label class="check"><input type="checkbox" name="${name}" value="${grant}"${chosen.includes(grant) ? html` checked` : ''}> ${grant}</label>`,
+  )}</fieldset>`;
+
+export function newApplicationPage(view: {
+  form: RegistrationForm;
+  grants: readonly string[];
+  authMethods: readonly string[];
+  csrfToken: string;
+  error?: string;
+}): string {
+  const { form } = view;
+  return consolePage(
+    'Register an application',
+    '/admin/applications',
+    html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="/admin/applications/new">
+${csrfField(view.csrfToken)}
+${field('client_name', 'Name', form.client_name, undefined, 'text')}
+${field('client_uri', 'Website', form.client_uri)}
+${lines('redirect_uris', 'Redirect URIs', form.redirect_uris, 'One per line; the first is the default.')}
+${grantChoices('grant_types', view.grants, form.grant_types)}
+<label for="token_endpoint_auth_method">Client authentication</label>
+<select id="token_endpoint_auth_method" name="token_endpoint_auth_method">${view.authMethods.map(
+      (method) => html`<option value="${method}"${method === form.token_endpoint_auth_method ? html` selected` : ''}>${method}</option>`,
+    )}</select>
+<fieldset><legend>Keys (private_key_jwt)</legend>
+${field('jwks_uri', 'JWK Set URL', form.jwks_uri)}
+${lines('jwks', 'Or the JWK Set itself', form.jwks, 'Its public keys, as JSON.')}
+</fieldset>
+<fieldset><legend>Sign-out and pages</legend>
+${lines('post_logout_redirect_uris', 'Addresses after sign-out', form.post_logout_redirect_uris, 'One per line.')}
+${field('backchannel_logout_uri', 'Back-channel logout URI', form.backchannel_logout_uri)}
+${field('initiate_login_uri', 'Sign-in start (initiate_login_uri)', form.initiate_login_uri)}
+${field('logo_uri', 'Logo', form.logo_uri)}
+${field('policy_uri', 'Privacy policy', form.policy_uri)}
+${field('tos_uri', 'Terms of service', form.tos_uri)}
+</fieldset>
+<div class="row"><button type="submit">Register</button><a href="/admin/applications">Cancel</a></div>
+</form>`,
+  );
+}
+
+/** A secret shown once: after registering, or after replacing it. */
+export function secretPage(view: {
+  clientId: string;
+  name: string;
+  secret?: string;
+  registrationToken?: string;
+  registered: boolean;
+}): string {
+  return consolePage(
+    view.registered ? 'Application registered' : 'New secret',
+    '/admin/applications',
+    html`<p><strong>${view.name}</strong></p>
+<p>Client id: <code>${view.clientId}</code></p>
+${
+  view.secret
+    ? html`<p>Client secret: <code>${view.secret}</code></p>
+<p class="notice" role="status">Copy the secret now: it is not shown again${view.registered ? '' : html`, and the old one no longer works`}.</p>`
+    : html`<p>This application has no secret: it signs in with its keys or as a public client.</p>`
+}
+${view.registrationToken ? html`<p>Registration access token (RFC 7592): <code>${view.registrationToken}</code></p>` : ''}
+<p><a href="/admin/applications/${view.clientId}">To the application</a> · <a href="/admin/applications">All applications</a></p>`,
+  );
+}
+
+export interface ApplicationView {
+  clientId: string;
+  name: string;
+  website: string;
+  redirectUris: string[];
+  grants: string[];
+  authMethod: string;
+  /** The rest of the registration, by RFC 7591's names, as shown. */
+  details: [string, string][];
+  allGrants: readonly string[];
+  grantedBy: { personId: string; email: string | null; scope: string[]; since: Date }[];
+  next: string | null;
+  csrfToken: string;
+  error?: string;
+  notice?: string;
+}
+
+export function applicationPage(view: ApplicationView): string {
+  const base = `/admin/applications/${view.clientId}`;
+  return consolePage(
+    view.name,
+    '/admin/applications',
+    html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<p>Client id: <code>${view.clientId}</code> · ${view.authMethod}</p>
+${view.details.length ? html`<ul class="apps">${view.details.map(([name, value]) => html`<li>${name}: ${value}</li>`)}</ul>` : ''}
+<h2>Edit</h2>
+<form method="post" action="${base}">
+${csrfField(view.csrfToken)}
+${field('client_name', 'Name', view.name, undefined, 'text')}
+${field('client_uri', 'Website', view.website)}
+${lines('redirect_uris', 'Redirect URIs', view.redirectUris.join('\n'), 'One per line; the first is the default.')}
+${grantChoices('grant_types', view.allGrants, view.grants)}
+<div class="row"><button type="submit">Save</button></div>
+</form>
+<h2>Who has granted it</h2>
+${
+  view.grantedBy.length === 0
+    ? html`<p>Nobody yet.</p>`
+    : html`<ul class="apps">${view.grantedBy.map(
+        (grant) =>
+          html`<li><a href="/admin/people/${grant.personId}">${grant.email ?? grant.personId}</a> · ${grant.scope.join(' ')} · since ${when(grant.since)}</li>`,
+      )}</ul>`
+}
+${next(view.next)}
+<h2>Secret and deletion</h2>
+<div class="row">
+${view.authMethod.startsWith('client_secret') ? action(view.csrfToken, `${base}/secret`, 'Replace the secret') : ''}
+${action(view.csrfToken, `${base}/delete`, 'Delete this application')}
+</div>
+<p><a href="/admin/events?application=${view.clientId}">This application's events</a> · <a href="/admin/applications">All applications</a></p>`,
+    view.notice,
   );
 }
 
@@ -168,7 +327,8 @@ ${action(view.csrfToken, '/admin/keys/rotate', 'Rotate now', false)}`,
 export interface EventRow {
   at: Date;
   kind: string;
-  person: string;
+  person?: string;
+  application?: string;
   address: string;
   detail?: string;
 }
@@ -178,8 +338,10 @@ function eventList(events: EventRow[], withPerson: boolean): SafeHtml {
   return html`<ul class="apps">${events.map(
     (event) =>
       html`<li>${when(event.at)} · <strong>${event.kind}</strong>${
-        withPerson ? html` · <a href="/admin/people/${event.person}">${event.person}</a>` : ''
-      } · ${event.address}${event.detail ? html` · ${event.detail}` : ''}</li>`,
+        withPerson && event.person ? html` · <a href="/admin/people/${event.person}">${event.person}</a>` : ''
+      }${event.application ? html` · <a href="/admin/applications/${event.application}">${event.application}</a>` : ''} · ${event.address}${
+        event.detail ? html` · ${event.detail}` : ''
+      }</li>`,
   )}</ul>`;
 }
 
@@ -187,6 +349,7 @@ export function eventsPage(view: {
   events: EventRow[];
   next: string | null;
   person: string;
+  application: string;
   kind: string;
   kinds: readonly string[];
 }): string {
@@ -196,6 +359,8 @@ export function eventsPage(view: {
     html`<form method="get" action="/admin/events" class="row" role="search">
 <label for="person" class="visually-hidden">Person id</label>
 <input id="person" name="person" type="text" value="${view.person}" placeholder="Person id" maxlength="100">
+<label for="application" class="visually-hidden">Application (client id)</label>
+<input id="application" name="application" type="text" value="${view.application}" placeholder="Client id" maxlength="100">
 <label for="kind" class="visually-hidden">Kind</label>
 <select id="kind" name="kind"><option value="">Any kind</option>${view.kinds.map(
       (kind) => html`<option value="${kind}"${kind === view.kind ? html` selected` : ''}>${kind}</option>`,

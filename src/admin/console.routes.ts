@@ -26,7 +26,18 @@ export function createConsoleRouter(
   router.post('/admin/people/:id/applications/:clientId/revoke', ...form, pages.revokeApplication);
   router.post('/admin/people/:id/reset-link', ...form, pages.sendResetLink);
   router.post('/admin/people/:id/delete', ...form, pages.remove);
+  router.post('/admin/people/:id/unlock', ...form, pages.unlock);
   router.get('/admin/applications', ...page, pages.applications);
+  router
+    .route('/admin/applications/new')
+    .get(...page, pages.newApplication)
+    .post(...form, pages.register);
+  router
+    .route('/admin/applications/:clientId')
+    .get(...page, pages.application)
+    .post(...form, pages.changeApplication);
+  router.post('/admin/applications/:clientId/secret', ...form, pages.rotateSecret);
+  router.post('/admin/applications/:clientId/delete', ...form, pages.removeApplication);
   router.get('/admin/keys', ...page, pages.keys);
   router.post('/admin/keys/rotate', ...form, pages.rotateKeys);
   router.get('/admin/events', ...page, pages.events);

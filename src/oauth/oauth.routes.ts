@@ -1,6 +1,7 @@
 // OAuth 2 authorization server (seed 001 part A): authorize and consent, both token variants,
 // client registration, the protected resource, revocation, introspection and metadata.
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { jsonBody } from '../common/json-body';
 import type { AccessTokens } from '../common/access-tokens';
 import type { Clock } from '../common/clock';
 import type { Config } from '../config';
@@ -13,6 +14,7 @@ import { createGrantsRouter } from './grants/grants.routes';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Lifecycle } from '../wiring';
 import * as oauthController from './oauth.controller';
+import { oauthBodyErrors } from './oauth.errors';
 import { ADMIN_SCOPE, RESOURCE_SCOPE } from './protocol';
 import { createResourcesRouter } from './resources/resources.routes';
 import { createBearerGuard } from './tokens/bearer.middleware';
@@ -34,7 +36,13 @@ export function createOAuthRouter(
   lifecycle: Lifecycle,
   keys: KeyRing,
   clock: Clock,
-): { router: Router; requireOAuthToken: ReturnType<typeof createBearerGuard>; adminToken: RequestHandler } {
+): {
+  router: Router;
+  requireOAuthToken: ReturnType<typeof createBearerGuard>;
+  adminToken: RequestHandler;
+  /** The admin API's JSON body: parsed, and refused in the OAuth shape when it cannot be. */
+  adminJsonBody: [RequestHandler, ErrorRequestHandler];
+} {
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
@@ -69,5 +77,5 @@ export function createOAuthRouter(
   router.use(createResourcesRouter(config, adminToken));
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
-  return { router, requireOAuthToken, adminToken };
+  return { router, requireOAuthToken, adminToken, adminJsonBody: [jsonBody, oauthBodyErrors] };
 }

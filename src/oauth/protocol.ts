@@ -27,6 +27,8 @@ export const ADMIN_API = {
   roles: '/admin/api/roles',
   people: '/admin/api/people',
   events: '/admin/api/events',
+  applications: '/admin/api/applications',
+  keys: '/admin/api/keys',
 } as const;
 
 /** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */

@@ -9,6 +9,9 @@ import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import type { Config } from '../config';
 import * as usersService from '../users/users.service';
 import { ensureAttemptAllowed, reserveAttempt, secondFactorDay, signInLimits } from './sign-in-limits';
+
+/** Lifts the lock failed passwords put on an account (`npm run users -- unlock`, the console's Unlock). */
+export { forgetFailuresOf } from './sign-in-limits';
 import { VerifiedCredentialsCache } from './verified-credentials.cache';
 
 /** A password check: the email as typed, the password, and the client address it came from. */

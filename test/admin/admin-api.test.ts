@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { ActivityModel } from '../../src/account/activity.model';
 import { TotpModel } from '../../src/factors/totp.model';
+import * as clientsService from '../../src/oauth/clients/clients.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -144,5 +145,109 @@ describe('the events list', () => {
 
   it.each([['kind=nothing'], ['since=yesterday'], ['after=not-a-cursor'], ['limit=1000']])('refuses %s with a 400', async (query) => {
     expect((await get(`/admin/api/events?${query}`).expect(400)).body.error).toBe('invalid_request');
+  });
+});
+
+describe('applications and keys', () => {
+  const patch = (path: string) => request(app).patch(path).set('Authorization', admin);
+
+  it('registers an application as RFC 7591 does, owned by nobody, and refuses bad metadata by name', async () => {
+    const created = await post('/admin/api/applications')
+      .send({ client_name: 'Payroll', redirect_uris: ['https://payroll.example.com/cb'], grant_types: ['authorization_code'] })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      client_name: 'Payroll',
+      client_secret: expect.any(String),
+      registration_access_token: expect.any(String),
+    });
+    expect(await clientsService.details(created.body.client_id)).toMatchObject({ owner_id: null, name: 'Payroll' });
+    const shown = await get(`/admin/api/applications/${created.body.client_id}`).expect(200);
+    expect(shown.body).not.toHaveProperty('client_secret');
+    const bad = await post('/admin/api/applications')
+      .send({ redirect_uris: ['ftp://x'], grant_types: ['authorization_code'] })
+      .expect(400);
+    expect(bad.body.error).toBe('invalid_redirect_uri');
+    const notJson = await post('/admin/api/applications').type('text').send('not json').expect(400);
+    expect(notJson.body.error).toBe('invalid_client_metadata');
+    expect(await ActivityModel.countDocuments({ kind: 'application-registered', clientId: created.body.client_id })).toBe(1);
+  });
+
+  it('lists and finds applications a page at a time, and who has granted one', async () => {
+    const client = await registerClient({ name: 'Quokka Notes', grants: ['authorization_code'] });
+    const { user } = await authorizationCode(app, client, { scope: 'read' });
+    const found = await get('/admin/api/applications').query({ q: 'quokka' }).expect(200);
+    expect(found.body.applications.map((app: { client_id: string }) => app.client_id)).toContain(client.client_id);
+    const first = await get('/admin/api/applications').query({ limit: 1 }).expect(200);
+    expect(first.body.applications).toHaveLength(1);
+    const second = await get('/admin/api/applications').query({ limit: 1, after: first.body.next }).expect(200);
+    expect(second.body.applications[0].client_id > first.body.applications[0].client_id).toBe(true);
+    await get('/admin/api/applications').query({ limit: 0 }).expect(400);
+    const grants = await get(`/admin/api/applications/${client.client_id}/grants`).expect(200);
+    expect(grants.body).toEqual({
+      grants: [expect.objectContaining({ person_id: user.id, email: user.email, scope: ['read'] })],
+      next: null,
+    });
+    await get('/admin/api/applications/nope/grants').expect(404);
+  });
+
+  it('changes an application, replaces its secret and deletes it, each an event naming the operator client', async () => {
+    const client = await registerClient({ grants: ['password'] });
+    await patch(`/admin/api/applications/${client.client_id}`).send({ client_name: '' }).expect(400);
+    await patch(`/admin/api/applications/${client.client_id}`).send({ token_endpoint_auth_method: 'none' }).expect(400);
+    await patch(`/admin/api/applications/${client.client_id}`).send({}).expect(400);
+    await patch('/admin/api/applications/nope').send({ client_name: 'X' }).expect(404);
+    const changed = await patch(`/admin/api/applications/${client.client_id}`)
+      .send({ client_name: 'Kept', redirect_uris: ['https://kept.example.com/cb'] })
+      .expect(200);
+    expect(changed.body).toMatchObject({ client_name: 'Kept', redirect_uris: ['https://kept.example.com/cb'], grant_types: ['password'] });
+    const rotated = await post(`/admin/api/applications/${client.client_id}/secret`).expect(200);
+    const user = await createUser();
+    const grant = (secret: string) =>
+      request(app)
+        .post('/oauth/token')
+        .auth(client.client_id, secret)
+        .type('form')
+        .send({ grant_type: 'password', username: user.email, password: user.password });
+    await grant(client.client_secret).expect(401);
+    await grant(rotated.body.client_secret).expect(200);
+    await del(`/admin/api/applications/${client.client_id}`).expect(204);
+    await del(`/admin/api/applications/${client.client_id}`).expect(404);
+    await grant(rotated.body.client_secret).expect(401);
+    const events = await get('/admin/api/events').query({ application: client.client_id }).expect(200);
+    expect(events.body.events.map((event: { kind: string }) => event.kind).sort()).toEqual([
+      'application-changed',
+      'application-deleted',
+      'application-secret-rotated',
+    ]);
+    expect(events.body.events[0]).toMatchObject({ person: null, actor: expect.stringMatching(/^client:/) });
+  });
+
+  it('lists the signing keys and rotates them: the new ones current, the old ones retired and still published', async () => {
+    const before = await get('/admin/api/keys').expect(200);
+    const rotated = await post('/admin/api/keys/rotate').expect(200);
+    const states = new Map(rotated.body.keys.map((key: { kid: string; state: string }) => [key.kid, key.state]));
+    for (const key of before.body.keys as { kid: string; state: string }[])
+      if (key.state === 'current') expect(states.get(key.kid)).toBe('retired');
+    expect([...states.values()].filter((state) => state === 'current')).toHaveLength(2);
+    const jwks = (await request(app).get('/oauth/jwks').expect(200)).body.keys.map((key: { kid: string }) => key.kid);
+    for (const kid of states.keys()) expect(jwks).toContain(kid);
+  });
+
+  it('unlocks a person and says how many failures it forgot', async () => {
+    const person = await createUser();
+    const res = await post(`/admin/api/people/${person.id}/unlock`).expect(200);
+    expect(res.body).toEqual({ failures_forgotten: 0 });
+    await post('/admin/api/people/nobody/unlock').expect(404);
+  });
+
+  it('needs an admin-scope token for each of these', async () => {
+    for (const [method, path] of [
+      ['get', '/admin/api/applications'],
+      ['post', '/admin/api/applications'],
+      ['get', '/admin/api/keys'],
+      ['post', '/admin/api/keys/rotate'],
+    ] as const) {
+      await request(app)[method](path).expect(401);
+    }
   });
 });

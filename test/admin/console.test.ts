@@ -3,6 +3,7 @@
 // each an event naming the admin. Chromium drives the same pages in test/e2e/console-browser.test.ts.
 import request from 'supertest';
 import { ActivityModel } from '../../src/account/activity.model';
+import * as clientsService from '../../src/oauth/clients/clients.service';
 import * as usersService from '../../src/users/users.service';
 import { testApp } from '../helpers/app';
 import { movableClock } from '../helpers/clock';
@@ -157,5 +158,175 @@ describe('what its forms do', () => {
     const after = await agent.get('/admin/keys?done=rotated').expect(200);
     expect(after.text).toContain('New keys are current');
     for (const kid of before) expect(after.text).toContain(kid);
+  });
+});
+
+describe('applications', () => {
+  const form = (page: string, fields: Record<string, string | string[]>) => ({ _csrf: csrfFrom(page), ...fields });
+
+  it('registers one with the registration API’s rules, shows its secret once, and records who did it', async () => {
+    const { agent, id } = await operator();
+    const blank = await agent.get('/admin/applications/new').expect(200);
+    expect(blank.text).toContain('Register an application');
+    // A refusal is the form again, with the registration's words and what was typed.
+    const refused = await agent
+      .post('/admin/applications/new')
+      .type('form')
+      .send(form(blank.text, { client_name: 'Ledger', redirect_uris: 'not a url', grant_types: 'authorization_code' }))
+      .expect(400);
+    expect(refused.text).toContain('redirect_uris has a value this server does not accept');
+    expect(refused.text).toContain('value="Ledger"');
+    const created = await agent
+      .post('/admin/applications/new')
+      .type('form')
+      .send(
+        form(blank.text, {
+          client_name: 'Ledger',
+          client_uri: 'https://ledger.example.com',
+          redirect_uris: 'https://ledger.example.com/cb\r\nhttps://ledger.example.com/cb2',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          backchannel_logout_uri: 'https://ledger.example.com/logout',
+        }),
+      )
+      .expect(201);
+    const clientId = /Client id: <code>([^<]+)<\/code>/.exec(created.text)![1];
+    const secret = /Client secret: <code>([^<]+)<\/code>/.exec(created.text)![1];
+    const registration = await clientsService.details(clientId);
+    expect(registration).toMatchObject({
+      name: 'Ledger',
+      redirect_uris: ['https://ledger.example.com/cb', 'https://ledger.example.com/cb2'],
+      grants: ['authorization_code', 'refresh_token'],
+      owner_id: null,
+    });
+    // The secret works at the token endpoint, and is not on the application's page.
+    await request(app)
+      .post('/oauth/token')
+      .auth(clientId, secret)
+      .type('form')
+      .send({ grant_type: 'authorization_code', code: 'none', redirect_uri: 'https://ledger.example.com/cb' })
+      .expect(400, /invalid_grant/);
+    const page = await agent.get(`/admin/applications/${clientId}`).expect(200);
+    expect(page.text).toContain('backchannel_logout_uri: https://ledger.example.com/logout');
+    expect(page.text).not.toContain(secret);
+    expect(await ActivityModel.findOne({ kind: 'application-registered', clientId }).lean()).toMatchObject({
+      actor: `person:${id}`,
+      detail: expect.stringContaining('Ledger registered'),
+    });
+    expect(await ActivityModel.findOne({ kind: 'application-registered', clientId }).lean()).not.toHaveProperty('userId');
+  });
+
+  it('finds them by the start of a name or client id', async () => {
+    const { agent } = await operator();
+    const mine = await registerClient({ name: 'Zebra Books' });
+    const found = await agent.get('/admin/applications').query({ q: 'zebra' }).expect(200);
+    expect(found.text).toContain(`/admin/applications/${mine.client_id}`);
+    expect(
+      (
+        await agent
+          .get('/admin/applications')
+          .query({ q: mine.client_id.slice(0, 8) })
+          .expect(200)
+      ).text,
+    ).toContain('Zebra Books');
+    expect((await agent.get('/admin/applications').query({ q: 'no such name' }).expect(200)).text).toContain('No application found.');
+  });
+
+  it('edits one, replaces its secret (the old one refused), lists who granted it, and deletes it with what it was issued', async () => {
+    const { agent, id } = await operator();
+    const client = await registerClient({ grants: ['authorization_code', 'refresh_token'] });
+    const { user } = await authorizationCode(app, client, { scope: 'read' });
+    let page = await agent.get(`/admin/applications/${client.client_id}`).expect(200);
+    expect(page.text).toContain(`/admin/people/${user.id}`);
+    // A bad edit changes nothing and says why.
+    const bad = await agent
+      .post(`/admin/applications/${client.client_id}`)
+      .type('form')
+      .send(form(page.text, { client_name: 'Renamed', redirect_uris: '', grant_types: 'authorization_code' }))
+      .expect(400);
+    expect(bad.text).toContain('redirect_uris must keep at least one address');
+    expect((await clientsService.details(client.client_id))!.name).toBe('Example App');
+    await agent
+      .post(`/admin/applications/${client.client_id}`)
+      .type('form')
+      .send(
+        form(page.text, { client_name: 'Renamed', client_uri: '', redirect_uris: 'https://new.example.com/cb', grant_types: ['password'] }),
+      )
+      .expect(303)
+      .expect('Location', `/admin/applications/${client.client_id}?done=saved`);
+    expect(await clientsService.details(client.client_id)).toMatchObject({
+      name: 'Renamed',
+      redirect_uris: ['https://new.example.com/cb'],
+      grants: ['password'],
+    });
+    page = await agent.get(`/admin/applications/${client.client_id}?done=saved`).expect(200);
+    expect(page.text).toContain('The application is saved.');
+    const rotated = await agent.post(`/admin/applications/${client.client_id}/secret`).type('form').send(form(page.text, {})).expect(200);
+    const secret = /Client secret: <code>([^<]+)<\/code>/.exec(rotated.text)![1];
+    const passwordFor = (clientSecret: string) =>
+      request(app)
+        .post('/oauth/token')
+        .auth(client.client_id, clientSecret)
+        .type('form')
+        .send({ grant_type: 'password', username: user.email, password: user.password });
+    await passwordFor(client.client_secret).expect(401);
+    await passwordFor(secret).expect(200);
+    await agent
+      .post(`/admin/applications/${client.client_id}/delete`)
+      .type('form')
+      .send(form(page.text, {}))
+      .expect(303)
+      .expect('Location', '/admin/applications?done=application-deleted');
+    await agent.get(`/admin/applications/${client.client_id}`).expect(404);
+    await passwordFor(secret).expect(401);
+    const kinds = (await ActivityModel.find({ clientId: client.client_id, actor: `person:${id}` }).lean()).map((event) => event.kind);
+    expect(kinds.sort()).toEqual(['application-changed', 'application-deleted', 'application-secret-rotated']);
+    // Each is in the events list, filtered by the application.
+    const events = await agent.get('/admin/events').query({ application: client.client_id }).expect(200);
+    for (const kind of kinds) expect(events.text).toContain(kind);
+  });
+
+  it('refuses people without the admin role on its pages and forms', async () => {
+    const { agent } = await signedInAgent(app);
+    const client = await registerClient();
+    await agent.get('/admin/applications/new').expect(403);
+    await agent.get(`/admin/applications/${client.client_id}`).expect(403);
+    await agent.post(`/admin/applications/${client.client_id}/delete`).type('form').send({}).expect(403);
+    expect(await clientsService.details(client.client_id)).not.toBeNull();
+  });
+});
+
+describe('unlocking and the keys', () => {
+  it("forgets a person's failed sign-ins, so their right password works at once", async () => {
+    const locked = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '2' });
+    const { agent } = await operator(locked);
+    const target = await createUser();
+    const tryPassword = (password: string) => request(locked).post('/auth').send({ email: target.email, password });
+    await tryPassword('wrong-1').expect(400);
+    await tryPassword('wrong-2').expect(400);
+    await tryPassword(target.password).expect(429);
+    const page = await agent.get(`/admin/people/${target.id}`).expect(200);
+    await agent
+      .post(`/admin/people/${target.id}/unlock`)
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303)
+      .expect('Location', `/admin/people/${target.id}?done=unlocked`);
+    await tryPassword(target.password).expect(201);
+    expect(await ActivityModel.findOne({ userId: target.id, kind: 'unlocked' }).lean()).toMatchObject({
+      detail: expect.stringContaining('2 failed'),
+    });
+  });
+
+  it('records a rotation as an event of no one person, naming the admin', async () => {
+    const { agent, id } = await operator();
+    const page = await agent.get('/admin/keys').expect(200);
+    await agent
+      .post('/admin/keys/rotate')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303);
+    expect(await ActivityModel.findOne({ kind: 'keys-rotated', actor: `person:${id}` }).lean()).not.toHaveProperty('userId');
+    expect((await agent.get('/admin/events').query({ kind: 'keys-rotated' }).expect(200)).text).toContain('new keys');
   });
 });

@@ -50,13 +50,18 @@ export function listAllClients(): Promise<ClientDocument[]> {
   return ClientModel.find().sort({ createdAt: 1 }).lean<ClientDocument[]>().exec();
 }
 
-/** Every client in id order after `after`, `limit` of them (the console's list). */
-export function pageOfAllClients(after: string | undefined, limit: number): Promise<ClientDocument[]> {
-  return ClientModel.find(after === undefined ? {} : { _id: trusted({ $gt: after }) })
-    .sort({ _id: 1 })
-    .limit(limit)
-    .lean<ClientDocument[]>()
-    .exec();
+/**
+ * Clients whose name (any case) or id starts with `prefix`, in id order after `after` (the console's
+ * search); every client without a prefix.
+ */
+export function searchClients(prefix: string | undefined, after: string | undefined, limit: number): Promise<ClientDocument[]> {
+  const query: Record<string, unknown> = {};
+  if (prefix) {
+    const start = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    query.$or = [{ _id: trusted({ $regex: start }) }, { name: trusted({ $regex: start, $options: 'i' }) }];
+  }
+  if (after !== undefined) query._id = trusted({ $gt: after });
+  return ClientModel.find(query).sort({ _id: 1 }).limit(limit).lean<ClientDocument[]>().exec();
 }
 
 /** false when there is no such client (or, given an owner, when it is not theirs). */

@@ -208,9 +208,9 @@ export async function listAll(ownerId?: string): Promise<ClientDetails[]> {
   return clients.map(toDetails);
 }
 
-/** Every client in id order, a page at a time (the operator's console). */
-export async function page(after: string | undefined, limit: number): Promise<ClientDetails[]> {
-  return (await clientsDao.pageOfAllClients(after, limit)).map(toDetails);
+/** Clients whose name or id starts with `q` (every client without it), in id order, a page at a time (the operator's console). */
+export async function search(q: string | undefined, after: string | undefined, limit: number): Promise<ClientDetails[]> {
+  return (await clientsDao.searchClients(q, after, limit)).map(toDetails);
 }
 
 export async function details(clientId: string): Promise<ClientDetails | null> {

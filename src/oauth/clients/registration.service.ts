@@ -2,7 +2,7 @@
 // metadata is checked here (the RFC's error codes, not the users' validation format); a registration
 // access token, shown once and stored as a hash, manages the registration afterwards.
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../common/errors';
+import { AppError, BadRequestError } from '../../common/errors';
 import { isIP } from 'node:net';
 import { randomToken, seal, sha256 } from '../../common/crypto';
 import { isPrivateAddress } from '../../common/guarded-fetch';
@@ -19,6 +19,7 @@ import {
   FAPI_GRANTS,
   FAPI_PROFILES,
   FAPI_SIGNING_ALGORITHM,
+  GRANT_TYPES,
   SELF_REGISTRABLE_GRANTS,
   LIMITS,
   PUBLIC_CLIENT_GRANTS,
@@ -40,6 +41,8 @@ import {
   normalizeRedirectUri,
   REDIRECT_URI_RULE,
   removeClient,
+  update,
+  type ClientDetails,
   type ClientRemovedHook,
 } from './clients.service';
 
@@ -276,8 +279,11 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
   };
 }
 
-/** Registers a client for its owner; the secret and the registration access token are in this answer only. */
-export async function register(ownerId: string, body: unknown, context: JwtContext): Promise<ClientMetadata> {
+/**
+ * Registers a client for its owner (none for an operator's registration, which no person's cap or
+ * deletion touches); the secret and the registration access token are in this answer only.
+ */
+export async function register(ownerId: string | undefined, body: unknown, context: JwtContext): Promise<ClientMetadata> {
   const issuer = context.issuer;
   const metadata = readMetadata(body, context.allowPrivate);
   const clientSecret = metadata.authMethod === 'none' || metadata.authMethod === 'private_key_jwt' ? undefined : randomToken();
@@ -299,7 +305,7 @@ export async function register(ownerId: string, body: unknown, context: JwtConte
     metadata: metadata.metadata,
     ...(metadata.authMethod === 'none' && { webOrigins: webOriginsOf(metadata.redirectUris) }),
     registrationTokenHash: sha256(registrationToken),
-    ownerId,
+    ...(ownerId !== undefined && { ownerId }),
     createdAt: new Date(),
   };
   await insertWithinCap(client);
@@ -308,6 +314,45 @@ export async function register(ownerId: string, body: unknown, context: JwtConte
     ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: 0 } : {}),
     registration_access_token: registrationToken,
   };
+}
+
+/** A client's registration as RFC 7591 shows it, for the operator (no registration token needed); null when there is none. */
+export async function metadataOf(clientId: string, issuer: string): Promise<ClientMetadata | null> {
+  const client = await clientsDao.findClient(clientId);
+  return client && toMetadata(client, issuer);
+}
+
+/** What an operator may change of a registration (the console's edit form, the admin API's PATCH), by RFC 7591's names. */
+export const CHANGEABLE_METADATA = ['client_name', 'client_uri', 'redirect_uris', 'grant_types'] as const;
+export type RegistrationChanges = Partial<Record<(typeof CHANGEABLE_METADATA)[number], unknown>>;
+
+/**
+ * Changes a client's name, website, redirect URIs or grants, each checked as a registration checks it
+ * (an operator may also allow the password grant, which nobody registers for themselves); null when
+ * there is no such client. Throws RegistrationError naming the first field refused.
+ */
+export async function change(clientId: string, input: RegistrationChanges): Promise<ClientDetails | null> {
+  const name = input.client_name;
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH))
+    throw invalid(`client_name must be 1 to ${MAX_NAME_LENGTH} characters`);
+  const website = input.client_uri;
+  if (website !== undefined && website !== '' && !isWebAddress(website)) throw invalid('client_uri must be an http(s) URL');
+  const redirectUris = stringList(input.redirect_uris, 'redirect_uris', isRegistrableRedirectUri, redirectUriError);
+  if (redirectUris?.length === 0) throw redirectUriError('redirect_uris must keep at least one address');
+  const grants = stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant));
+  if (grants?.length === 0) throw invalid('grant_types must name at least one grant type');
+  try {
+    return await update(clientId, {
+      ...(typeof name === 'string' && { name: name.trim() }),
+      ...(typeof website === 'string' && { website }),
+      ...(redirectUris && { redirect_uris: redirectUris }),
+      ...(grants && { grants: grants as GrantType[] }),
+    });
+  } catch (err) {
+    // A public client asked for a grant it may not use.
+    if (err instanceof BadRequestError) throw invalid((err.body as { error: string }).error);
+    throw err;
+  }
 }
 
 /** The client a registration access token manages, or null (unknown client and wrong token alike). */

@@ -1,4 +1,5 @@
 // The only importer of the grant model; returns plain objects.
+import { trusted } from 'mongoose';
 import { GrantModel, type GrantDocument } from './grants.model';
 import { upsertRacing } from '../../db/duplicate-key';
 
@@ -27,6 +28,12 @@ export function listForUser(userId: string, page: number, limit: number): Promis
     .limit(limit)
     .lean<GrantDocument[]>()
     .exec();
+}
+
+/** The grants given to a client, in person order after `afterUserId`, `limit` of them. */
+export function pageForClient(clientId: string, afterUserId: string | undefined, limit: number): Promise<GrantDocument[]> {
+  const query = afterUserId === undefined ? { clientId } : { clientId, _id: trusted({ $gt: grantId(afterUserId, clientId) }) };
+  return GrantModel.find(query).sort({ _id: 1 }).limit(limit).lean<GrantDocument[]>().exec();
 }
 
 export async function touch(userId: string, clientId: string, now: Date): Promise<void> {

@@ -54,6 +54,17 @@ export async function listConnected(userId: string, page = 0, limit: number = LI
   });
 }
 
+/** Who has granted the client something: a page of grants in person order after `afterUserId`. */
+export async function grantsOfClient(clientId: string, afterUserId: string | undefined, limit: number) {
+  const grants = await grantsDao.pageForClient(clientId, afterUserId, limit);
+  return grants.map((grant) => ({
+    person_id: grant.userId,
+    scope: grant.scope,
+    first_granted_at: grant.firstGrantedAt.toISOString(),
+    last_used_at: grant.lastUsedAt.toISOString(),
+  }));
+}
+
 /**
  * Third-party-initiated login (OIDC Core §4): where to send the person to sign in to a client they
  * connected, with this issuer as `iss`; null when they did not connect it or it takes no such sign-in.
