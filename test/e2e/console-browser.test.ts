@@ -111,6 +111,77 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     await theirs.context().close();
   });
 
+  it('registers an application in the console, a person signs in to it, and the application uses its secret', async () => {
+    const admin = await createUser();
+    await usersService.setRole(admin.id, 'admin', true);
+    const page = await newPage();
+    await signIn(page, admin);
+    await page.goto(`${base}/account/totp`);
+    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
+    await page.getByLabel('Code from the app').fill(totpCode(key));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+
+    // The application's redirect URI is this server's development page that shows what came back.
+    const redirectUri = `${base}/oauth/callback-debug`;
+    await page.goto(`${base}/admin/applications`);
+    await page.getByRole('link', { name: 'Register an application' }).click();
+    await page.getByLabel('Name').fill('Timesheets');
+    await page.getByLabel('Website').fill('https://timesheets.example.com');
+    await page.getByLabel('Redirect URIs').fill(redirectUri);
+    await page.getByLabel('authorization_code').check();
+    await page.getByLabel('refresh_token').check();
+    await lookAt(page, 'console-application-new');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('heading', { name: 'Application registered' }).waitFor();
+    await lookAt(page, 'console-application-secret');
+    const clientId = (await page.locator('code').nth(0).textContent())!;
+    const secret = (await page.locator('code').nth(1).textContent())!;
+    await page.getByRole('link', { name: 'To the application' }).click();
+    await page.getByRole('heading', { name: 'Timesheets' }).waitFor();
+    await expect(page.content()).resolves.not.toContain(secret);
+
+    // A person signs in to it: sign-in, consent, the code back at the redirect URI.
+    const person = await createUser();
+    const theirs = await newPage();
+    const authorize = new URL(`${base}/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid read',
+      state: 'st',
+    }).toString();
+    await theirs.goto(authorize.href);
+    await theirs.getByLabel('Email').fill(person.email);
+    await theirs.getByLabel('Password').fill(person.password);
+    await theirs.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await theirs.getByRole('button', { name: 'Approve' }).click();
+    await theirs.waitForURL((url) => url.pathname === '/oauth/callback-debug');
+    const code = new URL(theirs.url()).searchParams.get('code')!;
+    const tokens = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+    });
+    expect(tokens.status).toBe(200);
+    const { id_token } = (await tokens.json()) as { id_token: string };
+    const jwks = createLocalJWKSet((await (await fetch(`${base}/oauth/jwks`)).json()) as JSONWebKeySet);
+    expect((await jwtVerify(id_token, jwks, { audience: clientId })).payload.sub).toBe(person.id);
+
+    // The console shows who granted it, and the registration in Events.
+    await page.reload();
+    await page.getByRole('link', { name: person.email }).waitFor();
+    await lookAt(page, 'console-application');
+    await page.goto(`${base}/admin/events?application=${clientId}`);
+    await page.getByText('Timesheets registered', { exact: false }).waitFor();
+    await page.context().close();
+    await theirs.context().close();
+  });
+
   it('refuses a person without the admin role', async () => {
     const person = await createUser();
     const page = await newPage();
