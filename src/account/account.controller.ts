@@ -263,7 +263,7 @@ export function createAccountController(
     },
 
     async endSession(req: Request<{ handle: string }>, res: Response): Promise<void> {
-      await ended(await sessionService.endSession(signedInPerson(res)._id, req.sessionID, req.params.handle));
+      await ended((await sessionService.endSession(signedInPerson(res)._id, req.sessionID, req.params.handle)) ?? []);
       done(res, 'session-ended');
     },
 

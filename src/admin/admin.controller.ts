@@ -5,12 +5,19 @@ import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError, BadRequestError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { displayAddress } from '../common/rate-limit';
+import { displayAddress, tooManyRequestsAs, TooManyRequestsError } from '../common/rate-limit';
 import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 
+/** The reset links' budget spent: 429 in the OAuth shape. */
+const tooManyAdminRequests = (refused: TooManyRequestsError) =>
+  tooManyRequestsAs(
+    { error: 'too_many_requests', error_description: 'Too many reset links for this person, try again later' },
+    {},
+    refused,
+  );
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
 const MAX_QUERY = 100;
 
@@ -90,6 +97,40 @@ export function createAdminController(admin: Administration) {
 
     /** DELETE /admin/api/people/:id */
     remove: change((userId, by) => admin.remove(userId, by)),
+
+    /** GET /admin/api/people/:id/sessions: the signed-in browsers, most recently used first. */
+    async sessions(req: Request, res: Response): Promise<void> {
+      const found = await admin.sessions((await person(req)).id, limitOf(req));
+      noStore(res).json({
+        sessions: found.sessions.map((session) => ({
+          handle: session.handle,
+          device: session.device,
+          address: session.address,
+          signed_in_at: session.signedInAt?.toISOString() ?? null,
+          last_seen_at: session.lastSeenAt.toISOString(),
+        })),
+        more: found.more,
+      });
+    },
+
+    /** DELETE /admin/api/people/:id/sessions/:handle: that browser signed out now. */
+    async endSession(req: Request, res: Response): Promise<void> {
+      if (!(await admin.endSession((await person(req)).id, String(req.params.handle), operator(req, res)))) {
+        throw new AppError(404, { error: 'not_found', error_description: 'No such session' });
+      }
+      res.status(204).end();
+    },
+
+    /** POST /admin/api/people/:id/reset-link: the forgotten-password mail, with its limits. */
+    async sendResetLink(req: Request, res: Response): Promise<void> {
+      const found = await person(req);
+      try {
+        if (!(await admin.sendResetLink(found, operator(req, res)))) throw invalid('The person has no email address to send a link to');
+      } catch (err) {
+        throw err instanceof TooManyRequestsError ? tooManyAdminRequests(err) : err;
+      }
+      res.status(202).end();
+    },
 
     /** POST /admin/api/people/:id/unlock: the account's failed sign-ins forgotten. */
     async unlock(req: Request, res: Response): Promise<void> {

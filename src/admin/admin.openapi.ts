@@ -124,6 +124,10 @@ export const adminOpenApi: OpenApiFragment = {
     ),
     '/admin/people/{id}/reset-link': consoleForm('consoleSendResetLink', 'Mails the person a reset link', 'To the person'),
     '/admin/people/{id}/delete': consoleForm('consoleDeletePerson', 'Deletes the person', 'To /admin/people'),
+    '/admin/people/{id}/sessions/{handle}/end': consoleForm('consoleEndSession', 'Signs one browser of the person out', 'To the person', [
+      person,
+      pathParam('handle', "A session's handle (never its cookie)"),
+    ]),
     '/admin/people/{id}/unlock': consoleForm('consoleUnlock', "Forgets the person's failed sign-ins", 'To the person'),
     '/admin/applications': consolePage(
       'consoleApplications',
@@ -239,7 +243,38 @@ export const adminOpenApi: OpenApiFragment = {
     [`${ADMIN_API.people}/{id}/enable`]: { parameters: [person], post: change('enablePerson', 'Lets a disabled account sign in again') },
     [`${ADMIN_API.people}/{id}/sessions`]: {
       parameters: [person],
+      get: {
+        tags,
+        operationId: 'personSessions',
+        summary: "The person's signed-in browsers, most recently used first; more says whether others follow",
+        security,
+        parameters: [limit],
+        responses: { '200': json(ref('SessionList'), 'The browsers'), '400': badQuery, '404': notFound, ...adminRefusals },
+      },
       delete: change('endPersonSessions', 'Signs every browser of the person out now (applications hear by back-channel logout)'),
+    },
+    [`${ADMIN_API.people}/{id}/sessions/{handle}`]: {
+      parameters: [person, pathParam('handle', "A session's handle from the list (never its cookie)")],
+      delete: {
+        ...change('endPersonSession', 'Signs one browser of the person out now'),
+        responses: { '204': empty('Done'), '404': json(ref('OAuthError'), 'not_found: no such person or session'), ...adminRefusals },
+      },
+    },
+    [`${ADMIN_API.people}/{id}/reset-link`]: {
+      parameters: [person],
+      post: {
+        tags,
+        operationId: 'sendPersonResetLink',
+        summary: 'Mails the person a password reset link (the forgotten-password mail, with its limits)',
+        security,
+        responses: {
+          '202': empty('The mail is on its way'),
+          '400': json(ref('OAuthError'), 'invalid_request: the person has no email address'),
+          '404': notFound,
+          '429': json(ref('OAuthError'), 'too_many_requests: the reset links of this person are spent for now (Retry-After)'),
+          ...adminRefusals,
+        },
+      },
     },
     [`${ADMIN_API.people}/{id}/factors`]: {
       parameters: [person],
@@ -453,6 +488,29 @@ export const adminOpenApi: OpenApiFragment = {
         detail: nullableText,
         actor: { ...nullableText, description: '`client:<id>` when an operator client acted on the account' },
         application: nullableText,
+      },
+      additionalProperties: false,
+    },
+    SessionList: {
+      type: 'object',
+      required: ['sessions', 'more'],
+      properties: {
+        sessions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['handle', 'device', 'address', 'signed_in_at', 'last_seen_at'],
+            properties: {
+              handle: str,
+              device: str,
+              address: str,
+              signed_in_at: { type: ['string', 'null'], format: 'date-time' },
+              last_seen_at: { type: 'string', format: 'date-time' },
+            },
+            additionalProperties: false,
+          },
+        },
+        more: { type: 'boolean' },
       },
       additionalProperties: false,
     },

@@ -20,7 +20,9 @@ export function createAdminRouter(
   router.delete(`${people}/:id/applications/:clientId`, admin.revokeApplication);
   router.post(`${people}/:id/disable`, admin.setDisabled(true));
   router.post(`${people}/:id/enable`, admin.setDisabled(false));
-  router.delete(`${people}/:id/sessions`, admin.endSessions);
+  router.route(`${people}/:id/sessions`).get(admin.sessions).delete(admin.endSessions);
+  router.delete(`${people}/:id/sessions/:handle`, admin.endSession);
+  router.post(`${people}/:id/reset-link`, admin.sendResetLink);
   router.delete(`${people}/:id/factors`, admin.resetFactors);
   router.post(`${people}/:id/unlock`, admin.unlock);
   router.get(ADMIN_API.events, admin.events);

@@ -91,6 +91,18 @@ export function createAdministration(
       await record(userId, 'sessions-ended', 'every browser signed out', by);
     },
 
+    /** The person's signed-in browsers, most recently used first (a page of them). */
+    sessions: (userId: string, limit: number) => sessionService.listSessions(userId, '', 0, limit),
+
+    /** Signs one browser out (named by its handle, never its cookie); false when there is no such session. */
+    async endSession(userId: string, handle: string, by: Operator): Promise<boolean> {
+      const ended = await sessionService.endSession(userId, '', handle);
+      if (!ended) return false;
+      for (const session of ended) await ends.sessionEnded(session);
+      await record(userId, 'sessions-ended', 'one browser signed out', by);
+      return true;
+    },
+
     /** The app and passkeys removed: the person enrols again. */
     async resetFactors(userId: string, by: Operator): Promise<void> {
       await factorsService.removeFactorsSince(userId, new Date(0));
@@ -112,7 +124,7 @@ export function createAdministration(
       return true;
     },
 
-    /** Mails the person a reset link (the forgotten-password mail, with its limits). */
+    /** Mails the person a reset link (the forgotten-password mail, with its limits); false for a person without an email. */
     async sendResetLink(user: { id: string; email: string | null }, by: Operator): Promise<boolean> {
       if (!user.email) return false;
       await accounts.requestReset(user.email, { shown: by.address, address: by.address, device: `console, by ${by.name}` });

@@ -32,6 +32,7 @@ import {
 
 const NOTICES: Record<string, string> = {
   'sessions-ended': 'Every browser of this person is signed out.',
+  'session-ended': 'That browser is signed out.',
   'factors-reset': 'The second factors are removed: the person enrols again after signing in with the password.',
   disabled: 'The account is disabled: its sessions and tokens have ended.',
   enabled: 'The account is enabled again.',
@@ -236,7 +237,11 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
 
     async person(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
-      const [applications, events] = await Promise.all([admin.applications(person.id), admin.events({ userId: person.id }, 10)]);
+      const [applications, events, sessions] = await Promise.all([
+        admin.applications(person.id),
+        admin.events({ userId: person.id }, 10),
+        admin.sessions(person.id, LIMITS.pageSize),
+      ]);
       send(
         res,
         personPage({
@@ -244,6 +249,8 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           name: [person.firstName, person.lastName].filter(Boolean).join(' '),
           applications: applications.map((app) => ({ clientId: app.client_id, name: app.name, scope: app.scope })),
           events: eventRows(events.events),
+          sessions: sessions.sessions,
+          moreSessions: sessions.more,
           csrfToken: csrf.token(req, res),
           notice: notice(req),
         }),
@@ -277,6 +284,13 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     endSessions: change((userId, by) => admin.endSessions(userId, by), 'sessions-ended'),
     resetFactors: change((userId, by) => admin.resetFactors(userId, by), 'factors-reset'),
     disable: change((userId, by) => admin.setDisabled(userId, true, by), 'disabled'),
+    async endSession(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      if (!(await admin.endSession(person.id, String(req.params.handle), operator(req, res)))) {
+        throw pageError(404, 'No such session', 'That browser is not signed in any more.');
+      }
+      res.redirect(303, `/admin/people/${person.id}?done=session-ended`);
+    },
     async unlock(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
       await admin.unlock(person, operator(req, res));

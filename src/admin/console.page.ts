@@ -60,6 +60,8 @@ ${next(view.next)}`,
 
 export interface PersonView extends PersonRow {
   emailVerified: boolean;
+  sessions: { handle: string; device: string; address: string; lastSeenAt: Date }[];
+  moreSessions: boolean;
   factors: { totp: boolean; passkeys: boolean };
   applications: { clientId: string; name: string; scope: string[] }[];
   events: EventRow[];
@@ -88,6 +90,18 @@ ${action(view.csrfToken, `${base}/factors/reset`, 'Reset second factors')}
 ${action(view.csrfToken, `${base}/${view.disabled ? 'enable' : 'disable'}`, view.disabled ? 'Enable' : 'Disable', false)}
 </div>
 ${view.email ? html`<div class="row">${action(view.csrfToken, `${base}/reset-link`, 'Send a reset link')}${action(view.csrfToken, `${base}/unlock`, 'Unlock sign-in')}</div>` : ''}
+<h2>Signed-in browsers</h2>
+${
+  view.sessions.length === 0
+    ? html`<p>None.</p>`
+    : html`<ul class="apps">${view.sessions.map(
+        (session) => html`<li><form method="post" action="${base}/sessions/${session.handle}/end" class="row">
+${csrfField(view.csrfToken)}
+<span>${session.device} · ${session.address} · last seen ${when(session.lastSeenAt)}</span>
+<button type="submit" class="secondary" aria-label="Sign out ${session.device}, last seen ${session.lastSeenAt.toISOString().slice(0, 16)}">Sign out</button>
+</form></li>`,
+      )}</ul>${view.moreSessions ? html`<p>More browsers are signed in than shown; End all sessions signs every one out.</p>` : ''}`
+}
 <h2>Connected applications</h2>
 ${
   view.applications.length === 0

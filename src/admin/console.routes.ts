@@ -20,6 +20,7 @@ export function createConsoleRouter(
   router.get('/admin/people', ...page, pages.people);
   router.get('/admin/people/:id', ...page, pages.person);
   router.post('/admin/people/:id/sessions/end', ...form, pages.endSessions);
+  router.post('/admin/people/:id/sessions/:handle/end', ...form, pages.endSession);
   router.post('/admin/people/:id/factors/reset', ...form, pages.resetFactors);
   router.post('/admin/people/:id/disable', ...form, pages.disable);
   router.post('/admin/people/:id/enable', ...form, pages.enable);

@@ -60,10 +60,13 @@ export async function listSessions(userId: string, currentId: string, page: numb
   return { sessions, more: found.length > pageSize };
 }
 
-/** Ends the person's session with this handle (not the current one: that is signing out). */
-export async function endSession(userId: string, currentId: string, handle: string): Promise<EndedSession[]> {
+/**
+ * Ends the person's session with this handle (not the current one: that is signing out); what the
+ * applications must hear of, or null when no such session was there to end.
+ */
+export async function endSession(userId: string, currentId: string, handle: string): Promise<EndedSession[] | null> {
   const session = (await sessionsOf(userId)).find((candidate) => handleOf(candidate.id) === handle && candidate.id !== currentId);
-  return session && (await removeSessionOf(userId, session.id)) ? endedOf(userId, session) : [];
+  return session && (await removeSessionOf(userId, session.id)) ? endedOf(userId, session) : null;
 }
 
 /**

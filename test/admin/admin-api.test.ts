@@ -8,6 +8,7 @@ import { TotpModel } from '../../src/factors/totp.model';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
+import { msUntilFalse } from '../helpers/polling';
 import { createUser } from '../helpers/factories';
 import { enrolTotp } from '../helpers/factors';
 import { authorizationCode, operatorToken, passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
@@ -249,5 +250,34 @@ describe('applications and keys', () => {
     ] as const) {
       await request(app)[method](path).expect(401);
     }
+  });
+});
+
+describe("a person's browsers and reset link", () => {
+  it('lists the signed-in browsers and signs one out, the others staying signed in', async () => {
+    const person = await createUser();
+    const first = await signedInAgent(app, person);
+    const second = await signedInAgent(app, person);
+    const listed = await get(`/admin/api/people/${person.id}/sessions`).expect(200);
+    expect(listed.body.sessions).toHaveLength(2);
+    expect(listed.body.more).toBe(false);
+    expect(JSON.stringify(listed.body)).not.toMatch(/sid|cookie/i);
+    await del(`/admin/api/people/${person.id}/sessions/${listed.body.sessions[0].handle}`).expect(204);
+    await del(`/admin/api/people/${person.id}/sessions/${listed.body.sessions[0].handle}`).expect(404);
+    const statuses = [(await first.agent.get('/home')).status, (await second.agent.get('/home')).status].sort();
+    expect(statuses).toEqual([200, 302]);
+    expect(await ActivityModel.countDocuments({ userId: person.id, kind: 'sessions-ended', detail: /one browser/ })).toBe(1);
+  });
+
+  it('sends a reset link with the forgotten-password mail, as an event naming the operator client', async () => {
+    const person = await createUser();
+    await post(`/admin/api/people/${person.id}/reset-link`).expect(202);
+    // The mail is prepared after the answer: wait for its entry itself.
+    const recorded = () => ActivityModel.exists({ userId: person.id, kind: 'password-reset-requested' }).then((found) => found !== null);
+    expect(await msUntilFalse(async () => !(await recorded()))).toBeLessThan(Infinity);
+    expect(await ActivityModel.findOne({ userId: person.id, kind: 'password-reset-requested' }).lean()).toMatchObject({
+      detail: expect.stringContaining('console, by'),
+    });
+    await post('/admin/api/people/nobody/reset-link').expect(404);
   });
 });

@@ -330,3 +330,28 @@ describe('unlocking and the keys', () => {
     expect((await agent.get('/admin/events').query({ kind: 'keys-rotated' }).expect(200)).text).toContain('new keys');
   });
 });
+
+describe("a person's browsers", () => {
+  it('lists them on the person’s page and signs one out, the other staying signed in', async () => {
+    const { agent } = await operator();
+    const person = await createUser();
+    const first = await signedInAgent(app, person);
+    const second = await signedInAgent(app, person);
+    const page = await agent.get(`/admin/people/${person.id}`).expect(200);
+    const handles = [...page.text.matchAll(/action="\/admin\/people\/[^/]+\/sessions\/([^/]+)\/end"/g)].map((found) => found[1]);
+    expect(handles).toHaveLength(2);
+    await agent
+      .post(`/admin/people/${person.id}/sessions/${handles[0]}/end`)
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303)
+      .expect('Location', `/admin/people/${person.id}?done=session-ended`);
+    await agent
+      .post(`/admin/people/${person.id}/sessions/${handles[0]}/end`)
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(404);
+    const statuses = [(await first.agent.get('/home')).status, (await second.agent.get('/home')).status].sort();
+    expect(statuses).toEqual([200, 302]);
+  });
+});

@@ -79,6 +79,7 @@ const JUSTIFIED_WARNINGS = [
     '/admin/people/{id}/factors/reset/post',
     '/admin/people/{id}/sessions/end/post',
     '/admin/people/{id}/unlock/post',
+    '/admin/people/{id}/sessions/{handle}/end/post',
     '/admin/applications/{clientId}/post',
     '/admin/applications/{clientId}/delete/post',
     '/login/post',
