@@ -20,6 +20,7 @@ import {
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { CHANGEABLE_METADATA } from '../oauth/clients/registration.service';
 import { ADMIN_API, LIMITS } from '../oauth/protocol';
+import { CLAIMS_SCHEMA } from '../users/users.types';
 
 const tags = ['Admin'];
 const person = pathParam('id', "A person's id");
@@ -453,8 +454,9 @@ export const adminOpenApi: OpenApiFragment = {
         ref('Person'),
         {
           type: 'object',
-          required: ['factors'],
+          required: ['claims', 'factors'],
           properties: {
+            claims: { ...CLAIMS_SCHEMA, description: 'The OpenID Connect claims the person shares (docs/oauth.md, Claims)' },
             factors: {
               type: 'object',
               required: ['totp', 'passkeys'],

@@ -71,12 +71,16 @@ export function createAdministration(
       return { people: shown.map(personView), next: found.length > limit ? shown[shown.length - 1]._id : null };
     },
 
-    /** One person with their second factors; null when there is none. */
+    /** One person with the claims they share and their second factors; null when there is none. */
     async person(id: string) {
       const user = await usersService.findById(id);
       if (!user) return null;
       const factors = await factorsService.secondFactors(user._id);
-      return { ...personView(user), factors: { totp: factors?.totp === true, passkeys: factors?.passkeys === true } };
+      return {
+        ...personView(user),
+        claims: user.claims ?? {},
+        factors: { totp: factors?.totp === true, passkeys: factors?.passkeys === true },
+      };
     },
 
     /** Disabling ends every session and token now. */

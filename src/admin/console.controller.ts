@@ -249,6 +249,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           name: [person.firstName, person.lastName].filter(Boolean).join(' '),
           applications: applications.map((app) => ({ clientId: app.client_id, name: app.name, scope: app.scope })),
           events: eventRows(events.events),
+          claims: Object.entries(person.claims).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
           sessions: sessions.sessions,
           moreSessions: sessions.more,
           csrfToken: csrf.token(req, res),

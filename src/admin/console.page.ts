@@ -60,6 +60,8 @@ ${next(view.next)}`,
 
 export interface PersonView extends PersonRow {
   emailVerified: boolean;
+  /** The OpenID Connect claims the person shares, flattened to name and value. */
+  claims: [string, string][];
   sessions: { handle: string; device: string; address: string; lastSeenAt: Date }[];
   moreSessions: boolean;
   factors: { totp: boolean; passkeys: boolean };
@@ -90,6 +92,8 @@ ${action(view.csrfToken, `${base}/factors/reset`, 'Reset second factors')}
 ${action(view.csrfToken, `${base}/${view.disabled ? 'enable' : 'disable'}`, view.disabled ? 'Enable' : 'Disable', false)}
 </div>
 ${view.email ? html`<div class="row">${action(view.csrfToken, `${base}/reset-link`, 'Send a reset link')}${action(view.csrfToken, `${base}/unlock`, 'Unlock sign-in')}</div>` : ''}
+<h2>Profile claims</h2>
+${view.claims.length === 0 ? html`<p>None shared.</p>` : html`<ul class="apps">${view.claims.map(([name, value]) => html`<li>${name}: ${value}</li>`)}</ul>`}
 <h2>Signed-in browsers</h2>
 ${
   view.sessions.length === 0

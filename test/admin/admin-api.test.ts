@@ -254,6 +254,13 @@ describe('applications and keys', () => {
 });
 
 describe("a person's browsers and reset link", () => {
+  it('shows the claims the person shares', async () => {
+    const person = await createUser();
+    await request(app).patch(`/users/${person.id}`).send({ claims: { locale: 'en-GB', zoneinfo: 'Europe/London' } }).expect(204);
+    const shown = await get(`/admin/api/people/${person.id}`).expect(200);
+    expect(shown.body.claims).toEqual({ locale: 'en-GB', zoneinfo: 'Europe/London' });
+  });
+
   it('lists the signed-in browsers and signs one out, the others staying signed in', async () => {
     const person = await createUser();
     const first = await signedInAgent(app, person);

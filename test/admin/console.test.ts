@@ -332,12 +332,14 @@ describe('unlocking and the keys', () => {
 });
 
 describe("a person's browsers", () => {
-  it('lists them on the person’s page and signs one out, the other staying signed in', async () => {
+  it('lists them (and the claims shared) on the person’s page and signs one out, the other staying signed in', async () => {
     const { agent } = await operator();
     const person = await createUser();
     const first = await signedInAgent(app, person);
     const second = await signedInAgent(app, person);
+    await request(app).patch(`/users/${person.id}`).send({ claims: { locale: 'en-GB' } }).expect(204);
     const page = await agent.get(`/admin/people/${person.id}`).expect(200);
+    expect(page.text).toContain('locale: en-GB');
     const handles = [...page.text.matchAll(/action="\/admin\/people\/[^/]+\/sessions\/([^/]+)\/end"/g)].map((found) => found[1]);
     expect(handles).toHaveLength(2);
     await agent
