@@ -314,7 +314,12 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
             authMethod: client.token_endpoint_auth_method,
           })),
           next: found.next ? `/admin/applications?${new URLSearchParams({ ...(q ? { q } : {}), after: found.next }).toString()}` : null,
-          providers: config.upstream.providers.map((provider) => ({ id: provider.id, name: provider.name, issuer: provider.issuer })),
+          providers: [
+            ...(config.github.credentials
+              ? [{ id: 'github', name: 'GitHub', issuer: `${config.github.authorizationUrl} (GITHUB_*)` }]
+              : []),
+            ...config.upstream.providers.map((provider) => ({ id: provider.id, name: provider.name, issuer: provider.issuer })),
+          ],
           notice: notice(req),
         }),
       );

@@ -166,9 +166,9 @@ ${next(view.next)}
 <h2>Sign-in providers</h2>
 ${
   view.providers.length === 0
-    ? html`<p>None besides passwords and passkeys. They are set in UPSTREAM_PROVIDERS.</p>`
+    ? html`<p>None besides passwords and passkeys. They are set in UPSTREAM_PROVIDERS (and GitHub in GITHUB_*).</p>`
     : html`<ul class="apps">${view.providers.map((provider) => html`<li><strong>${provider.name}</strong> · ${provider.id} · ${provider.issuer}</li>`)}</ul>
-<p>Set in UPSTREAM_PROVIDERS: read-only here.</p>`
+<p>Set in UPSTREAM_PROVIDERS (and GitHub in GITHUB_*): read-only here.</p>`
 }`,
     view.notice,
   );

@@ -256,7 +256,10 @@ describe('applications and keys', () => {
 describe("a person's browsers and reset link", () => {
   it('shows the claims the person shares', async () => {
     const person = await createUser();
-    await request(app).patch(`/users/${person.id}`).send({ claims: { locale: 'en-GB', zoneinfo: 'Europe/London' } }).expect(204);
+    await request(app)
+      .patch(`/users/${person.id}`)
+      .send({ claims: { locale: 'en-GB', zoneinfo: 'Europe/London' } })
+      .expect(204);
     const shown = await get(`/admin/api/people/${person.id}`).expect(200);
     expect(shown.body.claims).toEqual({ locale: 'en-GB', zoneinfo: 'Europe/London' });
   });

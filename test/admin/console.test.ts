@@ -337,7 +337,10 @@ describe("a person's browsers", () => {
     const person = await createUser();
     const first = await signedInAgent(app, person);
     const second = await signedInAgent(app, person);
-    await request(app).patch(`/users/${person.id}`).send({ claims: { locale: 'en-GB' } }).expect(204);
+    await request(app)
+      .patch(`/users/${person.id}`)
+      .send({ claims: { locale: 'en-GB' } })
+      .expect(204);
     const page = await agent.get(`/admin/people/${person.id}`).expect(200);
     expect(page.text).toContain('locale: en-GB');
     const handles = [...page.text.matchAll(/action="\/admin\/people\/[^/]+\/sessions\/([^/]+)\/end"/g)].map((found) => found[1]);
@@ -355,5 +358,24 @@ describe("a person's browsers", () => {
       .expect(404);
     const statuses = [(await first.agent.get('/home')).status, (await second.agent.get('/home')).status].sort();
     expect(statuses).toEqual([200, 302]);
+  });
+});
+
+describe('the sign-in providers', () => {
+  it('are listed read-only on the applications page: GitHub when configured, and each upstream provider', async () => {
+    const withProviders = testApp({
+      GITHUB_CLIENT_ID: 'gh-id',
+      GITHUB_CLIENT_SECRET: 'gh-secret',
+      UPSTREAM_PROVIDERS: JSON.stringify([
+        { id: 'acme', name: 'Acme ID', issuer: 'https://id.acme.example', client_id: 'here', client_secret: 'upstream-secret' },
+      ]),
+    });
+    const { agent } = await operator(withProviders);
+    const page = await agent.get('/admin/applications').expect(200);
+    expect(page.text).toContain('<strong>GitHub</strong>');
+    expect(page.text).toContain('<strong>Acme ID</strong> · acme · https://id.acme.example');
+    expect(page.text).not.toContain('upstream-secret');
+    expect(page.text).not.toContain('gh-secret');
+    expect((await agent.get('/admin/applications').expect(200)).text).toContain('read-only here');
   });
 });
