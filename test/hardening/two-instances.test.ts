@@ -189,6 +189,19 @@ it('a new password or a deleted user ends HTTP Basic on the other instance withi
   expect(await msUntilFalse(async () => (await products(a, people[1])).status === 200)).toBeLessThanOrEqual(1000);
 }, 60_000);
 
+it('a consent revoked on one instance is asked for again on the other within a second, at once on its own', async () => {
+  const { bearer, cookie } = await twinPerson('twin-consent@example.com');
+  const client = await twinClient(a, bearer, ['authorization_code']);
+  await approvedCode(a, b, client.client_id, cookie);
+  const request = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://twin.example.com/cb' });
+  // Remembered on both: each answers with a code (and keeps the consent in memory).
+  for (const on of [a, b]) expect((await call(on, `/oauth/authorize?${request.toString()}`, { cookie })).status).toBe(302);
+  expect((await call(a, `/oauth/grants/${client.client_id}`, { method: 'DELETE', headers: bearer })).status).toBe(204);
+  expect((await call(a, `/oauth/authorize?${request.toString()}`, { cookie })).status).toBe(200);
+  const askedOnB = await msUntilFalse(async () => (await call(b, `/oauth/authorize?${request.toString()}`, { cookie })).status === 302);
+  expect(askedOnB).toBeLessThanOrEqual(1000);
+}, 60_000);
+
 it('a revoked access token fails on the other instance within a second for /api/user, userinfo and introspection', async () => {
   const { bearer } = await twinPerson('twin-bearer@example.com');
   const client = await twinClient(a, bearer, ['password']);

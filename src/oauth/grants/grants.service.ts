@@ -2,6 +2,8 @@
 // authorization for the same or narrower scopes skips the consent page, listed on /home and in the
 // API, and revocable, which ends every token of that person for that client at once.
 import { NotFoundError } from '../../common/errors';
+import { SignalledCache } from '../../common/signalled-cache';
+import { changeSignal } from '../../db/change-signals';
 import * as clientsService from '../clients/clients.service';
 import * as tokensService from '../tokens/tokens.service';
 import * as grantsDao from './grants.dao';
@@ -18,14 +20,30 @@ export interface ConnectedApplication {
   initiate_login_uri?: string;
 }
 
-export function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
-  return grantsDao.addScopes(userId, clientId, scope, new Date());
+/** Raised after a consent is forgotten (revoked, its person or client gone), so no instance keeps honouring it. */
+const consentsForgotten = changeSignal('oauth-grants');
+
+/**
+ * The scopes each person approved for each client, read recently: every authorization asks. A consent
+ * forgotten is dropped at once on its instance and within a second on the others (docs/decisions.md,
+ * "Caches and their staleness bound"); one that grows is dropped here and read again. No consent is
+ * not kept: the consent page asks for it anyway.
+ */
+const recentConsents = new SignalledCache<readonly string[]>(consentsForgotten, { maxEntries: 10_000, ttlMs: 60_000 });
+const consentKey = (userId: string, clientId: string) => `${userId}:${clientId}`;
+
+export async function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
+  await grantsDao.addScopes(userId, clientId, scope, new Date());
+  recentConsents.delete(consentKey(userId, clientId));
 }
 
 /** True when the person already approved every scope asked for. */
 export async function covers(userId: string, clientId: string, scope: readonly string[]): Promise<boolean> {
-  const grant = await grantsDao.find(userId, clientId);
-  return grant !== null && scope.every((wanted) => grant.scope.includes(wanted));
+  const approved = await recentConsents.getOrLoad(
+    consentKey(userId, clientId),
+    async () => (await grantsDao.find(userId, clientId))?.scope ?? null,
+  );
+  return approved !== null && scope.every((wanted) => approved.includes(wanted));
 }
 
 /** A token was issued from the grant: it is in use. */
@@ -81,12 +99,19 @@ export async function loginInitiation(userId: string, clientId: string, issuer: 
 /** Forgets the consent and ends every token and code of the person for the client. */
 export async function revoke(userId: string, clientId: string): Promise<void> {
   const removed = await grantsDao.remove(userId, clientId);
+  if (removed) await consentsForgotten.raise();
   await tokensService.endForUserAndClient(userId, clientId);
   if (!removed) throw new NotFoundError(`No connected application ${clientId}`);
 }
 
 /** A deleted account or a new password forgets what the person approved. */
-export const forgetUser = (userId: string): Promise<void> => grantsDao.removeForUser(userId);
+export async function forgetUser(userId: string): Promise<void> {
+  await grantsDao.removeForUser(userId);
+  await consentsForgotten.raise();
+}
 
 /** A deleted client is forgotten by everyone who approved it. */
-export const forgetClient = (clientId: string): Promise<void> => grantsDao.removeForClient(clientId);
+export async function forgetClient(clientId: string): Promise<void> {
+  await grantsDao.removeForClient(clientId);
+  await consentsForgotten.raise();
+}
