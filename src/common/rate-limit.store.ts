@@ -1,10 +1,12 @@
 // Rate-limit counts in MongoDB, so every instance behind a load balancer counts together. A sliding
 // window: each counted request is a document that expires one window after it was made, and a key's
-// count is its unexpired hits. Inserts and counts stay exact under concurrency on MongoDB and FerretDB
-// alike (an $inc through findAndModify is not atomic on FerretDB 1.x). Expired hits are swept by query.
-import { trusted } from 'mongoose';
+// count is its unexpired hits. Each hit holds one of its key's numbered slots, its id: a unique
+// insert, the one write FerretDB 1.x makes atomic (an $inc through findAndModify is not), takes a
+// slot, so a key never holds more hits than slots, on any number of instances. Expired hits are swept
+// by query, and cleared from a slot when a reservation finds them there.
+import { mongo, trusted } from 'mongoose';
 import { throttled } from '../db/sweeper';
-import { HitModel } from './rate-limit.model';
+import { HitModel, type HitDocument } from './rate-limit.model';
 
 const sweepExpired = throttled(60_000, async (now) => {
   await HitModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
@@ -17,27 +19,44 @@ export function countLive(key: string, now: Date): Promise<number> {
   return HitModel.countDocuments(live(key, now)).exec();
 }
 
-/** The number of unexpired hits of each key, in one query (keys without any are absent). */
-export async function liveCounts(keys: string[], now: Date): Promise<Map<string, number>> {
-  const rows = await HitModel.aggregate<{ _id: string; count: number }>([
-    { $match: { key: trusted({ $in: keys }), expiresAt: trusted({ $gt: now }) } },
-    { $group: { _id: '$key', count: { $sum: 1 } } },
-  ]).exec();
-  return new Map(rows.map((row) => [row._id, row.count]));
+/** The slots of these keys as they are held now, expired holders included, in one query. */
+export function slotsOf(keys: string[]): Promise<HitDocument[]> {
+  return HitModel.find({ key: trusted({ $in: keys }) }, { key: 1, expiresAt: 1 })
+    .lean<HitDocument[]>()
+    .exec();
+}
+
+/** Frees slots whose hits have expired (a slot taken again since is left alone). */
+export async function clearExpired(ids: string[], now: Date): Promise<void> {
+  if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }), expiresAt: trusted({ $lte: now }) }).exec();
+}
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Writes the hits, each into the slot its id names, in one command; the positions of those whose slot
+ * was already held (the others are written).
+ */
+export async function takeSlots(hits: HitDocument[], now: Date): Promise<Set<number>> {
+  if (hits.length === 0) return new Set();
+  try {
+    // The driver's own insert: one command, and no document built for hits that are only written.
+    await (HitModel.collection as unknown as mongo.Collection<HitDocument>).insertMany(hits, { ordered: false });
+  } catch (err) {
+    if (!(err instanceof mongo.MongoBulkWriteError)) throw err;
+    const failed = ([] as { index: number; code: number }[]).concat(err.writeErrors);
+    if (failed.some((write) => write.code !== DUPLICATE_KEY)) throw err;
+    return new Set(failed.map((write) => write.index));
+  } finally {
+    sweepExpired(now);
+  }
+  return new Set();
 }
 
 /** When the oldest unexpired hit of a key expires; null when there is none. */
 export async function oldestExpiry(key: string, now: Date): Promise<Date | null> {
   const oldest = await HitModel.findOne(live(key, now), { expiresAt: 1 }).sort({ expiresAt: 1 }).lean<{ expiresAt: Date }>().exec();
   return oldest?.expiresAt ?? null;
-}
-
-/** Writes the hits; their ids, to take them back. */
-export async function insertHits(hits: { key: string; expiresAt: Date }[], now: Date): Promise<unknown[]> {
-  if (hits.length === 0) return [];
-  const inserted = await HitModel.insertMany(hits);
-  sweepExpired(now);
-  return inserted.map((hit) => hit._id);
 }
 
 /** Deletes every hit of these keys, and of every key that starts with one of the prefixes; how many went. */
@@ -52,6 +71,6 @@ export async function deleteKeys(keys: string[], prefixes: string[]): Promise<nu
   return deletedCount;
 }
 
-export async function deleteHits(ids: unknown[]): Promise<void> {
+export async function deleteHits(ids: string[]): Promise<void> {
   if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
 }

@@ -1,6 +1,7 @@
 // Sliding-window rate limits counted in MongoDB (shared by every instance). A request is checked
 // before anything is written: one refused by a limit writes nothing, and only what a rule counts
 // (every request, or failures only) adds a hit. RATE_LIMITS=off turns them all off.
+import { randomInt } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config';
@@ -75,24 +76,59 @@ export interface Reservation {
   release(): Promise<void>;
 }
 
+/** Rounds of looking again after a slot was found held, before a request gives up (a burst on one key). */
+const RESERVE_ROUNDS = 4;
+
+/** A slot of `limit` that none of `held` names: a random one, so that racing requests seldom pick the same. */
+function freeSlot(limit: number, held: ReadonlySet<number>): number {
+  for (let tries = 0; tries < 8; tries++) {
+    const slot = randomInt(limit);
+    if (!held.has(slot)) return slot;
+  }
+  let slot = 0;
+  while (held.has(slot)) slot++;
+  return slot;
+}
+
 /**
- * Counts a request against its rules atomically: its hits are written first and counted after, so of
- * any number of requests racing (on one instance or many), each sees at least every hit written before
- * its own, and at most `limit` of them find their rule within the limit. One that does not takes its
- * hits back and throws TooManyRequestsError; under a burst some may be refused that a one-at-a-time
- * order would have let through, never the reverse.
+ * Counts a request against its rules atomically, in one round trip when nothing stands in the way:
+ * each hit is written into one of its key's `limit` numbered slots (a unique id), so however many
+ * requests race, on one instance or many, at most `limit` hold a key at once. A slot found held makes
+ * the request look at the key's slots (clearing expired hits) and take a free one; a key with none
+ * free, or still contended after a few rounds, takes the request's hits back and throws
+ * TooManyRequestsError. Under a burst some may be refused that a one-at-a-time order would have let
+ * through, never the reverse.
  */
 export async function reserve(hits: Hit[], now = new Date()): Promise<Reservation> {
-  const ids = await rateLimitStore.insertHits(
-    hits.map((hit) => ({ key: storeKey(hit), expiresAt: new Date(now.getTime() + hit.rule.windowMs) })),
-    now,
-  );
-  const release = () => rateLimitStore.deleteHits(ids);
-  const live = await rateLimitStore.liveCounts(hits.map(storeKey), now);
-  const full = hits.filter((hit) => (live.get(storeKey(hit)) ?? 0) > hit.rule.limit);
-  if (full.length > 0) {
-    await release();
-    throw await refusal(full, now);
+  const written: string[] = [];
+  const release = () => rateLimitStore.deleteHits(written);
+  let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: new Set<number>() }));
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > 0) {
+      const slots = await rateLimitStore.slotsOf(pending.map(({ key }) => key));
+      const expired = slots.filter((slot) => slot.expiresAt <= now).map((slot) => String(slot._id));
+      await rateLimitStore.clearExpired(expired, now);
+      for (const entry of pending) {
+        const live = slots.filter((slot) => slot.key === entry.key && slot.expiresAt > now);
+        // A hit written before slots (its id not `<key>#<n>`) names no slot: it still counts in ensureAllowed.
+        entry.held = new Set(live.map((slot) => Number(String(slot._id).slice(entry.key.length + 1))));
+      }
+      const full = pending.filter(({ hit, held }) => held.size >= hit.rule.limit).map(({ hit }) => hit);
+      if (full.length > 0 || round >= RESERVE_ROUNDS) {
+        await release();
+        throw full.length > 0 ? await refusal(full, now) : new TooManyRequestsError(1);
+      }
+    }
+    const docs = pending.map(({ hit, key, held }) => ({
+      _id: `${key}#${freeSlot(hit.rule.limit, held)}`,
+      key,
+      expiresAt: new Date(now.getTime() + hit.rule.windowMs),
+    }));
+    const taken = await rateLimitStore.takeSlots(docs, now);
+    docs.forEach((doc, i) => {
+      if (!taken.has(i)) written.push(doc._id);
+    });
+    pending = pending.filter((_, i) => taken.has(i));
   }
   return { release };
 }

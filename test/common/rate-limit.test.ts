@@ -1,0 +1,68 @@
+// The rate limiter's reservation against the real database: one round trip when nothing stands in the
+// way, never more hits than a key's limit however many race for it, an expired hit's slot taken again,
+// and a refusal that leaves nothing written. Time is the `now` handed in, moved instead of waited for.
+import mongoose from 'mongoose';
+import { limitRule, reserve, TooManyRequestsError, type Hit } from '../../src/common/rate-limit';
+import { useMonitoredTestDatabase } from '../helpers/db';
+
+const { commands } = useMonitoredTestDatabase();
+const hits = () => mongoose.connection.collection('rate_limit_hits');
+const liveHits = (key: string, now: Date) => hits().countDocuments({ key, expiresAt: { $gt: now } });
+let unique = 0;
+const ruleOf = (limit: number) => limitRule(`test-${++unique}`, limit);
+const at = (start: Date, ms: number) => new Date(start.getTime() + ms);
+
+it('takes a free slot in one round trip, and gives it back in one', async () => {
+  const rule = ruleOf(5);
+  const now = new Date();
+  commands.length = 0;
+  const reservation = await reserve([{ rule, key: 'a' }], now);
+  expect(commands).toEqual(['insert rate_limit_hits']);
+  expect(await liveHits(`${rule.name}:a`, now)).toBe(1);
+  commands.length = 0;
+  await reservation.release();
+  expect(commands).toEqual(['delete rate_limit_hits']);
+  expect(await liveHits(`${rule.name}:a`, now)).toBe(0);
+});
+
+it('lets no more than the limit through of 100 at once, and the refused write nothing', async () => {
+  const rule = ruleOf(7);
+  const now = new Date();
+  const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => reserve([{ rule, key: 'burst' }], now)));
+  const granted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+  expect(granted.length).toBeLessThanOrEqual(7);
+  expect(granted.length).toBeGreaterThan(0);
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(TooManyRequestsError);
+  }
+  expect(await liveHits(`${rule.name}:burst`, now)).toBe(granted.length);
+});
+
+it('refuses once the limit is held, with the wait until the oldest hit expires, and takes an expired slot again', async () => {
+  const rule = ruleOf(2);
+  const start = new Date();
+  await reserve([{ rule, key: 'k' }], start);
+  await reserve([{ rule, key: 'k' }], at(start, 60_000));
+  const refused = await reserve([{ rule, key: 'k' }], at(start, 120_000)).catch((err: unknown) => err);
+  expect(refused).toBeInstanceOf(TooManyRequestsError);
+  expect((refused as TooManyRequestsError).retryAfterSeconds).toBe(Math.ceil((rule.windowMs - 120_000) / 1000));
+  // One window after the first hit its slot is free again, whatever number it had; the second still counts.
+  const later = at(start, rule.windowMs + 1);
+  await reserve([{ rule, key: 'k' }], later);
+  expect(await liveHits(`${rule.name}:k`, later)).toBe(2);
+  await expect(reserve([{ rule, key: 'k' }], later)).rejects.toBeInstanceOf(TooManyRequestsError);
+});
+
+it('takes back the hits of the other rules when one rule is full', async () => {
+  const full = ruleOf(1);
+  const open = ruleOf(10);
+  const now = new Date();
+  await reserve([{ rule: full, key: 'x' }], now);
+  const both: Hit[] = [
+    { rule: open, key: 'y' },
+    { rule: full, key: 'x' },
+  ];
+  await expect(reserve(both, now)).rejects.toBeInstanceOf(TooManyRequestsError);
+  expect(await liveHits(`${open.name}:y`, now)).toBe(0);
+  expect(await liveHits(`${full.name}:x`, now)).toBe(1);
+});
