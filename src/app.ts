@@ -108,8 +108,8 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
-      const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded });
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
+      const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded, resume: oauth.resume });
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
       const administration = createAdministration(config, activity, lifecycle, accounts);

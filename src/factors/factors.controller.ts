@@ -137,7 +137,7 @@ export function createFactorsController(deps: {
         await alert(user._id);
         throw tooManyCodes(err);
       }
-      res.redirect(303, await journey.secondFactor(req, pending, 'otp', used!));
+      await journey.go(req, res, await journey.secondFactor(req, pending, 'otp', used!));
     },
 
     /** The JSON second-step routes: a 400 when no sign-in waits here. */

@@ -12,19 +12,28 @@ export type OAuthParameters = Record<string, string>;
 
 export function collectParameters(req: Request, sources: readonly ('query' | 'body')[]): OAuthParameters {
   const parameters: OAuthParameters = {};
-  for (const source of sources) {
-    const values: unknown = source === 'query' ? req.query : req.body;
-    if (values === undefined || values === null) continue;
-    if (typeof values !== 'object' || Array.isArray(values)) throw invalidRequest('The request parameters must be an object of strings');
-    for (const [name, value] of Object.entries(values)) {
-      if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name)) {
-        if (name === 'resource') throw new OAuthErrorResponse('invalid_target', 'Name one resource: a token here is for one audience');
-        throw invalidRequest(`Parameter ${name} is repeated`);
-      }
-      if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
-      if (value.length > maxLengthOf(name)) throw invalidRequest(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
-      if (value !== '') parameters[name] = value;
+  for (const source of sources) addParameters(parameters, source === 'query' ? req.query : req.body);
+  return parameters;
+}
+
+/** The parameters of a query string, checked as collectParameters checks a request's. */
+export function parametersOf(search: URLSearchParams): OAuthParameters {
+  const values: Record<string, string | string[]> = {};
+  for (const [name, value] of search) values[name] = Object.hasOwn(values, name) ? ([] as string[]).concat(values[name], value) : value;
+  return addParameters({}, values);
+}
+
+function addParameters(parameters: OAuthParameters, values: unknown): OAuthParameters {
+  if (values === undefined || values === null) return parameters;
+  if (typeof values !== 'object' || Array.isArray(values)) throw invalidRequest('The request parameters must be an object of strings');
+  for (const [name, value] of Object.entries(values)) {
+    if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name)) {
+      if (name === 'resource') throw new OAuthErrorResponse('invalid_target', 'Name one resource: a token here is for one audience');
+      throw invalidRequest(`Parameter ${name} is repeated`);
     }
+    if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
+    if (value.length > maxLengthOf(name)) throw invalidRequest(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
+    if (value !== '') parameters[name] = value;
   }
   return parameters;
 }

@@ -6,7 +6,7 @@ import type { AccessTokens } from '../common/access-tokens';
 import type { Clock } from '../common/clock';
 import type { Config } from '../config';
 import type { Csrf } from '../web/csrf';
-import { createAuthorizeRouter } from './authorize/authorize.routes';
+import { createAuthorizeRouter, type AuthorizeResume } from './authorize/authorize.routes';
 import { createClientsRouter } from './clients/clients.routes';
 import { createDemoRouter } from './demo/demo.routes';
 import { createDeviceRouter } from './device/device.routes';
@@ -42,6 +42,8 @@ export function createOAuthRouter(
   adminToken: RequestHandler;
   /** The admin API's JSON body: parsed, and refused in the OAuth shape when it cannot be. */
   adminJsonBody: [RequestHandler, ErrorRequestHandler];
+  /** For the sign-in journey: answers the authorization request a sign-in came from, when it can. */
+  resume: AuthorizeResume;
 } {
   const idTokens = createIdTokens(keys, config);
   // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
@@ -50,7 +52,8 @@ export function createOAuthRouter(
   const jwts = createJwtAccessTokens(keys, config);
   const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts);
   const router = Router();
-  router.use(createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts));
+  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts);
+  router.use(authorize.router);
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl));
@@ -77,5 +80,5 @@ export function createOAuthRouter(
   router.use(createResourcesRouter(config, adminToken));
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
-  return { router, requireOAuthToken, adminToken, adminJsonBody: [jsonBody, oauthBodyErrors] };
+  return { router, requireOAuthToken, adminToken, adminJsonBody: [jsonBody, oauthBodyErrors], resume: authorize.resume };
 }

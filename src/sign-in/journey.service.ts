@@ -58,6 +58,11 @@ export interface JourneyDeps {
   actions: StepUpActions;
   /** Sessions ended for the account's cap (back-channel logout). */
   sessionEnded: SessionEndedHook;
+  /**
+   * Answers, in this response, the authorization request a sign-in came from when it needs nothing
+   * more of the person (the authorization endpoint's `resume`); false to send the browser there.
+   */
+  resume?: (req: Request, res: Response, location: string) => Promise<boolean>;
 }
 
 /** Why the step-up page asks, in the person's words, and where Cancel leads. */
@@ -89,7 +94,7 @@ export const stepUpLocation = (returnTo: string): string => `/login/step-up?${ne
 
 const VERIFY = '/login/verify';
 
-export function createJourney({ clock, activity, actions, sessionEnded }: JourneyDeps) {
+export function createJourney({ clock, activity, actions, sessionEnded, resume }: JourneyDeps) {
   const capDue = createSessionCapSchedule();
   const device = (req: Request) => ({ address: displayAddress(req), detail: deviceName(req.get('User-Agent')) });
   const origin = (req: Request, how: string) => ({ address: displayAddress(req), detail: `${how}, ${device(req).detail}` });
@@ -117,6 +122,15 @@ export function createJourney({ clock, activity, actions, sessionEnded }: Journe
     await activity.record(step.userId, 'signed-in', origin(req, step.via));
     if (capDue(step.userId)) for (const ended of await endSessionsBeyondCap(step.userId, req.sessionID)) await sessionEnded(ended);
     return step.returnTo;
+  }
+
+  /**
+   * Where a finished step leads: the application's request answered at once when it can (a code with
+   * consent remembered), else the browser sent there (303 after a form, 302 after a GET).
+   */
+  async function go(req: Request, res: Response, location: string): Promise<void> {
+    if (resume && (await resume(req, res, location))) return;
+    res.redirect(req.method === 'GET' ? 302 : 303, location);
   }
 
   /** Keeps the pending step in the session (a new one unless it is a step-up's) and sends the browser to the second step. */
@@ -177,8 +191,11 @@ export function createJourney({ clock, activity, actions, sessionEnded }: Journe
             ? step.factorKinds
             : await factorsService.secondFactors(step.userId);
       if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors });
-      res.redirect(req.method === 'GET' ? 302 : 303, await signedIn(req, pending));
+      await go(req, res, await signedIn(req, pending));
     },
+
+    /** After a step that returned where to go (the second factor): on there, or the application answered now. */
+    go,
 
     /** A passkey alone (it checked the person itself: user verification is required): signed in; where to go. */
     passkey(req: Request, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {

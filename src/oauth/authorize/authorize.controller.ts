@@ -12,7 +12,7 @@ import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { OAuthErrorResponse } from '../oauth.errors';
-import { collectParameters, type OAuthParameters } from '../oauth.parameters';
+import { collectParameters, parametersOf, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
 import { claimsBeyondScope } from '../oidc/claims.service';
 import { formPostPage } from './form-post.page';
@@ -29,7 +29,7 @@ function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters
   }
 }
 
-function answer(res: Response, outcome: Redirect | Refusal): void {
+function answer(res: Response, outcome: Redirect | Refusal, status: 302 | 303 = 302): void {
   if (outcome.kind === 'refusal') {
     res.req.log.info({ refusal: outcome.title, reason: outcome.message }, 'authorization request refused');
     throw pageError(400, outcome.title, outcome.message);
@@ -39,8 +39,11 @@ function answer(res: Response, outcome: Redirect | Refusal): void {
     noStore(res).set('Content-Security-Policy', contentSecurityPolicy).type(HTML_CONTENT_TYPE).send(page);
     return;
   }
-  res.redirect(302, outcome.location);
+  res.redirect(status, outcome.location);
 }
+
+/** The paths of this endpoint (seed 001 names three), for recognising a request to come back to. */
+export type AuthorizePaths = readonly string[];
 
 /** The signed-in person of a browser session, with the time they signed in. */
 async function signedIn(session: Partial<SessionData> | undefined): Promise<(SignedIn & { name: string }) | null> {
@@ -109,8 +112,36 @@ function takeForDecision(req: Request, id: unknown): OAuthParameters | null {
   return Date.now() - kept.at < CONSENT_LIMITS.lifetimeMs ? kept.parameters : null;
 }
 
-export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf) {
+export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf, paths: AuthorizePaths) {
   return {
+    /**
+     * The sign-in journey's last step came from a request to this endpoint (`location`, a local path
+     * with its parameters): when the request needs nothing more of the person (consent remembered),
+     * it is answered now, in the sign-in's own response, sparing the browser the trip back here and
+     * the session's read; true then. False when it would show a page or ask for more, or names a
+     * request object (opening one twice would fetch it twice): the journey sends the browser back by
+     * GET, as before. Nothing is written unless it answers.
+     */
+    async resume(req: Request, res: Response, location: string): Promise<boolean> {
+      const url = new URL(location, 'http://internal');
+      if (!paths.includes(url.pathname)) return false;
+      let parameters: OAuthParameters;
+      try {
+        parameters = parametersOf(url.searchParams);
+      } catch {
+        return false;
+      }
+      if ('request' in parameters || 'request_uri' in parameters) return false;
+      const person = await signedIn(req.session);
+      if (!person) return false;
+      const reviewed = await authorize.review(parameters, true);
+      if (reviewed.kind !== 'consent') return false;
+      const next = await authorize.beforeConsent(reviewed.request, person);
+      if (typeof next !== 'object') return false;
+      answer(res, next, req.method === 'GET' ? 302 : 303);
+      return true;
+    },
+
     async show(req: Request, res: Response): Promise<void> {
       const person = await signedIn(req.session);
       const parameters = readParameters(req, req.method === 'POST' ? 'body' : 'query');

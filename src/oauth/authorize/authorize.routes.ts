@@ -1,6 +1,6 @@
 // The authorization endpoint of seed 001 part A (RFC 6749 §3.1): the consent page and the decision,
 // under the three paths the seed names. Browser routes: they need a session and a CSRF token.
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Clock } from '../../common/clock';
 import type { DpopProofs } from '../dpop/dpop.service';
 import type { Config } from '../../config';
@@ -30,9 +30,9 @@ export function createAuthorizeRouter(
   clock: Clock,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
-): Router {
+): { router: Router; resume: AuthorizeResume } {
   const service = createAuthorizeService(config, idTokens, backchannel, jwts, clock);
-  const authorize = createAuthorizeController(service, csrf);
+  const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
   const pushed = createPushedRequestsController(config, service, clock, dpop);
   const pushLimits = limitsFor(
     config,
@@ -55,5 +55,8 @@ export function createAuthorizeRouter(
   const requestOrDecision: RequestHandler = (req, res, next) =>
     bodyField(req, 'decision') === undefined ? authorize.show(req, res) : next();
   router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, csrf.require, authorize.decide);
-  return router;
+  return { router, resume: authorize.resume };
 }
+
+/** Answers an authorization request a sign-in came from, when it needs nothing more (authorize.controller.ts `resume`). */
+export type AuthorizeResume = (req: Request, res: Response, location: string) => Promise<boolean>;

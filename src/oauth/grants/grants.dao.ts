@@ -5,15 +5,18 @@ import { upsertRacing } from '../../db/duplicate-key';
 
 const grantId = (userId: string, clientId: string) => `${userId}:${clientId}`;
 
-/** Adds scopes to the person's grant for the client, creating it the first time. */
-export async function addScopes(userId: string, clientId: string, scope: readonly string[], now: Date): Promise<void> {
-  await upsertRacing(() =>
-    GrantModel.updateOne(
+/** Adds scopes to the person's grant for the client, creating it the first time; every scope it now holds. */
+export async function addScopes(userId: string, clientId: string, scope: readonly string[], now: Date): Promise<string[]> {
+  const grant = await upsertRacing(() =>
+    GrantModel.findOneAndUpdate(
       { _id: grantId(userId, clientId) },
       { $addToSet: { scope: { $each: [...scope] } }, $set: { lastUsedAt: now }, $setOnInsert: { userId, clientId, firstGrantedAt: now } },
-      { upsert: true },
-    ).exec(),
+      { upsert: true, returnDocument: 'after' },
+    )
+      .lean<Pick<GrantDocument, 'scope'>>()
+      .exec(),
   );
+  return grant?.scope ?? [...scope];
 }
 
 export function find(userId: string, clientId: string): Promise<GrantDocument | null> {

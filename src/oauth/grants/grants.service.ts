@@ -26,15 +26,17 @@ const consentsForgotten = changeSignal('oauth-grants');
 /**
  * The scopes each person approved for each client, read recently: every authorization asks. A consent
  * forgotten is dropped at once on its instance and within a second on the others (docs/decisions.md,
- * "Caches and their staleness bound"); one that grows is dropped here and read again. No consent is
- * not kept: the consent page asks for it anyway.
+ * "Caches and their staleness bound"); one given here is known here at once. No consent is not kept:
+ * the consent page asks for it anyway.
  */
 const recentConsents = new SignalledCache<readonly string[]>(consentsForgotten, { maxEntries: 10_000, ttlMs: 60_000 });
 const consentKey = (userId: string, clientId: string) => `${userId}:${clientId}`;
 
+/** Keeps what the person approved, and knows it here from now on (unless a consent was forgotten meanwhile). */
 export async function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
-  await grantsDao.addScopes(userId, clientId, scope, new Date());
-  recentConsents.delete(consentKey(userId, clientId));
+  const key = consentKey(userId, clientId);
+  const { generation } = await recentConsents.get(key);
+  recentConsents.set(key, await grantsDao.addScopes(userId, clientId, scope, new Date()), generation);
 }
 
 /** True when the person already approved every scope asked for. */
