@@ -73,8 +73,14 @@ export function forgetHits(rule: LimitRule, keys: string[], keyPrefixes: string[
 
 /** Hits written before they are counted; `release` takes them back (an attempt that turned out not to count). */
 export interface Reservation {
-  release(): Promise<void>;
+  /** The hits' ids, for a later request to take back with its own (releaseHits). */
+  readonly ids: readonly string[];
+  /** Takes the hits back, and those of `also` in the same command. */
+  release(also?: readonly string[]): Promise<void>;
 }
+
+/** Takes back hits an earlier request reserved and handed on (their ids). */
+export const releaseHits = (ids: readonly string[]): Promise<void> => rateLimitStore.deleteHits([...ids]);
 
 /** Rounds of looking again after a slot was found held, before a request gives up (a burst on one key). */
 const RESERVE_ROUNDS = 4;
@@ -101,7 +107,7 @@ function freeSlot(limit: number, held: ReadonlySet<number>): number {
  */
 export async function reserve(hits: Hit[], now = new Date()): Promise<Reservation> {
   const written: string[] = [];
-  const release = () => rateLimitStore.deleteHits(written);
+  const release = (also: readonly string[] = []) => rateLimitStore.deleteHits([...written, ...also]);
   let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: new Set<number>() }));
   for (let round = 0; pending.length > 0; round++) {
     if (round > 0) {
@@ -130,7 +136,7 @@ export async function reserve(hits: Hit[], now = new Date()): Promise<Reservatio
     });
     pending = pending.filter((_, i) => taken.has(i));
   }
-  return { release };
+  return { ids: written, release };
 }
 
 /** The client address; IPv6 addresses are grouped by /56, since one subscriber usually holds that many. */

@@ -122,12 +122,16 @@ export function createFactorsController(deps: {
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
       try {
-        const right = await verifyFactor({ userId: user._id, email: user.email, address: clientAddress(req) }, async () => {
-          if (pending.factors.totp && typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed)))
-            used = 'authenticator app';
-          else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
-          return used !== null;
-        });
+        const right = await verifyFactor(
+          { userId: user._id, email: user.email, address: clientAddress(req) },
+          async () => {
+            if (pending.factors.totp && typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed)))
+              used = 'authenticator app';
+            else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
+            return used !== null;
+          },
+          pending.held,
+        );
         if (!right) {
           await journey.secondFactorFailed(req, pending);
           return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
@@ -137,7 +141,8 @@ export function createFactorsController(deps: {
         await alert(user._id);
         throw tooManyCodes(err);
       }
-      await journey.go(req, res, await journey.secondFactor(req, pending, 'otp', used!));
+      // The password's held hits went back with this check's own.
+      await journey.go(req, res, await journey.secondFactor(req, { ...pending, held: undefined }, 'otp', used!));
     },
 
     /** The JSON second-step routes: a 400 when no sign-in waits here. */

@@ -11,7 +11,7 @@ import type { UserRecord } from '../users/users.types';
 import type { PendingStep } from '../sign-in/journey.service';
 import type { PendingLink } from '../upstream/upstream.service';
 import { currentUser, type EndedSession } from './session.service';
-import { MongoSessionStore } from './session.store';
+import { MongoSessionStore, retireOnSave } from './session.store';
 
 declare module 'express-session' {
   interface SessionData {
@@ -62,11 +62,15 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
 
 /**
  * A new session id for this browser, its data empty: no session fixation. A session this request made
- * (nothing stored: it holds only its cookie) has a new id already, which nobody else was given.
+ * (nothing stored: it holds only its cookie) has a new id already, which nobody else was given. The
+ * old id is retired by the same command that first stores the new one (session.store.ts), which the
+ * callers do before answering.
  */
 export async function regenerateSession(req: Request): Promise<void> {
   if (Object.keys(req.session).every((key) => key === 'cookie')) return;
-  await settled((done) => req.session.regenerate(done));
+  retireOnSave(req, req.sessionID);
+  req.sessionStore.generate(req);
+  return Promise.resolve();
 }
 
 /**

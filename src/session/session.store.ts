@@ -33,6 +33,18 @@ interface Known {
   lastSeenAt: number;
 }
 
+/**
+ * Session ids given up for a new one by requests (regenerateSession), retired in the same command that
+ * first stores the new id: one write where a delete and a write were two. Keyed by the request, which
+ * express-session's Session carries (`session.req`), so any save of the new session retires the old.
+ */
+const retiring = new WeakMap<object, string>();
+
+/** The request's session id is to be given up once its new session is first stored. */
+export function retireOnSave(req: object, sid: string): void {
+  if (!retiring.has(req)) retiring.set(req, sid);
+}
+
 export class MongoSessionStore extends Store {
   /**
    * Recently read or written sessions, so that a save of unchanged data (the sign-in journey stores a
@@ -72,7 +84,23 @@ export class MongoSessionStore extends Store {
     const seen = { data, expiresAt: expiryOf(session), lastSeenAt: now };
     const update = userId ? { $set: { ...seen, userId } } : { $set: seen, $unset: { userId: 1 } };
     sweepExpired();
-    upsertRacing(() => SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec()).then(
+    const req = (session as SessionData & { req?: object }).req;
+    const retired = req && retiring.get(req);
+    if (req) retiring.delete(req);
+    if (retired && retired !== sid) this.known.delete(retired);
+    // The given-up session, emptied and expired in the same command (nothing reads an expired session;
+    // the sweep deletes it), then this one.
+    const write = (): Promise<unknown> =>
+      retired && retired !== sid
+        ? SessionModel.bulkWrite(
+            [
+              { updateOne: { filter: { _id: retired }, update: { $set: { data: '{}', expiresAt: new Date(0) }, $unset: { userId: 1 } } } },
+              { updateOne: { filter: { _id: sid }, update, upsert: true } },
+            ],
+            { ordered: true },
+          )
+        : SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec();
+    upsertRacing(write).then(
       () => {
         this.remember(sid, { data, lastSeenAt: now.getTime() });
         callback?.();

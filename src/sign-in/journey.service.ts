@@ -14,7 +14,7 @@ import type { SessionData } from 'express-session';
 import type { ActivityLog } from '../account/activity.service';
 import type { Clock } from '../common/clock';
 import { randomToken } from '../common/crypto';
-import { clientAddress, displayAddress } from '../common/rate-limit';
+import { clientAddress, displayAddress, releaseHits } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import * as factorsService from '../factors/factors.service';
 import { FACTOR_RULES } from '../factors/factors.service';
@@ -44,6 +44,8 @@ export interface PendingStep {
   via: string;
   /** When the step began (ms). */
   at: number;
+  /** The password's budget hits, held until the second factor is right (sign-in.service.ts VerifiedPerson `held`). */
+  held?: readonly string[];
 }
 
 /** Carries out a step-up's action for the person; returns where the browser goes next. */
@@ -174,6 +176,8 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
         factorKinds?: factorsService.FactorKinds;
         /** The methods proven when more than `method` (a provider's trusted amr, a password given to link one). */
         amr?: string[];
+        /** The password's budget hits, held while a second factor may be owed. */
+        held?: readonly string[];
       },
     ): Promise<void> {
       const pending = {
@@ -190,7 +194,9 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
           : step.secondFactor && step.factorKinds
             ? step.factorKinds
             : await factorsService.secondFactors(step.userId);
-      if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors });
+      if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors, ...(step.held && { held: step.held }) });
+      // No second factor after all (the record's hint was stale): the password's hits go back.
+      if (step.held) await releaseHits(step.held);
       await go(req, res, await signedIn(req, pending));
     },
 
@@ -285,6 +291,8 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
      * the action is carried out. Returns where the browser goes next.
      */
     async secondFactor(req: Request, pending: PendingStep, factor: SecondFactor, via: string): Promise<string> {
+      // The password's hits, unless the factor's check took them back with its own (pass `held: undefined`).
+      if (pending.held?.length) await releaseHits(pending.held);
       const amr = factorsService.strengthened(pending.amr, factor);
       if (pending.kind === 'sign-in') return signedIn(req, { ...pending, amr, via: `${pending.via} and ${via}` });
       // A step-up: the same person, a new session id (a copy of the weaker session's id gains nothing).

@@ -3,7 +3,16 @@
 // account and client address together, so a stranger's failures cannot lock the owner out elsewhere;
 // a much higher per-account limit still bounds guessing spread over many addresses.
 import { normalizeEmail } from '../common/email';
-import { ensureAllowed, forgetHits, limitRule, reserve, type Hit, type LimitRule, type Reservation } from '../common/rate-limit';
+import {
+  ensureAllowed,
+  forgetHits,
+  limitRule,
+  releaseHits,
+  reserve,
+  type Hit,
+  type LimitRule,
+  type Reservation,
+} from '../common/rate-limit';
 import { SignalledCache } from '../common/signalled-cache';
 import type { Config } from '../config';
 import { changeSignal } from '../db/change-signals';
@@ -76,13 +85,15 @@ export async function forgetFailuresOf(config: Config, email: string): Promise<n
 
 /** What becomes of an attempt's reserved failure once the password has been checked. */
 export interface AttemptOutcome {
+  /** The reserved hits' ids: held on by a sign-in whose second factor is still to come. */
+  readonly held: readonly string[];
   /** The password was wrong: the reserved failure stays, and every instance forgets its "allowed" pairs. */
   failed(): Promise<void>;
-  /** The password was right, or was never checked: the reservation is taken back. */
-  withdraw(): Promise<void>;
+  /** The password was right, or was never checked: the reservation is taken back, with `also` (held ones). */
+  withdraw(also?: readonly string[]): Promise<void>;
 }
 
-const UNLIMITED: AttemptOutcome = { failed: async () => undefined, withdraw: async () => undefined };
+const UNLIMITED: AttemptOutcome = { held: [], failed: async () => undefined, withdraw: (also = []) => releaseHits(also) };
 
 /** The second factor's own daily budget per account (FACTOR_RULES.wrongFactorsPerAccountPerDay). */
 const WRONG_FACTORS_PER_DAY: LimitRule = {
@@ -103,7 +114,8 @@ export async function reserveAttempt(limits: SignInLimits | null, attempt: Attem
   if (!limits) return UNLIMITED;
   const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also]);
   return {
+    held: reservation.ids,
     failed: () => failureRecorded.raise(),
-    withdraw: () => reservation.release(),
+    withdraw: (also) => reservation.release(also),
   };
 }

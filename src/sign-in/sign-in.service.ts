@@ -30,6 +30,12 @@ export interface VerifiedPerson {
   secondFactor?: boolean;
   /** The kinds of second factor, when the record says (users.model.ts `factorKinds`). */
   factorKinds?: { totp: boolean; passkeys: boolean };
+  /**
+   * The attempt's budget hits, still counted as a failure while a second factor may be owed (the
+   * account may have one): taken back with the second factor's own once it is right, or by the journey
+   * when none is owed after all; left to expire when it never comes.
+   */
+  held?: readonly string[];
 }
 
 /** The sign-in page's check: the person, or null. */
@@ -42,6 +48,8 @@ export type PersonVerifier = (attempt: PasswordAttempt) => Promise<VerifiedPerso
 export type FactorVerifier = (
   account: { userId: string; email?: string; address: string },
   check: () => Promise<boolean>,
+  /** The password's budget hits the sign-in held on (VerifiedPerson `held`): taken back with this attempt's when it is right. */
+  held?: readonly string[],
 ) => Promise<boolean>;
 
 export interface SignIn {
@@ -68,7 +76,11 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
    * the budget. Without a cache hit the password is verified even for an unknown email, so both
    * failures take the same time; a hash made with older parameters is upgraded after a success.
    */
-  async function check(attempt: PasswordAttempt, remembered: VerifiedCredentialsCache | undefined): Promise<VerifiedPerson | null> {
+  async function check(
+    attempt: PasswordAttempt,
+    remembered: VerifiedCredentialsCache | undefined,
+    holdForSecondFactor = false,
+  ): Promise<VerifiedPerson | null> {
     const email = normalizeEmail(attempt.email);
     const { password } = attempt;
     const budget = { email, address: attempt.address };
@@ -96,17 +108,25 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
       if (credentials && failed) void failed(credentials._id, attempt.address);
       return null;
     }
-    await outcome.withdraw();
+    // A sign-in that may owe a second factor holds its hits until that comes: a right password
+    // alone is not yet a sign-in, and holding costs no write now (the release goes with the factor's).
+    const hold = holdForSecondFactor && credentials.secondFactor !== false && outcome.held.length > 0;
+    if (!hold) await outcome.withdraw();
     if (needsRehash(storedHash)) await usersService.upgradePasswordHash(credentials._id, await hashPassword(password, attempt.address));
     if (cached) remembered!.remember(email, password, credentials._id, cached.generation);
-    return { userId: credentials._id, secondFactor: credentials.secondFactor, factorKinds: credentials.factorKinds };
+    return {
+      userId: credentials._id,
+      secondFactor: credentials.secondFactor,
+      factorKinds: credentials.factorKinds,
+      ...(hold && { held: outcome.held }),
+    };
   }
   const idOf = (person: VerifiedPerson | null) => person?.userId ?? null;
 
   return {
     verify: (attempt) => check(attempt, undefined).then(idOf),
-    verifyPerson: (attempt) => check(attempt, undefined),
-    async verifyFactor(account, checkFactor) {
+    verifyPerson: (attempt) => check(attempt, undefined, true),
+    async verifyFactor(account, checkFactor, held = []) {
       // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
       // The sign-in budget, and the second factor's own daily one, which guessing codes runs into.
       const attempt = { email: account.email ?? `user:${account.userId}`, address: account.address };
@@ -118,7 +138,7 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
         await outcome.withdraw();
         throw err;
       }
-      if (right) await outcome.withdraw();
+      if (right) await outcome.withdraw(held);
       else {
         signInFailures.inc();
         await outcome.failed();

@@ -140,14 +140,27 @@ describe('signing in with the app', () => {
     expect(answers.filter((res) => res.status === 401)).toHaveLength(99);
   }, 60_000);
 
-  it('counts wrong codes in the sign-in budget, like wrong passwords', async () => {
+  it('counts wrong codes in the sign-in budget, like wrong passwords, and the password while its second factor is owed', async () => {
     const limited = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '3' });
     const { user, key } = await personWithApp();
     const { agent } = await passwordStep(limited, user);
-    for (let i = 0; i < 3; i++) expect((await giveCode(agent, `00000${i}`)).status).toBe(401);
+    // The password is held as an attempt until its second factor is right: two wrong codes fill the three.
+    for (let i = 0; i < 2; i++) expect((await giveCode(agent, `00000${i}`)).status).toBe(401);
     const refused = await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it('gives the held password back once the second factor is right: sign-ins with the app never fill the budget', async () => {
+    // A budget of two (the password held, and the code's own attempt): a password held and never given
+    // back would leave no room for the next sign-in's code.
+    const limited = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '2' });
+    const { user, key } = await personWithApp();
+    // Steps the enrolment did not use (it gave the current one).
+    for (const step of [NEXT_STEP, -NEXT_STEP]) {
+      const { agent } = await passwordStep(limited, user);
+      expect((await giveCode(agent, totpCode(key, clock.now() + step))).status).toBe(303);
+    }
   });
 
   it('takes a recovery code instead, once', async () => {

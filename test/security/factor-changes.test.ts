@@ -202,6 +202,30 @@ describe('a step-up', () => {
   });
 });
 
+describe('the pending sign-in', () => {
+  it('is replaced by the signed-in session: a copy of its cookie gains nothing from the second factor', async () => {
+    const user = await createUser();
+    const { recoveryCodes } = await enrolTotp((await signedInAgent(app, user)).agent);
+    const { agent, res } = await passwordStep(app, user);
+    expect(res.headers.location).toBe('/login/verify');
+    const pendingCopy = sessionCookieOf(res)!;
+    const form = await agent.get('/login/verify').expect(200);
+    const done = await agent
+      .post('/login/verify')
+      .type('form')
+      .send({ _csrf: csrfFrom(form.text), code: recoveryCodes[0] })
+      .expect(303);
+    expect(sessionCookieOf(done)).not.toBe(pendingCopy);
+    await agent.get('/home').expect(200);
+    // The copy is neither signed in nor still waiting for a factor.
+    const copyHome = await request(app).get('/home').set('Cookie', `sid=${pendingCopy}`);
+    expect(copyHome.status).toBe(302);
+    const copyVerify = await request(app).get('/login/verify').set('Cookie', `sid=${pendingCopy}`);
+    expect(copyVerify.status).toBe(302);
+    expect(copyVerify.headers.location).toBe('/login');
+  });
+});
+
 /** The `sid` cookie a response set. */
 function sessionCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
