@@ -19,6 +19,7 @@ import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
 import { BENCH_RESOURCES } from './bench-resource';
+import { consoleScale } from './console-scale';
 import { keycloakCommand, keycloakFixture } from './keycloak';
 import { hydraEnv, hydraFixture, migrateHydra } from './hydra';
 
@@ -270,7 +271,7 @@ Builds the server, starts a database of its own and loads each scenario with aut
 process on 127.0.0.1; every figure is printed as a ratio against a baseline measured in the same run.
   BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
   BENCH_ONLY=<substring>   only the groups whose name contains it (users, auth, catalogue, bearer,
-                           oauth, peers, weather, scale, memory)
+                           oauth, peers, weather, scale, console, memory)
   BENCH_KEYCLOAK=<home>    Keycloak in the peers group too (its home: bash bench/keycloak-fetch.sh)
   BENCH_HYDRA=<binary>     ORY Hydra in the peers group too (built by bash bench/hydra-fetch.sh)`;
 
@@ -697,6 +698,11 @@ async function main(): Promise<void> {
       report('CPU while loading one process', '', '', null, one.usage);
       report('CPU while loading two processes', '', '', null, two.usage);
       await second.stop();
+    }
+
+    if (wanted('console')) {
+      // It leaves 100,000 people and 10,000 applications in the database: the group after it reads by id only.
+      await consoleScale(uri, server.port, report);
     }
 
     if (wanted('memory')) {
