@@ -28,6 +28,19 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${base}/home`);
   }
+  /** The operator: an admin who signs in and turns on an authenticator app (a second factor, just now). */
+  async function operatorPage(name: { firstName?: string; lastName?: string } = {}): Promise<Page> {
+    const admin = await createUser(name);
+    await usersService.setRole(admin.id, 'admin', true);
+    const page = await newPage();
+    await signIn(page, admin);
+    await page.goto(`${base}/account/totp`);
+    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
+    await page.getByLabel('Code from the app').fill(totpCode(key));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    return page;
+  }
   const form = (body: Record<string, string>) => ({
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -60,16 +73,7 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     const theirs = await newPage();
     await signIn(theirs, target);
 
-    // The operator: an admin who turns on an authenticator app (a second factor, just now).
-    const admin = await createUser({ firstName: 'Olga', lastName: 'Operator' });
-    await usersService.setRole(admin.id, 'admin', true);
-    const page = await newPage();
-    await signIn(page, admin);
-    await page.goto(`${base}/account/totp`);
-    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
-    await page.getByLabel('Code from the app').fill(totpCode(key));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    const page = await operatorPage({ firstName: 'Olga', lastName: 'Operator' });
 
     await page.goto(`${base}/admin`);
     await page.waitForURL(`${base}/admin/people`);
@@ -112,15 +116,7 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
   });
 
   it('registers an application in the console, a person signs in to it, and the application uses its secret', async () => {
-    const admin = await createUser();
-    await usersService.setRole(admin.id, 'admin', true);
-    const page = await newPage();
-    await signIn(page, admin);
-    await page.goto(`${base}/account/totp`);
-    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
-    await page.getByLabel('Code from the app').fill(totpCode(key));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    const page = await operatorPage();
 
     // The application's redirect URI is this server's development page that shows what came back.
     const redirectUri = `${base}/oauth/callback-debug`;
