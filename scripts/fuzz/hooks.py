@@ -24,6 +24,9 @@ CONSOLE_ID = ENV["FUZZ_CONSOLE_ID"]
 # The accounts the run relies on: an operator's change aimed at one goes to a throwaway person.
 OWN_PEOPLE = (USER_ID, TARGET_ID, CONSOLE_ID)
 CLIENT = {"client_id": ENV["FUZZ_CLIENT_ID"], "client_secret": ENV["FUZZ_CLIENT_SECRET"]}
+# The clients the run relies on (the first is also the operator's): changed, re-keyed or deleted by an
+# operator they would end the credentials of every later call, so such a change goes to a throwaway.
+OWN_CLIENTS = (ENV["FUZZ_CLIENT_ID"], ENV["FUZZ_REGISTERED_CLIENT_ID"])
 JWT = {"Authorization": f"Bearer {ENV['FUZZ_JWT']}"}
 AUTHORIZE = {"client_id": ENV["FUZZ_CLIENT_ID"], "redirect_uri": ENV["FUZZ_REDIRECT_URI"]}
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
@@ -236,6 +239,8 @@ def before_call(ctx, case, **kwargs):
         # aimed at the run's own accounts they would end the session and tokens the run relies on.
         if path.startswith("/admin/api/people/{id}") and method != "GET" and params.get("id") in OWN_PEOPLE:
             params["id"] = _throwaway_user()
+        if path.startswith("/admin/api/applications/{clientId}") and method != "GET" and params.get("clientId") in OWN_CLIENTS:
+            params["clientId"] = _throwaway_client()
     elif path == "/admin" or path.startswith("/admin/"):
         # The console: its admin's session (a second factor just given) and its token.
         case.headers = {**(case.headers or {}), "Cookie": f"sid={ENV['FUZZ_CONSOLE_SID']}"}
@@ -243,6 +248,8 @@ def before_call(ctx, case, **kwargs):
             _fill(case.body, {"_csrf": ENV["FUZZ_CONSOLE_CSRF"]})
             if params.get("id") in OWN_PEOPLE:
                 params["id"] = _throwaway_user()
+            if path.startswith("/admin/applications/{clientId}") and params.get("clientId") in OWN_CLIENTS:
+                params["clientId"] = _throwaway_client()
     elif path == "/oauth/userinfo":
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {ENV['FUZZ_OIDC_TOKEN']}"}
     elif path == "/oauth/register" and isinstance(case.body, dict):
