@@ -9,6 +9,7 @@ import { testApp } from '../helpers/app';
 import { runCommand } from '../helpers/commands';
 import { testDatabaseUriWithName, useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
+import { msUntilFalse } from '../helpers/polling';
 
 useTestDatabase();
 const app = testApp();
@@ -135,6 +136,9 @@ describe('npm run oauth:client', () => {
 
     const rotated = await runJson<{ client_secret: string }>(['rotate-secret', clientId]);
     expect(rotated.client_secret).not.toBe(secret);
+    // The command is another process: the running app refuses the old secret within a second, as its
+    // clients are kept behind a change signal it reads twice a second (docs/operations.md).
+    expect(await msUntilFalse(async () => (await clientCredentials(clientId, secret)).status === 200)).toBeLessThanOrEqual(1000);
     await clientCredentials(clientId, secret).expect(401);
     const token = await clientCredentials(clientId, rotated.client_secret).expect(200);
 
@@ -142,7 +146,9 @@ describe('npm run oauth:client', () => {
     expect(deleted.stdout).toContain(`deleted ${clientId}`);
     expect(await ClientModel.findById(clientId).lean()).toBeNull();
     expect(await TokenModel.countDocuments({ clientId })).toBe(0);
-    await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(401);
+    const me = () => request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`);
+    expect(await msUntilFalse(async () => (await me()).status !== 401)).toBeLessThanOrEqual(1000);
+    await me().expect(401);
     await expect(run(['show', clientId])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining(`no client has the id ${clientId}`),
