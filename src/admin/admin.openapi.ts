@@ -44,6 +44,13 @@ const change = (operationId: string, summary: string) => ({
 const nullableText = { type: ['string', 'null'] };
 const application = pathParam('clientId', 'A client id');
 const noApplication = json(ref('OAuthError'), 'not_found: no such application');
+/** Each field PATCH may change (registration.service.ts CHANGEABLE_METADATA, every one of them), as it is checked. */
+const CHANGEABLE_SCHEMAS: Record<(typeof CHANGEABLE_METADATA)[number], unknown> = {
+  client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
+  client_uri: { type: 'string' },
+  redirect_uris: { type: 'array', items: str, minItems: 1, maxItems: LIMITS.urisPerClient },
+  grant_types: { type: 'array', items: ref('Grant'), minItems: 1 },
+};
 
 const consoleTags = ['Operator console'];
 /** A console page: for people with the admin role and a second factor from the last 10 minutes. */
@@ -338,12 +345,7 @@ export const adminOpenApi: OpenApiFragment = {
         requestBody: jsonRequest({
           type: 'object',
           minProperties: 1,
-          properties: {
-            client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
-            client_uri: { type: 'string' },
-            redirect_uris: { type: 'array', items: str, minItems: 1, maxItems: LIMITS.urisPerClient },
-            grant_types: { type: 'array', items: ref('Grant'), minItems: 1 },
-          },
+          properties: CHANGEABLE_SCHEMAS,
           additionalProperties: false,
         }),
         responses: {
