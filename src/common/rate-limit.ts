@@ -75,8 +75,27 @@ export function forgetHits(rule: LimitRule, keys: string[], keyPrefixes: string[
 export interface Reservation {
   /** The hits' ids, for a later request to take back with its own (releaseHits). */
   readonly ids: readonly string[];
-  /** Takes the hits back, and those of `also` in the same command. */
+  /** For each of the reservation's single-use marks: whether this request was the first to use it. */
+  readonly fresh: readonly boolean[];
+  /** Takes the hits back, and those of `also` in the same command (the marks stay used). */
   release(also?: readonly string[]): Promise<void>;
+}
+
+/**
+ * A single-use value (an authenticator-app code's time step): written once, in the same command as a
+ * reservation's hits, until it expires. A second write of the same id finds it used.
+ */
+export interface SingleUse {
+  readonly id: string;
+  readonly expiresAt: Date;
+}
+
+const singleUseDoc = ({ id, expiresAt }: SingleUse) => ({ _id: `once:${id}`, key: `once:${id}`, expiresAt });
+
+/** Writes single-use marks with no budget (rate limits off): for each, whether it was fresh. */
+export async function useOnce(marks: readonly SingleUse[], now = new Date()): Promise<boolean[]> {
+  const taken = await rateLimitStore.takeSlots(marks.map(singleUseDoc), now);
+  return marks.map((_, i) => !taken.has(i));
 }
 
 /** Takes back hits an earlier request reserved and handed on (their ids). */
@@ -103,13 +122,17 @@ function freeSlot(limit: number, held: ReadonlySet<number>): number {
  * the request look at the key's slots (clearing expired hits) and take a free one; a key with none
  * free, or still contended after a few rounds, takes the request's hits back and throws
  * TooManyRequestsError. Under a burst some may be refused that a one-at-a-time order would have let
- * through, never the reverse.
+ * through, never the reverse. Single-use marks (`once`) ride in the first round's command: the
+ * reservation says which were fresh, and a refused request takes back the ones it wrote.
  */
-export async function reserve(hits: Hit[], now = new Date()): Promise<Reservation> {
+export async function reserve(hits: Hit[], now = new Date(), once: readonly SingleUse[] = []): Promise<Reservation> {
   const written: string[] = [];
   const release = (also: readonly string[] = []) => rateLimitStore.deleteHits([...written, ...also]);
   let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: new Set<number>() }));
-  for (let round = 0; pending.length > 0; round++) {
+  // The marks go with the first round's hits; one this request wrote is taken back if it is refused.
+  const marks = once.map(singleUseDoc);
+  let fresh: boolean[] = [];
+  for (let round = 0; pending.length > 0 || round === 0; round++) {
     if (round > 0) {
       const slots = await rateLimitStore.slotsOf(pending.map(({ key }) => key));
       const expired = slots.filter((slot) => slot.expiresAt <= now).map((slot) => String(slot._id));
@@ -121,7 +144,7 @@ export async function reserve(hits: Hit[], now = new Date()): Promise<Reservatio
       }
       const full = pending.filter(({ hit, held }) => held.size >= hit.rule.limit).map(({ hit }) => hit);
       if (full.length > 0 || round >= RESERVE_ROUNDS) {
-        await release();
+        await release(marks.filter((_, i) => fresh[i]).map(({ _id }) => _id));
         throw full.length > 0 ? await refusal(full, now) : new TooManyRequestsError(1);
       }
     }
@@ -130,13 +153,14 @@ export async function reserve(hits: Hit[], now = new Date()): Promise<Reservatio
       key,
       expiresAt: new Date(now.getTime() + hit.rule.windowMs),
     }));
-    const taken = await rateLimitStore.takeSlots(docs, now);
+    const taken = await rateLimitStore.takeSlots(round === 0 ? [...docs, ...marks] : docs, now);
+    if (round === 0) fresh = marks.map((_, i) => !taken.has(docs.length + i));
     docs.forEach((doc, i) => {
       if (!taken.has(i)) written.push(doc._id);
     });
     pending = pending.filter((_, i) => taken.has(i));
   }
-  return { ids: written, release };
+  return { ids: written, fresh, release };
 }
 
 /** The client address; IPv6 addresses are grouped by /56, since one subscriber usually holds that many. */

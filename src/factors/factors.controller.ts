@@ -121,16 +121,19 @@ export function createFactorsController(deps: {
       const user = await usersService.findCurrent(pending.userId);
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
+      // A right app code is known before the budget is asked: its single-use mark goes with the
+      // budget's hits, in one command, and counts only when the budget has room.
+      const appCode = pending.factors.totp && typed.length === FACTOR_RULES.totp.digits ? await totp.match(user._id, typed) : null;
       try {
         const right = await verifyFactor(
           { userId: user._id, email: user.email, address: clientAddress(req) },
-          async () => {
-            if (pending.factors.totp && typed.length === FACTOR_RULES.totp.digits && (await totp.verify(user._id, typed)))
-              used = 'authenticator app';
+          async ([fresh]) => {
+            if (appCode) used = fresh ? 'authenticator app' : null;
             else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
             return used !== null;
           },
           pending.held,
+          appCode ? [appCode] : [],
         );
         if (!right) {
           await journey.secondFactorFailed(req, pending);

@@ -2,7 +2,7 @@
 import { trusted } from 'mongoose';
 import type { Sealed } from '../common/crypto';
 import { isDuplicateKeyError } from '../db/duplicate-key';
-import { CodeUseModel, TotpModel, type TotpDocument } from './totp.model';
+import { TotpModel, type TotpDocument } from './totp.model';
 
 export function find(userId: string): Promise<TotpDocument | null> {
   return TotpModel.findById(userId).lean<TotpDocument>().exec();
@@ -30,21 +30,6 @@ export async function confirm(userId: string, now: Date): Promise<void> {
 
 export async function remove(userId: string): Promise<boolean> {
   return (await TotpModel.deleteOne({ _id: userId }).exec()).deletedCount === 1;
-}
-
-/** Records a code's use; false when it was used already (of any number at once, one records it). */
-export async function recordUse(id: string, expiresAt: Date): Promise<boolean> {
-  try {
-    await CodeUseModel.create({ _id: id, expiresAt });
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
-}
-
-export async function deleteExpiredUses(now: Date): Promise<void> {
-  await CodeUseModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
 }
 
 /** Removes the account's app if it was turned on at or after `since`; whether it was. */

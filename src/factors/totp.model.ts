@@ -21,17 +21,3 @@ const totpSchema = new Schema<TotpDocument>(
   { collection: 'totp_secrets', versionKey: false },
 );
 export const TotpModel = model<TotpDocument>('TotpSecret', totpSchema);
-
-/** A one-time code used: `<userId>:<time step>`, inserted once (a second insert is a replay). */
-export interface CodeUseDocument {
-  _id: string;
-  expiresAt: Date;
-}
-
-const codeUseSchema = new Schema<CodeUseDocument>(
-  { _id: { type: String, required: true }, expiresAt: { type: Date, required: true } },
-  { collection: 'totp_code_uses', versionKey: false },
-);
-// Swept by query (FerretDB 1.x has no TTL indexes).
-codeUseSchema.index({ expiresAt: 1 });
-export const CodeUseModel = model<CodeUseDocument>('TotpCodeUse', codeUseSchema);

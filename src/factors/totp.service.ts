@@ -1,10 +1,11 @@
 // Authenticator-app codes (RFC 6238) with otpauth: enrolment confirmed by a first code, a QR code
 // made here (qrcode, inline SVG), the secret sealed with SIGNING_KEYS_SECRET, and each code accepted
-// once: its time step is recorded by a unique insert, so a replay (or the same code sent many times
-// at once, to any instance) is refused.
+// once: its time step is a single-use mark (common/rate-limit.ts `SingleUse`), written by a unique
+// insert, so a replay (or the same code sent many times at once, to any instance) is refused. At
+// sign-in the mark goes in the same command as the attempt's budget hits.
 import { Secret, TOTP } from 'otpauth';
 import { seal, unseal } from '../common/crypto';
-import { throttled } from '../db/sweeper';
+import { useOnce, type SingleUse } from '../common/rate-limit';
 import * as totpDao from './totp.dao';
 import { changeFactors } from './factors.service';
 import { FACTOR_RULES } from './factors.rules';
@@ -15,8 +16,6 @@ const qrCodes = async () => (await import('qrcode')).default;
 
 const { algorithm, digits, period, window, secretBytes } = FACTOR_RULES.totp;
 const PURPOSE = 'totp-secret';
-
-const sweepUses = throttled(3600_000, (now) => totpDao.deleteExpiredUses(now));
 
 export interface Enrolment {
   /** The secret in base32, for typing into an app by hand. */
@@ -45,17 +44,15 @@ export function createTotp(config: { issuer: string; sealingSecret: string; cloc
     qrSvg: await (await qrCodes()).toString(totpOf(secret, label).toString(), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
   });
 
-  /** Whether the code is right for this secret now and not used before (then it is used up). */
-  async function accept(userId: string, secretBase32: string, code: string): Promise<boolean> {
-    if (!new RegExp(`^\\d{${digits}}$`).test(code)) return false;
+  /** The code's single-use mark when it is right for this secret now (used or not), else null. */
+  function matching(userId: string, secretBase32: string, code: string): SingleUse | null {
+    if (!new RegExp(`^\\d{${digits}}$`).test(code)) return null;
     const now = clock.now();
     const delta = totpOf(secretBase32, '').validate({ token: code, timestamp: now, window });
-    if (delta === null) return false;
+    if (delta === null) return null;
     const step = Math.floor(now / 1000 / period) + delta;
-    const expiresAt = new Date((step + window + 2) * period * 1000);
-    const fresh = await totpDao.recordUse(`${userId}:${step}`, expiresAt);
-    sweepUses();
-    return fresh;
+    // Kept until no window can accept the step again.
+    return { id: `totp:${userId}:${step}`, expiresAt: new Date((step + window + 2) * period * 1000) };
   }
 
   return {
@@ -82,18 +79,22 @@ export function createTotp(config: { issuer: string; sealingSecret: string; cloc
       return secret ? enrolment(secret, label) : null;
     },
 
-    /** The first code turns the app on; false when it is wrong (or there is no enrolment). */
+    /** The first code turns the app on; false when it is wrong or used (or there is no enrolment). */
     async confirm(userId: string, code: string): Promise<boolean> {
       const secret = await secretOf(userId, false);
-      if (!secret || !(await accept(userId, secret, code))) return false;
+      const mark = secret && matching(userId, secret, code);
+      if (!mark || !(await useOnce([mark], new Date(clock.now())))[0]) return false;
       await changeFactors(userId, () => totpDao.confirm(userId, new Date(clock.now())));
       return true;
     },
 
-    /** A code at sign-in: right, in its window, and not used before. */
-    async verify(userId: string, code: string): Promise<boolean> {
+    /**
+     * A code at sign-in, right and in its window: its single-use mark, for the sign-in to write with the
+     * attempt's budget (a mark found written means the code was used). Null when it is wrong.
+     */
+    async match(userId: string, code: string): Promise<SingleUse | null> {
       const secret = await secretOf(userId, true);
-      return secret !== null && accept(userId, secret, code);
+      return secret === null ? null : matching(userId, secret, code);
     },
 
     remove: (userId: string): Promise<boolean> => totpDao.remove(userId),

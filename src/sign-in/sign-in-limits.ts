@@ -9,7 +9,9 @@ import {
   limitRule,
   releaseHits,
   reserve,
+  useOnce,
   type Hit,
+  type SingleUse,
   type LimitRule,
   type Reservation,
 } from '../common/rate-limit';
@@ -87,13 +89,20 @@ export async function forgetFailuresOf(config: Config, email: string): Promise<n
 export interface AttemptOutcome {
   /** The reserved hits' ids: held on by a sign-in whose second factor is still to come. */
   readonly held: readonly string[];
+  /** For each single-use mark given with the attempt: whether this attempt used it first. */
+  readonly fresh: readonly boolean[];
   /** The password was wrong: the reserved failure stays, and every instance forgets its "allowed" pairs. */
   failed(): Promise<void>;
   /** The password was right, or was never checked: the reservation is taken back, with `also` (held ones). */
   withdraw(also?: readonly string[]): Promise<void>;
 }
 
-const UNLIMITED: AttemptOutcome = { held: [], failed: async () => undefined, withdraw: (also = []) => releaseHits(also) };
+const unlimited = (fresh: readonly boolean[]): AttemptOutcome => ({
+  held: [],
+  fresh,
+  failed: async () => undefined,
+  withdraw: (also = []) => releaseHits(also),
+});
 
 /** The second factor's own daily budget per account (FACTOR_RULES.wrongFactorsPerAccountPerDay). */
 const WRONG_FACTORS_PER_DAY: LimitRule = {
@@ -108,13 +117,20 @@ export const secondFactorDay = (userId: string): Hit => ({ rule: WRONG_FACTORS_P
 /**
  * Counts the attempt as a failure before the password is checked (common/rate-limit.ts `reserve`), so
  * a burst of attempts sent at once gets no more checks than the budget, on one instance or many.
- * Throws TooManyRequestsError, writing nothing, when the budget is spent.
+ * Throws TooManyRequestsError, writing nothing, when the budget is spent. Single-use marks (`once`, an
+ * authenticator-app code's time step) are written in the same command.
  */
-export async function reserveAttempt(limits: SignInLimits | null, attempt: Attempt, also: Hit[] = []): Promise<AttemptOutcome> {
-  if (!limits) return UNLIMITED;
-  const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also]);
+export async function reserveAttempt(
+  limits: SignInLimits | null,
+  attempt: Attempt,
+  also: Hit[] = [],
+  once: readonly SingleUse[] = [],
+): Promise<AttemptOutcome> {
+  if (!limits) return unlimited(once.length > 0 ? await useOnce(once) : []);
+  const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also], new Date(), once);
   return {
     held: reservation.ids,
+    fresh: reservation.fresh,
     failed: () => failureRecorded.raise(),
     withdraw: (also) => reservation.release(also),
   };

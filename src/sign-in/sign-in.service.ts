@@ -4,6 +4,7 @@
 // (used by HTTP Basic, which sends the same password on every request) and argon2. Over budget it
 // throws TooManyRequestsError, which carries only the wait: each surface words the 429 its own way.
 import { normalizeEmail } from '../common/email';
+import type { SingleUse } from '../common/rate-limit';
 import { signInFailures } from '../common/metrics';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import type { Config } from '../config';
@@ -47,9 +48,15 @@ export type PersonVerifier = (attempt: PasswordAttempt) => Promise<VerifiedPerso
  */
 export type FactorVerifier = (
   account: { userId: string; email?: string; address: string },
-  check: () => Promise<boolean>,
+  /** Runs once the budget has room; `fresh` says of each of `once` whether this attempt used it first. */
+  check: (fresh: readonly boolean[]) => Promise<boolean>,
   /** The password's budget hits the sign-in held on (VerifiedPerson `held`): taken back with this attempt's when it is right. */
   held?: readonly string[],
+  /**
+   * Single-use marks the check relies on (the time step of an authenticator-app code already found
+   * right): written with the budget's hits, in one command, and kept only when the budget has room.
+   */
+  once?: readonly SingleUse[],
 ) => Promise<boolean>;
 
 export interface SignIn {
@@ -126,14 +133,14 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
   return {
     verify: (attempt) => check(attempt, undefined).then(idOf),
     verifyPerson: (attempt) => check(attempt, undefined, true),
-    async verifyFactor(account, checkFactor, held = []) {
+    async verifyFactor(account, checkFactor, held = [], once = []) {
       // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
       // The sign-in budget, and the second factor's own daily one, which guessing codes runs into.
       const attempt = { email: account.email ?? `user:${account.userId}`, address: account.address };
-      const outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)]);
+      const outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)], once);
       let right: boolean;
       try {
-        right = await checkFactor();
+        right = await checkFactor(outcome.fresh);
       } catch (err) {
         await outcome.withdraw();
         throw err;

@@ -5,7 +5,9 @@
 import request from 'supertest';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
-import { testApp } from '../helpers/app';
+import { HitModel } from '../../src/common/rate-limit.model';
+import { testApp, testConfig } from '../helpers/app';
+import { forgetFailuresOf } from '../../src/sign-in/sign-in.service';
 import { postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
@@ -146,10 +148,46 @@ describe('signing in with the app', () => {
     const { agent } = await passwordStep(limited, user);
     // The password is held as an attempt until its second factor is right: two wrong codes fill the three.
     for (let i = 0; i < 2; i++) expect((await giveCode(agent, `00000${i}`)).status).toBe(401);
-    const refused = await giveCode(agent, totpCode(key, clock.now() + NEXT_STEP));
+    const right = totpCode(key, clock.now() + NEXT_STEP);
+    const refused = await giveCode(agent, right);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    // The refused code was not used up: once the account is unlocked, the same code signs in.
+    await forgetFailuresOf(testConfig(), user.email);
+    expect((await giveCode(agent, right)).status).toBe(303);
   });
+
+  it('accepts a code once with the budgets on: of 100 at once on two instances, one signs in, the others are refused', async () => {
+    // The 15-minute budgets wide open; the daily one for wrong codes (30) lets some through to be checked.
+    const budget = {
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '1000',
+      RATE_LIMIT_SIGN_IN_PER_ACCOUNT: '1000',
+      RATE_LIMIT_SIGN_IN_PER_ADDRESS: '1000',
+    };
+    const servers = [testApp(budget, { clock }), testApp(budget, { clock })];
+    const { user, key } = await personWithApp();
+    const code = totpCode(key, clock.now() + NEXT_STEP);
+    const browsers: Awaited<ReturnType<typeof passwordStep>>[] = [];
+    for (let batch = 0; batch < 25; batch++) {
+      browsers.push(...(await Promise.all([0, 1, 0, 1].map((i) => passwordStep(servers[i], user, request.agent(servers[i]))))));
+    }
+    const pages = await Promise.all(browsers.map(({ agent }) => agent.get('/login/verify').expect(200)));
+    const answers = await Promise.all(
+      browsers.map(({ agent }, i) =>
+        agent
+          .post('/login/verify')
+          .type('form')
+          .send({ _csrf: csrfFrom(pages[i].text), code }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 401 && status !== 429 && status !== 303)).toEqual([]);
+    expect(statuses.filter((status) => status === 401).length).toBeGreaterThan(0);
+    // The address's many attempts would fill the next tests' default budget for 127.0.0.1.
+    await HitModel.deleteMany({}).exec();
+  }, 60_000);
 
   it('gives the held password back once the second factor is right: sign-ins with the app never fill the budget', async () => {
     // A budget of two (the password held, and the code's own attempt): a password held and never given
