@@ -44,7 +44,7 @@ function layerRules(folder, up, oauthSubFeature = false, ignores = []) {
 
 const { JOURNEY_ONLY } = journeyLint;
 
-const ENTRY_POINTS = ['src/app.ts', 'src/server.ts', 'src/wiring.ts', 'src/cli/**/*.ts'];
+const ENTRY_POINTS = ['src/app.ts', 'src/server.ts', 'src/wiring.ts', 'src/stores.ts', 'src/cli/**/*.ts'];
 
 const NO_IMPORT_TIME_WORK = {
   // Setting the driver's global options (db/mongoose.ts) is configuration, not work.

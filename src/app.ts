@@ -46,6 +46,7 @@ import { createJourney } from './sign-in/journey.service';
 import { systemClock, type Clock } from './common/clock';
 import { RESOURCE_SCOPE } from './oauth/protocol';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createStores } from './stores';
 
 export interface AppDeps {
   config: Config;
@@ -95,20 +96,22 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
   return buildApp(
     { config, logger },
     (app) => {
-      const accessTokens = createAccessTokens(config.jwtSecret, usersService.credentialsStamp);
+      // The records' stores and their caches, once for this app (src/stores.ts).
+      const stores = createStores(clock);
+      const accessTokens = createAccessTokens(config.jwtSecret, (userId) => usersService.credentialsStamp(stores.users, userId));
       // One session middleware, mounted only on the browser routes.
-      const sessions = createSessionMiddleware(config);
+      const sessions = createSessionMiddleware(config, stores.users);
       const csrf = createCsrf(config);
       const activity = createActivityLog(logger);
       // The one password check, shared by every surface that checks a password.
-      const signIn = createSignIn(config, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
+      const signIn = createSignIn(config, stores.users, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger);
       // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
-      const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded);
+      const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded, stores.users);
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
-      const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock);
+      const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock, stores);
       const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded, resume: oauth.resume });
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
@@ -142,7 +145,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use(createConsoleRouter(sessions, { config, csrf, journey, admin: administration }));
       app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
       app.use(
-        createFactorsRouter(config, sessions, csrf, journey, factors, activity, signIn.verifyFactor, {
+        createFactorsRouter(config, sessions, csrf, journey, { ...factors, users: stores.users }, activity, signIn.verifyFactor, {
           notify,
           alert: accounts.factorGuessing,
         }),

@@ -9,7 +9,7 @@ import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
-import { signedInPerson, type SessionEndedHook } from '../session/session.middleware';
+import { sessionPerson, signedInPerson, type SessionEndedHook } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
@@ -132,7 +132,7 @@ export function createAccountController(
 
   return {
     async showSignUp(req: Request, res: Response): Promise<void> {
-      if (req.session.userId && (await sessionService.currentUser(req.session))) return void res.redirect(302, '/account');
+      if (req.session.userId && (await sessionPerson(req))) return void res.redirect(302, '/account');
       page(
         res,
         200,
@@ -169,7 +169,7 @@ export function createAccountController(
           : { href: '/login', label: 'Sign in to send a new link' };
         return void page(res, 400, deadLinkPage(outcome.dead, again));
       }
-      page(res, 200, emailVerifiedPage(outcome.verified, Boolean(await sessionService.currentUser(req.session))));
+      page(res, 200, emailVerifiedPage(outcome.verified, Boolean(await sessionPerson(req))));
     },
 
     async resendVerification(_req: Request, res: Response): Promise<void> {

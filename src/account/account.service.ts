@@ -37,6 +37,7 @@ export function createAccounts(
   activity: ActivityLog,
   logger: Logger,
   endAccess: usersService.AccessEndedHook,
+  users: usersService.UserStore,
 ) {
   const site = new URL(config.publicUrl).host;
   const linkTo = (path: string, token: string) => `${config.publicUrl}${path}?token=${token}`;
@@ -167,7 +168,7 @@ export function createAccounts(
 
     /** A second factor was added or removed: the owner is mailed, wherever it came from (nothing waits for the mail). */
     async factorChanged(userId: string, change: { added: boolean; what: string; from: string }): Promise<void> {
-      const user = await usersService.findCurrent(userId);
+      const user = await users.findCurrent(userId);
       if (!user?.email || !mailer.available) return;
       mailer.send(factorChangeMail(user.email, { ...change, at: new Date() }, FACTOR_RULES.recentFactorDays, site));
     },
@@ -177,7 +178,7 @@ export function createAccounts(
      * mail is no failure of the page that asked).
      */
     async factorGuessing(userId: string): Promise<void> {
-      const user = await usersService.findCurrent(userId);
+      const user = await users.findCurrent(userId);
       if (!user?.email || !mailer.available) return;
       try {
         await reserve([{ rule: GUESSING_ALERT, key: userId }]);

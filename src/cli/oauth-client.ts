@@ -96,7 +96,7 @@ const grantsOf = (values: Values) => (values.grants ? { grants: values.grants.sp
 
 async function ownerIdOf(email: string | undefined): Promise<string | undefined> {
   if (email === undefined) return undefined;
-  const owner = await usersService.findCredentials(email);
+  const owner = await usersService.findByEmail(email);
   if (!owner) throw new Error(`no user has the email ${email}`);
   return owner._id;
 }

@@ -3,10 +3,13 @@
 // here, and within a second when it was made elsewhere. Entries also expire, and the least recently
 // used goes first when it is full.
 import type { ChangeSignal } from '../db/change-signals';
+import { systemClock, type Clock } from './clock';
 
 export interface SignalledCacheOptions {
   maxEntries: number;
   ttlMs: number;
+  /** The time entries expire by (the system's unless a test moves one). */
+  clock?: Clock;
 }
 
 interface Entry<V> {
@@ -28,7 +31,7 @@ export class SignalledCache<V> {
    * The value if it is cached and no change was signalled since it was loaded. Also returns the
    * generation to hand to set() with a value loaded after this call.
    */
-  async get(key: string, now = Date.now()): Promise<{ value: V | undefined; generation: number }> {
+  async get(key: string, now = this.now()): Promise<{ value: V | undefined; generation: number }> {
     const generation = await this.signal.current();
     if (generation !== this.generation) {
       this.entries.clear();
@@ -46,7 +49,7 @@ export class SignalledCache<V> {
    * Keeps a value loaded after get() returned `generation`, unless a change was signalled meanwhile
    * (the value may predate it). `ttlMs` may shorten the cache's own lifetime for this entry.
    */
-  set(key: string, value: V, generation: number, ttlMs = this.options.ttlMs, now = Date.now()): void {
+  set(key: string, value: V, generation: number, ttlMs = this.options.ttlMs, now = this.now()): void {
     if (generation !== this.signal.seen || generation !== this.generation) return;
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: now + Math.min(ttlMs, this.options.ttlMs) });
@@ -63,6 +66,10 @@ export class SignalledCache<V> {
     const loaded = await load();
     if (loaded !== null) this.set(key, loaded, generation, ttlMs?.(loaded));
     return loaded;
+  }
+
+  private now(): number {
+    return (this.options.clock ?? systemClock).now();
   }
 
   delete(key: string): void {

@@ -45,13 +45,14 @@ export function createFactorsController(deps: {
   journey: Journey;
   totp: Totp;
   passkeys: Passkeys;
+  users: usersService.UserStore;
   activity: ActivityLog;
   verifyFactor: FactorVerifier;
   notify: factorsService.FactorNotice;
   /** Wrong codes ran into their budget: the owner hears (account.service.ts `factorGuessing`). */
   alert: (userId: string) => Promise<void>;
 }) {
-  const { csrf, journey, totp, passkeys, activity, verifyFactor, notify, alert } = deps;
+  const { csrf, journey, totp, passkeys, users, activity, verifyFactor, notify, alert } = deps;
   const where = (req: Request, detail: string) => ({
     address: displayAddress(req),
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
@@ -118,7 +119,7 @@ export function createFactorsController(deps: {
       if (!pending) return void res.redirect(303, journey.nothingPending(req));
       const code = bodyField(req, 'code');
       const typed = typeof code === 'string' ? code.trim().slice(0, 40) : '';
-      const user = await usersService.findCurrent(pending.userId);
+      const user = await users.findCurrent(pending.userId);
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
       // A right app code is known before the budget is asked: its single-use mark goes with the

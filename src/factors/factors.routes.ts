@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { ActivityLog } from '../account/activity.service';
 import { requireSession } from '../session/session.middleware';
 import type { FactorVerifier } from '../sign-in/sign-in.service';
+import type { UserStore } from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
 import { createFactorsController } from './factors.controller';
@@ -41,7 +42,7 @@ export function createFactorsRouter(
   sessions: RequestHandler,
   csrf: Csrf,
   journey: Journey,
-  services: { totp: Totp; passkeys: Passkeys },
+  services: { totp: Totp; passkeys: Passkeys; users: UserStore },
   activity: ActivityLog,
   verifyFactor: FactorVerifier,
   notices: { notify: FactorNotice; alert: (userId: string) => Promise<void> },

@@ -25,6 +25,7 @@ import { createTokensRouter } from './tokens/tokens.routes';
 import { createDpopProofs } from './dpop/dpop.service';
 import { createJwtAccessTokens } from './tokens/jwt-access-tokens.service';
 import { createAccessTokenCache } from './tokens/tokens.service';
+import type { Stores } from '../stores';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
 export function createOAuthRouter(
@@ -36,6 +37,7 @@ export function createOAuthRouter(
   lifecycle: Lifecycle,
   keys: KeyRing,
   clock: Clock,
+  stores: Stores,
 ): {
   router: Router;
   requireOAuthToken: ReturnType<typeof createBearerGuard>;
@@ -50,7 +52,7 @@ export function createOAuthRouter(
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const dpop = createDpopProofs(config, clock);
   const jwts = createJwtAccessTokens(keys, config);
-  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts);
+  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts, stores.users);
   const router = Router();
   const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts);
   router.use(authorize.router);

@@ -13,7 +13,7 @@ import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
 import type { Journey } from '../sign-in/journey.service';
-import { signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
+import { sessionPerson, signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
 import { HTML_CONTENT_TYPE } from '../web/html';
 import type { SignInProvider } from '../web/sign-in-providers';
@@ -44,7 +44,7 @@ export function createSessionController(
     async showLogin(req: Request, res: Response): Promise<void> {
       const returnTo = sessionService.safeReturnTo(req.query.return_to);
       // prompt=login (from the authorization endpoint) asks a signed-in person to sign in again.
-      if (req.query.prompt !== 'login' && (await sessionService.currentUser(req.session))) {
+      if (req.query.prompt !== 'login' && (await sessionPerson(req))) {
         res.redirect(302, returnTo);
         return;
       }

@@ -8,6 +8,7 @@ import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
 import type { UserRecord } from '../users/users.types';
+import type { UserStore } from '../users/users.service';
 import type { PendingStep } from '../sign-in/journey.service';
 import type { PendingLink } from '../upstream/upstream.service';
 import { currentUser, type EndedSession } from './session.service';
@@ -42,8 +43,13 @@ export type SessionEndedHook = (ended: EndedSession) => Promise<void>;
 
 export const REMEMBER_ME_MS = 30 * 24 * 3600 * 1000;
 
-export function createSessionMiddleware(config: Config): RequestHandler {
-  return session({
+/** The app's people, handed to each request by its session middleware (the app's one users cache). */
+const PEOPLE = Symbol('people');
+type WithPeople = Request & { [PEOPLE]?: UserStore };
+
+/** The session middleware of one app: whom a session belongs to is read through `users`, the app's store. */
+export function createSessionMiddleware(config: Config, users: UserStore): RequestHandler {
+  const sessions = session({
     name: 'sid',
     secret: config.sessionSecret,
     store: new MongoSessionStore(),
@@ -51,6 +57,17 @@ export function createSessionMiddleware(config: Config): RequestHandler {
     saveUninitialized: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' },
   });
+  return (req, res, next) => {
+    (req as WithPeople)[PEOPLE] = users;
+    return sessions(req, res, next);
+  };
+}
+
+/** The person the request's session belongs to, or null (signed out, or the person was deleted or disabled). */
+export function sessionPerson(req: Request): Promise<UserRecord | null> {
+  const users = (req as WithPeople)[PEOPLE];
+  if (!users) throw new Error('no session middleware runs before this route');
+  return currentUser(users, req.session);
 }
 
 /** express-session's callback style as a promise. */
@@ -92,7 +109,7 @@ export async function signOut(req: Request): Promise<EndedSession | null> {
  */
 export function requireSession(otherwise: 'sign-in' | 'unauthorized' = 'sign-in', formPage = '/home'): RequestHandler {
   return async (req, res, next) => {
-    const person = await currentUser(req.session);
+    const person = await sessionPerson(req);
     if (person) {
       res.locals.person = person;
       return next();

@@ -30,9 +30,9 @@ export const signOutEverywhere = (userId: string): Promise<void> => removeSessio
  * The signed-in user, or null (a session whose user was deleted or disabled counts as signed out). Read
  * through the users cache: a change is seen at once on the instance that made it, within a second elsewhere.
  */
-export async function currentUser(session: Partial<SessionData> | undefined): Promise<UserRecord | null> {
+export async function currentUser(users: usersService.UserStore, session: Partial<SessionData> | undefined): Promise<UserRecord | null> {
   const userId = session?.userId;
-  const user = userId ? await usersService.findCurrent(userId) : null;
+  const user = userId ? await users.findCurrent(userId) : null;
   return usersService.isActive(user) ? user : null;
 }
 

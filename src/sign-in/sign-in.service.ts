@@ -72,7 +72,7 @@ export interface SignIn {
 /** A wrong password for an existing account (its security activity); never awaited by the check. */
 export type SignInFailedHook = (userId: string, address: string) => Promise<void>;
 
-export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn {
+export function createSignIn(config: Config, users: usersService.UserStore, failed?: SignInFailedHook): SignIn {
   const limits = signInLimits(config);
   const cache = config.credentialCache ? new VerifiedCredentialsCache() : undefined;
 
@@ -97,24 +97,25 @@ export function createSignIn(config: Config, failed?: SignInFailedHook): SignIn 
       return { userId: cached.userId };
     }
     const outcome = await reserveAttempt(limits, budget);
-    let credentials: Awaited<ReturnType<typeof usersService.findCredentials>>;
+    let found: usersService.SignInRecord | null;
     let verified: boolean;
     try {
-      credentials = await usersService.findCredentials(email);
-      verified = await verifyPassword(credentials?.password, password, attempt.address);
+      found = await users.findForSignIn(email);
+      verified = await verifyPassword(found?.password, password, attempt.address);
     } catch (err) {
       // Not checked after all (the hashing queue was full, the database failed): not a failure.
       await outcome.withdraw();
       throw err;
     }
-    const storedHash = credentials?.password;
-    if (!verified || !credentials || storedHash === undefined) {
+    const storedHash = found?.password;
+    if (!verified || !found || storedHash === undefined) {
       signInFailures.inc();
       await outcome.failed();
       // Not awaited: a known account's failure must take no longer to answer than an unknown one's.
-      if (credentials && failed) void failed(credentials._id, attempt.address);
+      if (found && failed) void failed(found.user._id, attempt.address);
       return null;
     }
+    const credentials = found.user;
     // A sign-in that may owe a second factor holds its hits until that comes: a right password
     // alone is not yet a sign-in, and holding costs no write now (the release goes with the factor's).
     const hold = holdForSecondFactor && credentials.secondFactor !== false && outcome.held.length > 0;

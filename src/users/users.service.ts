@@ -4,7 +4,6 @@ import { normalizeEmail } from '../common/email';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/errors';
 import { hashPassword, type Requester } from '../common/passwords';
 import { nextSequenceValue } from '../db/counters';
-import { SignalledCache } from '../common/signalled-cache';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
 import shortid from 'shortid';
@@ -79,27 +78,7 @@ export async function create(dto: CreateUserDto, requester?: Requester): Promise
   }
 }
 
-/**
- * Users read recently, by id, for what asks on every request (a seed 000 access token's credentials
- * stamp, a bearer token's person): every write of a record raises the signal that empties it, so a
- * password change, a deletion or a profile change is seen at once on the instance that made it and
- * within a second on the others. Unknown ids are not kept: a made-up id costs a read, and no memory.
- */
-const recentUsers = new SignalledCache<UserRecord>(usersDao.usersChanged, { maxEntries: 10_000, ttlMs: 60_000 });
-
-/** The user as it is now (from memory until a change is signalled), or null when there is none. */
-export function findCurrent(id: string): Promise<UserRecord | null> {
-  return recentUsers.getOrLoad(id, () => usersDao.findById(id));
-}
-
-/** What an access token issued now records of the user's credentials: the last password change, in ms. */
-export const credentialsStampOf = (user: Pick<UserRecord, 'credentialsChangedAt'>): number => user.credentialsChangedAt?.getTime() ?? 0;
-
-/** The user's credentials stamp now, null for no such user. */
-export async function credentialsStamp(userId: string): Promise<number | null> {
-  const user = await findCurrent(userId);
-  return user ? credentialsStampOf(user) : null;
-}
+export { cachedUsers, credentialsStamp, credentialsStampOf, databaseUsers, type SignInRecord, type UserStore } from './users.store';
 
 export async function getById(id: string): Promise<UserRecord> {
   const user = await usersDao.findById(id);
@@ -172,21 +151,6 @@ export async function remove(id: string, endAccess: AccessEndedHook): Promise<vo
 /** Makes the user with this email an admin (the first admin comes from the command line). */
 export async function grantAdmin(email: string): Promise<boolean> {
   return usersDao.addPermissionFlags(normalizeEmail(email), ADMIN_FLAG);
-}
-
-/**
- * For sign-in: the account id, stored hash and second-factor hint for an email (normalised here), or
- * null. A disabled account is no account. The record read is kept for the requests that follow.
- */
-export async function findCredentials(
-  email: string,
-): Promise<(Pick<UserRecord, '_id' | 'secondFactor' | 'factorKinds'> & { password?: string }) | null> {
-  const { generation } = await recentUsers.get('');
-  const found = await usersDao.findPasswordHashByEmail(normalizeEmail(email));
-  if (!found || found.disabled) return null;
-  const { password, ...user } = found;
-  recentUsers.set(user._id, user, generation);
-  return { _id: user._id, password, secondFactor: user.secondFactor, factorKinds: user.factorKinds };
 }
 
 /** See users.dao.ts changeSecondFactors: how factors are added and removed. */

@@ -1,13 +1,11 @@
 // The authorization endpoint: GET shows the consent page, POST carries the decision, one handler for
 // /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts.
 import type { Request, Response } from 'express';
-import type { SessionData } from 'express-session';
 import { noStore } from '../../common/no-store';
 import { randomToken } from '../../common/crypto';
 import { bodyField } from '../../common/request-body';
-import { saveSession } from '../../session/session.middleware';
+import { saveSession, sessionPerson } from '../../session/session.middleware';
 import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from '../../sign-in/journey.service';
-import * as sessionService from '../../session/session.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
@@ -46,8 +44,9 @@ function answer(res: Response, outcome: Redirect | Refusal, status: 302 | 303 = 
 export type AuthorizePaths = readonly string[];
 
 /** The signed-in person of a browser session, with the time they signed in. */
-async function signedIn(session: Partial<SessionData> | undefined): Promise<(SignedIn & { name: string }) | null> {
-  const user = await sessionService.currentUser(session);
+async function signedIn(req: Request): Promise<(SignedIn & { name: string }) | null> {
+  const { session } = req;
+  const user = await sessionPerson(req);
   if (!user) return null;
   return {
     userId: user._id,
@@ -132,7 +131,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
         return false;
       }
       if ('request' in parameters || 'request_uri' in parameters) return false;
-      const person = await signedIn(req.session);
+      const person = await signedIn(req);
       if (!person) return false;
       const reviewed = await authorize.review(parameters, true);
       if (reviewed.kind !== 'consent') return false;
@@ -143,7 +142,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
     },
 
     async show(req: Request, res: Response): Promise<void> {
-      const person = await signedIn(req.session);
+      const person = await signedIn(req);
       const parameters = readParameters(req, req.method === 'POST' ? 'body' : 'query');
       const reviewed = await authorize.review(parameters, person !== null);
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
@@ -173,7 +172,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
     },
 
     async decide(req: Request, res: Response): Promise<void> {
-      const person = await signedIn(req.session);
+      const person = await signedIn(req);
       if (!person) return res.redirect(303, '/login');
       const parameters = takeForDecision(req, bodyField(req, 'consent'));
       if (!parameters) {

@@ -15,7 +15,7 @@ const EXCHANGE_TIMEOUT_MS = 5000;
 
 /** Adds the demo user (unless it exists) and creates or resets the demo client; safe to repeat. */
 export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolean }> {
-  const userCreated = !(await usersService.findCredentials(DEMO_USER.email));
+  const userCreated = !(await usersService.findByEmail(DEMO_USER.email));
   if (userCreated) await usersService.create({ ...DEMO_USER, firstName: 'Demo', lastName: 'User' });
   await clientsService.put(DEMO_CLIENT.id, DEMO_CLIENT.secret, {
     name: 'Demo client',

@@ -4,8 +4,7 @@
 // `state` echoed.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { signOut, type SessionEndedHook } from '../../session/session.middleware';
-import * as sessionService from '../../session/session.service';
+import { sessionPerson, signOut, type SessionEndedHook } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import * as clientsService from '../clients/clients.service';
@@ -51,7 +50,7 @@ export function createEndSessionController(idTokens: IdTokens, csrf: Csrf, sessi
       if (parameters.id_token_hint && !hint) throw refused('The id_token_hint was not issued by this server.');
       const hintClient = Array.isArray(hint?.aud) ? hint.aud[0] : hint?.aud;
       const next = await destination(parameters, hintClient);
-      const person = await sessionService.currentUser(req.session);
+      const person = await sessionPerson(req);
       const confirmed = (hint !== null && hint.sub === person?._id) || (req.method === 'POST' && parameters.confirm === 'yes');
       if (person && !confirmed) {
         const { _csrf: _token, confirm: _confirm, ...fields } = parameters;

@@ -142,6 +142,7 @@ export function createBearerGuard(
   config: Config,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
+  users: usersService.UserStore,
 ) {
   const reading: Reading = { issuer: config.publicUrl, jwts, cache };
   const server = libraryServer(reading);
@@ -216,7 +217,7 @@ export function createBearerGuard(
         if (options.clientToken === 'invalid') throw invalid();
         throw refused(403, 'insufficient_scope', 'This token acts for a client application, not a user');
       }
-      const person = await usersService.findCurrent(doc.userId);
+      const person = await users.findCurrent(doc.userId);
       if (!person) throw invalid();
       res.locals.oauth = { token: doc, person } satisfies OAuthPrincipal;
       next();
