@@ -52,6 +52,13 @@ const NO_IMPORT_TIME_WORK = {
   message: 'No work at import time: wire it in createApp or src/wiring.ts.',
 };
 
+const NO_MODULE_CACHE = {
+  // A Map or a SignalledCache made at import time would be shared by every app in the process.
+  selector:
+    ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Map|SignalledCache)$/]',
+  message: 'No cache in a module global: make it per app, as a decorator on a store (src/stores.ts).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '.data/**', 'tools/**', 'data/**'] },
   eslint.configs.recommended,
@@ -95,9 +102,9 @@ export default tseslint.config(
     // Importing a module does nothing but define things: what runs is wired at composition time.
     files: ['src/**/*.ts'],
     ignores: [...ENTRY_POINTS, 'src/**/*.model.ts', 'src/sign-in/**'],
-    rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, ...JOURNEY_ONLY] },
+    rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE, ...JOURNEY_ONLY] },
   },
-  { files: ['src/sign-in/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK] } },
+  { files: ['src/sign-in/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE] } },
   { files: ENTRY_POINTS, rules: { 'no-restricted-syntax': ['error', ...JOURNEY_ONLY] } },
   {
     // The bottom layer: the database helpers import nothing of the app but its config.

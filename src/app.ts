@@ -46,7 +46,7 @@ import { createJourney } from './sign-in/journey.service';
 import { systemClock, type Clock } from './common/clock';
 import { RESOURCE_SCOPE } from './oauth/protocol';
 import { createMailer, type Mailer } from './mail/mailer';
-import { createStores } from './stores';
+import { createStores, type Stores } from './stores';
 
 export interface AppDeps {
   config: Config;
@@ -57,11 +57,15 @@ export interface AppDeps {
   mailer?: Mailer;
   /** How requests reach the upstream OpenID providers (tests route real host names to loopback); fetch by default. */
   upstreamFetch?: typeof fetch;
+  /** The records' stores; made here with `clock` unless given (a test looks into the one it gives). */
+  stores?: Stores;
 }
 
 interface AppOptions {
   /** The health probes and the metrics route. */
   probes: boolean;
+  /** The main app's stores: its OpenID provider answers CORS for the web origins of public clients. */
+  stores?: Stores;
   /** Served right after the request log and CORS, beside GET /hello: the same bytes for everyone (discovery, the JWK Set). */
   documents?: [string, StaticSource][];
 }
@@ -76,7 +80,7 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   if (options.probes && config.metricsToken) app.use(createMetricsRouter(config.metricsToken));
   app.use(requestLogging(logger));
   // The main app's OpenID provider answers CORS for browser apps itself; the weather app has no such routes.
-  const browserClients = options.probes ? createBrowserClientCors(config) : null;
+  const browserClients = options.stores ? createBrowserClientCors(config, options.stores.clientOrigins) : null;
   if (browserClients) app.use(browserClients.middleware);
   const cors = corsFor(config, (path) => browserClients?.handles(path) ?? false);
   if (cors) app.use(cors);
@@ -91,13 +95,18 @@ function buildApp({ config, logger }: AppDeps, mountRoutes: (app: Express) => vo
   return app;
 }
 
-export function createApp({ config, logger, mailer = createMailer(config, logger), clock = systemClock, upstreamFetch }: AppDeps): Express {
+export function createApp({
+  config,
+  logger,
+  mailer = createMailer(config, logger),
+  clock = systemClock,
+  upstreamFetch,
+  stores = createStores(clock),
+}: AppDeps): Express {
   const keys = createKeyRing(keyRingOptions(config.oauth));
   return buildApp(
     { config, logger },
     (app) => {
-      // The records' stores and their caches, once for this app (src/stores.ts).
-      const stores = createStores(clock);
       const accessTokens = createAccessTokens(config.jwtSecret, (userId) => usersService.credentialsStamp(stores.users, userId));
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config, stores.users);
@@ -105,7 +114,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const activity = createActivityLog(logger);
       // The one password check, shared by every surface that checks a password.
       const signIn = createSignIn(config, stores.users, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
-      const lifecycle = createLifecycle(config, logger);
+      const lifecycle = createLifecycle(config, logger, stores.clients);
       // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded, stores.users);
       const factors = createFactors(config, clock);
@@ -115,7 +124,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded, resume: oauth.resume });
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
-      const administration = createAdministration(config, activity, lifecycle, accounts);
+      const administration = createAdministration(config, activity, lifecycle, accounts, stores);
       app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
@@ -128,7 +137,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
         missingDescription: 'Send HTTP Basic credentials or an access token',
       });
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated, catalogueToken));
-      app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey));
+      app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey, stores.clients));
       app.use(createSocialRouter(config, logger, sessions, journey));
       const upstreamClient = createUpstreamClient({ timeoutMs: config.upstream.timeoutMs, fetch: upstreamFetch });
       app.use(
@@ -143,7 +152,9 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
         }),
       );
       app.use(createConsoleRouter(sessions, { config, csrf, journey, admin: administration }));
-      app.use(createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey));
+      app.use(
+        createAccountRouter(config, sessions, csrf, accounts, activity, signIn.verify, lifecycle.sessionEnded, journey, stores.clients),
+      );
       app.use(
         createFactorsRouter(config, sessions, csrf, journey, { ...factors, users: stores.users }, activity, signIn.verifyFactor, {
           notify,
@@ -155,7 +166,7 @@ export function createApp({ config, logger, mailer = createMailer(config, logger
       app.use(createOpenApiRouter());
       app.use(createLandingRouter(config.isProduction));
     },
-    { probes: true, documents: providerDocumentRoutes(config, keys) },
+    { probes: true, stores, documents: providerDocumentRoutes(config, keys) },
   );
 }
 

@@ -4,14 +4,38 @@
 // staleness bound"): every caller of one app shares its caches, two apps in one process (the tests'
 // two instances) share none, and no cache lives in a module global (lint holds it).
 import { systemClock, type Clock } from './common/clock';
+import {
+  cachedClientOrigins,
+  cachedClients,
+  databaseClients,
+  fetchedClientKeySets,
+  type ClientKeySets,
+  type ClientOriginStore,
+  type ClientStore,
+} from './oauth/clients/clients.service';
+import { cachedConsents, databaseConsents, type ConsentStore } from './oauth/grants/grants.service';
+import { cachedResources, databaseResources, type ResourceStore } from './oauth/resources/resources.service';
 import { cachedUsers, databaseUsers, type UserStore } from './users/users.service';
 
 export interface Stores {
   users: UserStore;
+  clients: ClientStore;
+  /** The web origins of public clients, for CORS. */
+  clientOrigins: ClientOriginStore;
+  /** The key sets clients publish at their jwks_uri, as fetched. */
+  clientKeySets: ClientKeySets;
+  consents: ConsentStore;
+  resources: ResourceStore;
 }
 
+/** `clock`: what cached entries expire by, and when a fetched key set is old. */
 export function createStores(clock: Clock = systemClock): Stores {
   return {
     users: cachedUsers(databaseUsers, clock),
+    clients: cachedClients(databaseClients, clock),
+    clientOrigins: cachedClientOrigins(clock),
+    clientKeySets: fetchedClientKeySets(clock),
+    consents: cachedConsents(databaseConsents, clock),
+    resources: cachedResources(databaseResources, clock),
   };
 }

@@ -73,6 +73,7 @@ export function createAccountController(
   sessionEnded: SessionEndedHook,
   journey: Journey,
   config: Config,
+  clients: grantsService.ClientStore,
 ) {
   const providers = signInProviders(config);
   const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);
@@ -86,7 +87,7 @@ export function createAccountController(
     const activityPage = pageParam(req.query.activity_page);
     const [sessions, applications, events, factors, linked] = await Promise.all([
       sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
-      grantsService.listConnected(user._id),
+      grantsService.listConnected(clients, user._id),
       activity.list(user._id, activityPage),
       factorsService.summary(user._id),
       upstreamService.linkedProviders(config.upstream.providers, user._id),

@@ -6,6 +6,7 @@ import { limitsFor, perAddress } from '../common/rate-limit';
 import type { Config } from '../config';
 import { requireSession, type SessionEndedHook } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
+import type { ClientStore } from '../oauth/grants/grants.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
@@ -22,8 +23,9 @@ export function createAccountRouter(
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
+  clients: ClientStore,
 ): Router {
-  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey, config);
+  const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey, config, clients);
   // The same counter as POST /users: sign-ups from one address, whichever way they come.
   const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyRequestsPage);
   const form = [sessions, pageFormBody];

@@ -14,6 +14,7 @@ import type { SessionEndedHook } from '../session/session.middleware';
 import * as sessionService from '../session/session.service';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
+import type { Stores } from '../stores';
 
 /** Who acts: an operator's client (`client:<id>`) or an admin person (`person:<id>`), and from where. */
 export interface Operator {
@@ -59,6 +60,7 @@ export function createAdministration(
   activity: ActivityLog,
   ends: { accessEnded: usersService.AccessEndedHook; sessionEnded: SessionEndedHook; clientRemoved: clientsService.ClientRemovedHook },
   accounts: Pick<Accounts, 'requestReset'>,
+  stores: Pick<Stores, 'clients' | 'clientKeySets'>,
 ) {
   const record = (userId: string | null, kind: ActivityKind, what: string, by: Operator, clientId = by.clientId) =>
     activity.record(userId, kind, { address: by.address, detail: `${what}, by ${by.name}`, actor: by.actor, clientId });
@@ -114,7 +116,7 @@ export function createAdministration(
     },
 
     /** The applications the person allowed (a page of them). */
-    applications: (userId: string) => grantsService.listConnected(userId),
+    applications: (userId: string) => grantsService.listConnected(stores.clients, userId),
 
     /** Forgets the person's consent for the client and ends its tokens; false when there was none. */
     async revokeApplication(userId: string, clientId: string, by: Operator): Promise<boolean> {
@@ -166,7 +168,7 @@ export function createAdministration(
 
     /** Registers an application as RFC 7591 does, owned by no person; the secret is in this answer only. */
     async registerApplication(body: unknown, by: Operator) {
-      const registered = await registrationService.register(undefined, body, clientsService.jwtContext(config));
+      const registered = await registrationService.register(undefined, body, clientsService.jwtContext(config, stores.clientKeySets));
       await record(null, 'application-registered', `${registered.client_name} registered`, by, registered.client_id);
       return registered;
     },

@@ -2,6 +2,7 @@
 // Operators): list and show them, lift a sign-in lock, mark an email verified, disable an account
 // (it can sign in nowhere and everything issued to it ends) or enable it again, remove its second
 // factors.
+import { createStores } from '../stores';
 import { createLogger } from '../common/logger';
 import { loadConfigFromProcess } from '../config';
 import { openDatabase } from '../db/open';
@@ -80,7 +81,7 @@ async function run(
       return `${user.email}: ${removed.length > 0 ? `removed ${removed.join(' and ')}` : 'had no second factor'}; it signs in with its password alone`;
     }
     case 'disable': {
-      const lifecycle = createLifecycle(config, logger);
+      const lifecycle = createLifecycle(config, logger, createStores().clients);
       await usersService.setDisabled(user._id, true, lifecycle.accessEnded);
       for (let waited = 0; lifecycle.backchannel.pending > 0 && waited < FLUSH_MS; waited += 100) {
         await new Promise((resolve) => setTimeout(resolve, 100));

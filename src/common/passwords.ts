@@ -53,6 +53,7 @@ let running = 0;
 let queued = 0;
 // Waiters by requester, served in turn: a requester with a hundred waiting gets one slot per round,
 // so one flood cannot make another person wait behind all of it.
+// eslint-disable-next-line no-restricted-syntax -- the hashing queue is the process's: argon2 runs on its threads.
 const waiting = new Map<Requester, (() => void)[]>();
 
 function nextWaiter(): (() => void) | undefined {

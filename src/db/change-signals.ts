@@ -73,6 +73,7 @@ export class ChangeSignal {
   }
 }
 
+// eslint-disable-next-line no-restricted-syntax -- one signal per name per process, which every app's caches watch.
 const signals = new Map<string, ChangeSignal>();
 
 /** The process's one signal of this name. */

@@ -54,13 +54,13 @@ export function createOAuthRouter(
   const jwts = createJwtAccessTokens(keys, config);
   const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts, stores.users);
   const router = Router();
-  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts);
+  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts, stores);
   router.use(authorize.router);
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts));
-  router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved));
-  router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl));
-  router.use(createDeviceRouter(config, sessions, csrf));
-  router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores));
+  router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets));
+  router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
+  router.use(createDeviceRouter(config, sessions, csrf, stores));
+  router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients));
   router.get(
     '/api/user',
     requireOAuthToken({

@@ -34,6 +34,7 @@ export function createSessionController(
   providers: readonly SignInProvider[],
   sessionEnded: SessionEndedHook,
   journey: Journey,
+  clients: grantsService.ClientStore,
 ) {
   // The login page runs the passkey button's script (web/scripts.ts).
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'providers'>) => {
@@ -80,7 +81,7 @@ export function createSessionController(
 
     async home(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      const applications = (await grantsService.listConnected(user._id)).map(applicationView);
+      const applications = (await grantsService.listConnected(clients, user._id)).map(applicationView);
       noStore(res)
         .type(HTML_CONTENT_TYPE)
         .send(

@@ -7,6 +7,7 @@ import type { Csrf } from '../web/csrf';
 import { signInProviders } from '../web/sign-in-providers';
 import { createSessionController } from './session.controller';
 import type { Journey } from '../sign-in/journey.service';
+import type { ClientStore } from '../oauth/grants/grants.service';
 import type { SessionEndedHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
@@ -17,8 +18,9 @@ export function createSessionRouter(
   verifyPassword: PersonVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
+  clients: ClientStore,
 ): Router {
-  const sessionController = createSessionController(csrf, verifyPassword, signInProviders(config), sessionEnded, journey);
+  const sessionController = createSessionController(csrf, verifyPassword, signInProviders(config), sessionEnded, journey, clients);
   const router = Router();
   router.get('/login', sessions, sessionController.showLogin);
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);

@@ -4,6 +4,7 @@ import type { Clock } from '../../src/common/clock';
 import { createLogger } from '../../src/common/logger';
 import { createMailer, type Mailer } from '../../src/mail/mailer';
 import { loadConfig, type Config } from '../../src/config';
+import type { Stores } from '../../src/stores';
 import { requestProblem, responseProblem } from './openapi-validator';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
@@ -39,11 +40,14 @@ export function mailerOf(app: Express): Mailer {
   return mailer;
 }
 
-export function testApp(overrides: Record<string, string> = {}, deps: { clock?: Clock; upstreamFetch?: typeof fetch } = {}): Express {
+export function testApp(
+  overrides: Record<string, string> = {},
+  deps: { clock?: Clock; upstreamFetch?: typeof fetch; stores?: Stores } = {},
+): Express {
   const config = testConfig(overrides);
   const logger = createLogger(config.logLevel);
   const mailer = createMailer(config, logger);
-  const app = createApp({ config, logger, mailer, clock: deps.clock, upstreamFetch: deps.upstreamFetch });
+  const app = createApp({ config, logger, mailer, clock: deps.clock, upstreamFetch: deps.upstreamFetch, stores: deps.stores });
   const checked = express();
   checked.disable('x-powered-by');
   checked.use((req, res, next) => {

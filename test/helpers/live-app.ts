@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { findFreePort } from '../../src/db/ports';
-import type { Clock } from '../../src/common/clock';
 import { testApp } from './app';
 
 export interface LiveApp {
@@ -13,7 +12,7 @@ export interface LiveApp {
   close(): Promise<void>;
 }
 
-export async function startLiveApp(overrides: Record<string, string> = {}, deps: { clock?: Clock } = {}): Promise<LiveApp> {
+export async function startLiveApp(overrides: Record<string, string> = {}, deps: Parameters<typeof testApp>[1] = {}): Promise<LiveApp> {
   const port = await findFreePort();
   const issuer = `http://127.0.0.1:${port}`;
   const app = testApp({ PUBLIC_URL: issuer, ...overrides }, deps);

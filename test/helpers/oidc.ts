@@ -1,7 +1,6 @@
 // openid-client against the live app: the issuer is plain http on 127.0.0.1, which openid-client
 // allows only when told to.
 import * as oidc from 'openid-client';
-import type { Clock } from '../../src/common/clock';
 import request from 'supertest';
 import { createUser } from './factories';
 import { startLiveApp, type LiveApp } from './live-app';
@@ -9,7 +8,7 @@ import { startLiveApp, type LiveApp } from './live-app';
 export const insecure = { execute: [oidc.allowInsecureRequests] };
 
 /** The live app for the file's tests, started before them and stopped after them. */
-export function useLiveApp(overrides: Record<string, string> = {}, deps: { clock?: Clock } = {}): () => LiveApp {
+export function useLiveApp(overrides: Record<string, string> = {}, deps: Parameters<typeof startLiveApp>[1] = {}): () => LiveApp {
   let live: LiveApp | undefined;
   beforeAll(async () => {
     live = await startLiveApp(overrides, deps);

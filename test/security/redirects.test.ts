@@ -5,6 +5,7 @@
 import request from 'supertest';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import * as registrationService from '../../src/oauth/clients/registration.service';
+import { createStores } from '../../src/stores';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -59,7 +60,7 @@ describe('GET /oauth/end-session', () => {
     const client = await registrationService.register(
       owner.id,
       { redirect_uris: [REDIRECT_URI], post_logout_redirect_uris: ['https://client.example.com/bye'] },
-      { issuer: 'http://127.0.0.1', allowPrivate: true, sealingSecret: 'unused-in-this-test' },
+      { issuer: 'http://127.0.0.1', allowPrivate: true, sealingSecret: 'unused-in-this-test', keySets: createStores().clientKeySets },
     );
     const res = await request(app)
       .get('/oauth/end-session')
@@ -94,7 +95,12 @@ describe('prompt=consent across sign-in', () => {
 });
 
 describe('addresses the server calls, registered in production', () => {
-  const production = { issuer: 'https://id.example.com', allowPrivate: false, sealingSecret: 'unused-in-this-test' };
+  const production = {
+    issuer: 'https://id.example.com',
+    allowPrivate: false,
+    sealingSecret: 'unused-in-this-test',
+    keySets: createStores().clientKeySets,
+  };
 
   it.each([
     ['jwks_uri', 'http://keys.example.com/jwks', 'jwks_uri must be an https URL of a public host'],

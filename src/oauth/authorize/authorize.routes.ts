@@ -1,5 +1,7 @@
 // The authorization endpoint of seed 001 part A (RFC 6749 §3.1): the consent page and the decision,
 // under the three paths the seed names. Browser routes: they need a session and a CSRF token.
+import * as clientsService from '../clients/clients.service';
+import type { Stores } from '../../stores';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Clock } from '../../common/clock';
 import type { DpopProofs } from '../dpop/dpop.service';
@@ -30,10 +32,11 @@ export function createAuthorizeRouter(
   clock: Clock,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
+  stores: Stores,
 ): { router: Router; resume: AuthorizeResume } {
-  const service = createAuthorizeService(config, idTokens, backchannel, jwts, clock);
+  const service = createAuthorizeService(config, idTokens, backchannel, jwts, stores, clock);
   const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
-  const pushed = createPushedRequestsController(config, service, clock, dpop);
+  const pushed = createPushedRequestsController(config, service, clock, dpop, clientsService.createClientAuthentication(config, stores));
   const pushLimits = limitsFor(
     config,
     [

@@ -43,6 +43,7 @@ import type { IdTokens } from '../oidc/id-tokens.service';
 import * as resourcesService from '../resources/resources.service';
 import type { Resource } from '../resources/resources.service';
 import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
+import type { Stores } from '../../stores';
 
 /** What the authorization endpoint signs: ID tokens, and JARM responses. */
 export type AuthorizationSigner = Pick<IdTokens, 'sign' | 'signAuthorizationResponse'>;
@@ -134,6 +135,7 @@ export function createAuthorizeService(
   idTokens: AuthorizationSigner,
   backchannel: Pick<BackchannelLogout, 'granted'>,
   jwts: JwtAccessTokens,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents' | 'resources'>,
   clock: Clock = systemClock,
 ) {
   /**
@@ -175,7 +177,7 @@ export function createAuthorizeService(
    */
   async function review(parameters: OAuthParameters, signedIn: boolean, source: RequestSource = {}): Promise<Consent | Redirect | Refusal> {
     const { pushedUri } = source;
-    const client = parameters.client_id ? await clientsService.find(parameters.client_id) : null;
+    const client = parameters.client_id ? await stores.clients.find(parameters.client_id) : null;
     // Outside production the page also says what a developer needs to fix the request.
     const detail = (text: string) => (config.isProduction ? '' : ` ${text}`);
     if (!client) {
@@ -254,7 +256,7 @@ export function createAuthorizeService(
       parameters = { ...rest, request: fetched.jwt };
     }
     if (parameters.request !== undefined) {
-      const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config));
+      const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config, stores.clientKeySets));
       if (typeof applied === 'string') return fail('invalid_request_object', applied);
       return review(applied, signedIn, source);
     }
@@ -268,7 +270,7 @@ export function createAuthorizeService(
     const parts = responseType.split(' ');
     if (!allowsResponseType(client.grants, responseType))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
-    const resource = await resourcesService.named(config, parameters.resource);
+    const resource = await resourcesService.named(config, stores.resources, parameters.resource);
     if (resource && 'refused' in resource) return fail('invalid_target', resource.refused);
     const scope = grantedScope(parameters.scope, resourcesService.extraScopes(resource));
     if (!scope) return fail('invalid_scope', SCOPE_ERROR);
@@ -366,7 +368,7 @@ export function createAuthorizeService(
     const remembered =
       !mustSignIn &&
       !request.prompt.includes('consent') &&
-      (await grantsService.covers(person.userId, request.client._id, [
+      (await grantsService.covers(stores.consents, person.userId, request.client._id, [
         ...request.scope,
         ...claimsService.scopesForClaims(request.scope, request.claims),
       ]));
@@ -486,7 +488,7 @@ export function createAuthorizeService(
       if (decision !== 'approve') return refusal('Invalid decision', 'Choose Approve or Deny.');
       const next = await beforeConsent(request, person);
       if (next !== 'consent') return next;
-      await grantsService.remember(person.userId, request.client._id, request.scope);
+      await grantsService.remember(stores.consents, person.userId, request.client._id, request.scope);
       return issueFor(request, person);
     },
   };

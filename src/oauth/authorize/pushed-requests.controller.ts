@@ -17,7 +17,13 @@ import * as pushedRequests from './pushed-requests.store';
 /** Parameters that authenticate the client; they are not part of the request kept. */
 const CLIENT_AUTHENTICATION = ['client_secret', 'client_assertion', 'client_assertion_type'];
 
-export function createPushedRequestsController(config: Config, authorize: AuthorizeService, clock: Clock, dpop: DpopProofs) {
+export function createPushedRequestsController(
+  config: Config,
+  authorize: AuthorizeService,
+  clock: Clock,
+  dpop: DpopProofs,
+  authenticate: clientsService.ClientAuthentication,
+) {
   async function proofOf(req: Request) {
     try {
       return await dpop.check(req, `${config.publicUrl}${ENDPOINTS.pushedAuthorization}`);
@@ -33,10 +39,7 @@ export function createPushedRequestsController(config: Config, authorize: Author
   return {
     async push(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(
-        clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config, req.path),
-      );
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
       if (parameters.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
       const request = Object.fromEntries(Object.entries(parameters).filter(([name]) => !CLIENT_AUTHENTICATION.includes(name)));
       // RFC 9449 §10.1: a DPoP proof with the push binds the code to its key, as dpop_jkt would.

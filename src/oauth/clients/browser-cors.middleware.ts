@@ -6,7 +6,7 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 import type { Config } from '../../config';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
-import { isPublicClientOrigin } from './client-origins.service';
+import type { ClientOriginStore } from './clients.store';
 
 const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, ENDPOINTS.jwks]);
 const CLIENT_ENDPOINTS = new Set<string>([
@@ -37,7 +37,7 @@ export interface BrowserClientCors {
   middleware: RequestHandler;
 }
 
-export function createBrowserClientCors(config: Config): BrowserClientCors {
+export function createBrowserClientCors(config: Config, origins: ClientOriginStore): BrowserClientCors {
   const configured = new Set(config.corsOrigins);
   const handles = (path: string) => PUBLIC_DOCUMENTS.has(path) || CLIENT_ENDPOINTS.has(path);
   return {
@@ -50,7 +50,7 @@ export function createBrowserClientCors(config: Config): BrowserClientCors {
       res.vary('Origin');
       if (configured.has(origin)) return clientCors(origin)(req, res, next);
       if (origin === 'null') return next();
-      isPublicClientOrigin(origin).then((allowed) => (allowed ? clientCors(origin)(req, res, next) : next()), next);
+      origins.isPublicClientOrigin(origin).then((allowed) => (allowed ? clientCors(origin)(req, res, next) : next()), next);
     },
   };
 }

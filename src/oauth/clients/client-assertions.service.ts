@@ -11,6 +11,7 @@ import { isFapi } from './fapi.service';
 import * as assertionsDao from './client-assertions.dao';
 import { verificationKey } from './client-keys.service';
 import type { ClientDocument } from './clients.model';
+import type { ClientKeySets } from './clients.store';
 
 /** What checking a client's JWT needs to know of this server. */
 export interface JwtContext {
@@ -21,6 +22,8 @@ export interface JwtContext {
   allowPrivate: boolean;
   /** What client secrets for client_secret_jwt are sealed under (SIGNING_KEYS_SECRET). */
   sealingSecret: string;
+  /** The app's fetched jwks_uri sets (clients.store.ts). */
+  keySets: ClientKeySets;
 }
 
 /** The HKDF purpose client secrets are sealed under, for client_secret_jwt. */
@@ -34,7 +37,7 @@ export async function clientKey(client: ClientDocument, header: jwt.JwtHeader, c
     const sealed: Sealed | undefined = client.secretSealed;
     return sealed ? unseal(sealed, context.sealingSecret, CLIENT_SECRET_PURPOSE) : null;
   }
-  return verificationKey(client, header, context.allowPrivate);
+  return verificationKey(client, header, context.keySets, context.allowPrivate);
 }
 
 /**

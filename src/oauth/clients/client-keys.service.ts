@@ -1,9 +1,9 @@
 // A client's public keys (RFC 7591 §2 `jwks` or `jwks_uri`): what its client assertions
 // (private_key_jwt) and request objects are checked with. Registered keys are checked to be public
-// signing keys; a jwks_uri is fetched through the guarded fetcher, kept for a while, and fetched again
-// (at most every few seconds) when a JWT names a key id it does not hold, so a client can rotate.
+// signing keys; a jwks_uri's set comes from the app's key sets (clients.store.ts), fetched and kept.
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
+import { GuardedFetchError } from '../../common/guarded-fetch';
+import type { ClientKeySets } from './clients.store';
 import type { ClientDocument } from './clients.model';
 
 /**
@@ -64,48 +64,6 @@ export function jwksProblem(value: unknown): string | null {
   return null;
 }
 
-interface Fetched {
-  keys: ClientJwk[];
-  at: number;
-}
-// jwks_uri -> its keys, bounded: the oldest goes first.
-const fetched = new Map<string, Fetched>();
-const MAX_CACHED = 1000;
-
-async function fetchKeys(uri: string, allowPrivate: boolean): Promise<ClientJwk[]> {
-  const body = await guardedFetch(uri, { allowPrivate, maxBytes: JWKS_LIMITS.bytes, timeoutMs: JWKS_LIMITS.fetchTimeoutMs });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw new GuardedFetchError('the jwks_uri document is not JSON');
-  }
-  const problem = jwksProblem(parsed);
-  if (problem) throw new GuardedFetchError(`the jwks_uri document ${problem}`);
-  // Only the keys' own members are kept: a set padded with other members costs its size once, here.
-  const keys = publicKeysOf(parsed as { keys: unknown[] });
-  fetched.delete(uri);
-  if (fetched.size >= MAX_CACHED) fetched.delete(fetched.keys().next().value!);
-  fetched.set(uri, { keys, at: Date.now() });
-  return keys;
-}
-
-/** What this process keeps of a fetched set: its keys' own members (the tests look). */
-export const keptKeys = (uri: string): readonly ClientJwk[] | undefined => fetched.get(uri)?.keys;
-
-/** The client's keys, fetched again when `kid` is not among them and the copy is not brand new. */
-async function keysOf(client: ClientDocument, kid: string | undefined, allowPrivate: boolean): Promise<ClientJwk[]> {
-  const { jwks, jwks_uri: uri } = client.metadata ?? {};
-  // Registered sets are kept as their keys' own members (a client stored before that was is read the same way).
-  if (jwks) return publicKeysOf(jwks);
-  if (!uri) return [];
-  const cached = fetched.get(uri);
-  const age = cached ? Date.now() - cached.at : Infinity;
-  const missing = kid !== undefined && !cached?.keys.some((key) => key.kid === kid);
-  if (cached && age < JWKS_LIMITS.cacheMs && !(missing && age > JWKS_LIMITS.refetchAfterMs)) return cached.keys;
-  return fetchKeys(uri, allowPrivate);
-}
-
 const KEY_TYPE_OF: Record<string, string> = { RS: 'RSA', PS: 'RSA', ES: 'EC' };
 
 /**
@@ -115,11 +73,12 @@ const KEY_TYPE_OF: Record<string, string> = { RS: 'RSA', PS: 'RSA', ES: 'EC' };
 export async function verificationKey(
   client: ClientDocument,
   header: { alg?: string; kid?: string },
+  keySets: ClientKeySets,
   allowPrivate: boolean,
 ): Promise<KeyObject | null> {
   let keys: ClientJwk[];
   try {
-    keys = await keysOf(client, header.kid, allowPrivate);
+    keys = await keySets.keysOf(client, header.kid, allowPrivate);
   } catch (err) {
     if (err instanceof GuardedFetchError) return null;
     throw err;

@@ -7,7 +7,7 @@ import { limitsFor, perAddress, tooManyRequestsInSeedShape } from '../../common/
 import { validate } from '../../common/validation';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
-import type { ClientRemovedHook } from './clients.service';
+import type { ClientKeySets, ClientRemovedHook } from './clients.service';
 import * as clientsValidation from './clients.validation';
 import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
@@ -18,9 +18,10 @@ export function createClientsRouter(
   accessTokens: AccessTokens,
   sessions: RequestHandler,
   clientRemoved: ClientRemovedHook,
+  keySets: ClientKeySets,
 ): Router {
   const user = clientsController.requireUser(accessTokens);
-  const registration = createRegistrationController(config, accessTokens, clientRemoved);
+  const registration = createRegistrationController(config, accessTokens, clientRemoved, keySets);
   const registrationLimit = [perAddress('registration:address', config.limits.registrationPerAddress)];
   const router = Router();
   // A body the parser refuses is answered in the RFC's error format too.

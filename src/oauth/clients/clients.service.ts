@@ -3,7 +3,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { basicClientCredentials } from '../../common/authorization';
 import { BadRequestError, NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
-import { SignalledCache } from '../../common/signalled-cache';
 import { invalidClient, invalidRequest } from '../oauth.errors';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
@@ -20,8 +19,8 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import { verifyAssertion, type JwtContext } from './client-assertions.service';
 import { clientOriginsChanged } from './client-origins.service';
-import { publicKeysOf } from './client-keys.service';
 import * as clientsDao from './clients.dao';
+import type { ClientKeySets, ClientStore } from './clients.store';
 import type { ClientDocument } from './clients.model';
 
 /** What removing a client must also end: its tokens, codes and remembered consents (wired in createApp). */
@@ -258,25 +257,16 @@ export async function rotateSecret(clientId: string): Promise<string | null> {
   return (await clientsDao.updateClient(clientId, { secretHash: sha256(clientSecret) })) ? clientSecret : null;
 }
 
-/**
- * Clients read recently, by id: the token, introspection, revocation and userinfo endpoints read the
- * client on every request. A replaced, changed or deleted client raises the signal that empties it,
- * so a rotated secret or a deleted client is refused at once on the instance that changed it and
- * within a second on the others. Unknown ids are not kept: a made-up client_id costs a read, and no memory.
- */
-const recentClients = new SignalledCache<ClientDocument>(clientsDao.clientsChanged, { maxEntries: 1_000, ttlMs: 60_000 });
-
-/** The client as it is now (from memory until a change is signalled), or null when there is none. */
-/** A client as kept in memory: a registered key set holds its keys' own members only (older records may hold more). */
-function withOwnKeyMembers(client: ClientDocument | null): ClientDocument | null {
-  const jwks = client?.metadata?.jwks;
-  if (!client || !jwks) return client;
-  return { ...client, metadata: { ...client.metadata, jwks: { keys: publicKeysOf(jwks) } } };
-}
-
-export function find(clientId: string): Promise<ClientDocument | null> {
-  return recentClients.getOrLoad(clientId, async () => withOwnKeyMembers(await clientsDao.findClient(clientId)));
-}
+export {
+  cachedClientOrigins,
+  cachedClients,
+  databaseClientOrigins,
+  databaseClients,
+  fetchedClientKeySets,
+  type ClientKeySets,
+  type ClientOriginStore,
+  type ClientStore,
+} from './clients.store';
 
 /**
  * Secret-based client authentication: a confidential client with its right secret (compared in
@@ -336,8 +326,12 @@ export function credentialsOf(parameters: OAuthParameters, authorization: string
  * otherwise. A client registered for an assertion method authenticates only with an assertion, and
  * an assertion authenticates only such a client.
  */
-export async function authenticateRequest(credentials: ClientCredentials, context: JwtContext): Promise<ClientDocument> {
-  const client = credentials.clientId ? await find(credentials.clientId) : null;
+export async function authenticateRequest(
+  clients: ClientStore,
+  credentials: ClientCredentials,
+  context: JwtContext,
+): Promise<ClientDocument> {
+  const client = credentials.clientId ? await clients.find(credentials.clientId) : null;
   if (!client) throw invalidClient();
   const method = client.tokenEndpointAuthMethod;
   const accepted =
@@ -350,12 +344,23 @@ export async function authenticateRequest(credentials: ClientCredentials, contex
   return client;
 }
 
-/** What checking a client's JWTs needs from the configuration, for a request to `path`. */
-export function jwtContext(config: Config, path?: string): JwtContext {
+/** What checking a client's JWTs needs from the configuration and the app's key sets, for a request to `path`. */
+export function jwtContext(config: Config, keySets: ClientKeySets, path?: string): JwtContext {
   return {
+    keySets,
     issuer: config.publicUrl,
     endpoint: path === undefined ? undefined : `${config.publicUrl}${path}`,
     allowPrivate: !config.isProduction,
     sealingSecret: config.oauth.signingKeysSecret,
   };
+}
+
+/** Client authentication as one app does it: with its clients and fetched key sets, for a request to `path`. */
+export type ClientAuthentication = (credentials: ClientCredentials, path?: string) => Promise<ClientDocument>;
+
+export function createClientAuthentication(
+  config: Config,
+  stores: { clients: ClientStore; clientKeySets: ClientKeySets },
+): ClientAuthentication {
+  return (credentials, path) => authenticateRequest(stores.clients, credentials, jwtContext(config, stores.clientKeySets, path));
 }

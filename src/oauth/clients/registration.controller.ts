@@ -19,7 +19,12 @@ function invalidToken(description: string): AppError {
   );
 }
 
-export function createRegistrationController(config: Config, accessTokens: AccessTokens, clientRemoved: clientsService.ClientRemovedHook) {
+export function createRegistrationController(
+  config: Config,
+  accessTokens: AccessTokens,
+  clientRemoved: clientsService.ClientRemovedHook,
+  keySets: clientsService.ClientKeySets,
+) {
   const registrationToken = (req: Request): string => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw invalidToken('Send the registration access token as Authorization: Bearer <token>');
@@ -35,7 +40,7 @@ export function createRegistrationController(config: Config, accessTokens: Acces
       }
       let registered: Awaited<ReturnType<typeof registrationService.register>>;
       try {
-        registered = await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config));
+        registered = await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config, keySets));
       } catch (err) {
         if (!(err instanceof clientsService.TooManyClientsError)) throw err;
         throw new AppError(403, { error: 'access_denied', error_description: err.message });

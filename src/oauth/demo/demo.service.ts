@@ -33,7 +33,7 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
  * with. The newest address goes first; the oldest drop off past LIMITS.urisPerClient. True when it changed.
  */
 export async function followServer(publicUrl: string): Promise<boolean> {
-  const client = await clientsService.find(DEMO_CLIENT.id);
+  const client = await clientsService.databaseClients.find(DEMO_CLIENT.id);
   // The callback page, and the API reference's Authorize dialog.
   const wanted = [`${publicUrl}${CALLBACK_DEBUG_PATH}`, `${publicUrl}${DOCS_OAUTH2_REDIRECT_PATH}`];
   const missing = client ? wanted.filter((uri) => !clientsService.registeredRedirectUri(client, uri)) : [];

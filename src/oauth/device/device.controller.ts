@@ -1,5 +1,6 @@
 // The device authorization endpoint (RFC 8628 §3.1-3.2) and the verification page (§3.3): a signed-in
 // person types the user code, sees the usual consent page, and decides.
+import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { bodyField } from '../../common/request-body';
@@ -19,16 +20,14 @@ import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 
 const WRONG_CODE = 'That code is wrong, has expired or was already used. Check your device and try again.';
 
-export function createDeviceController(config: Config, csrf: Csrf) {
+export function createDeviceController(config: Config, csrf: Csrf, stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents'>) {
+  const authenticate = clientsService.createClientAuthentication(config, stores);
   const verificationUri = `${config.publicUrl}/device`;
 
   return {
     async authorizeDevice(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(
-        clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config, req.path),
-      );
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
       if (!client.grants.includes(DEVICE_CODE_GRANT))
         throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
       const scope = grantedScope(parameters.scope);
@@ -56,7 +55,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
       const user = signedInPerson(res);
       const authorization =
         typeof typed === 'string' && typed.length <= MAX_TYPED_USER_CODE_LENGTH ? await deviceService.findPending(typed) : null;
-      const client = authorization && (await clientsService.find(authorization.clientId));
+      const client = authorization && (await stores.clients.find(authorization.clientId));
       if (!authorization || !client || typeof typed !== 'string') {
         noStore(res)
           .status(400)
@@ -100,7 +99,7 @@ export function createDeviceController(config: Config, csrf: Csrf) {
           .send(verificationPage({ csrfToken: csrf.token(req, res), error: WRONG_CODE }));
         return;
       }
-      if (approved) await grantsService.remember(user._id, authorization.clientId, authorization.scope);
+      if (approved) await grantsService.remember(stores.consents, user._id, authorization.clientId, authorization.scope);
       noStore(res).type(HTML).send(deviceOutcomePage(approved));
     },
   };

@@ -1,5 +1,6 @@
 // The device authorization grant (RFC 8628, beyond the seeds): the endpoint a device starts at, and the
 // verification page where a signed-in person types the user code (rate-limited per address).
+import type { Stores } from '../../stores';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
 import { limitRule, limitsFor, perAddress, tooManyRequestsAs } from '../../common/rate-limit';
@@ -14,8 +15,8 @@ import { createDeviceController } from './device.controller';
 import { ENDPOINTS } from '../protocol';
 import { HTML_CONTENT_TYPE } from '../../web/html';
 
-export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf): Router {
-  const device = createDeviceController(config, csrf);
+export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf, stores: Stores): Router {
+  const device = createDeviceController(config, csrf, stores);
   const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)], (refused) =>
     tooManyRequestsAs(
       errorPage('Too many codes', 'Too many codes were typed from here. Wait a while and try again.'),

@@ -22,9 +22,12 @@ export async function revokeFromHome(req: Request<{ clientId: string }>, res: Re
   res.redirect(303, bodyField(req, 'back') === '/account' ? '/account' : '/home');
 }
 
-export async function list(req: Request, res: Response): Promise<void> {
-  const { page = 0, limit = LIMITS.pageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
-  noStore(res).json(await grantsService.listConnected(jwtUser(res), page, limit));
+/** GET /oauth/grants: a page of the caller's connected applications. */
+export function listFor(clients: grantsService.ClientStore) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const { page = 0, limit = LIMITS.pageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
+    noStore(res).json(await grantsService.listConnected(clients, jwtUser(res), page, limit));
+  };
 }
 
 export async function revoke(req: Request<{ clientId: string }>, res: Response): Promise<void> {
@@ -33,9 +36,9 @@ export async function revoke(req: Request<{ clientId: string }>, res: Response):
 }
 
 /** GET /home/applications/:clientId/open: off to the application's initiate_login_uri, with `iss`. */
-export function openFrom(issuer: string) {
+export function openFrom(issuer: string, clients: grantsService.ClientStore) {
   return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
-    const location = await grantsService.loginInitiation(signedInPerson(res)._id, req.params.clientId, issuer);
+    const location = await grantsService.loginInitiation(clients, signedInPerson(res)._id, req.params.clientId, issuer);
     if (!location) throw new NotFoundError('That application takes no sign-in started here');
     res.redirect(303, location);
   };

@@ -9,12 +9,19 @@ import { pageFormBody } from '../../web/form-body';
 import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
+import type { ClientStore } from './grants.service';
 
-export function createGrantsRouter(accessTokens: AccessTokens, sessions: RequestHandler, csrf: Csrf, issuer: string): Router {
+export function createGrantsRouter(
+  accessTokens: AccessTokens,
+  sessions: RequestHandler,
+  csrf: Csrf,
+  issuer: string,
+  clients: ClientStore,
+): Router {
   const jwt = requireJwt(accessTokens);
   const router = Router();
   // The Open link: this server starts a sign-in at the application (OIDC Core §4).
-  router.get('/home/applications/:clientId/open', sessions, requireSession(), grantsController.openFrom(issuer));
+  router.get('/home/applications/:clientId/open', sessions, requireSession(), grantsController.openFrom(issuer, clients));
   router.post(
     '/home/applications/:clientId/revoke',
     sessions,
@@ -23,7 +30,7 @@ export function createGrantsRouter(accessTokens: AccessTokens, sessions: Request
     requireSession(),
     grantsController.revokeFromHome,
   );
-  router.get('/oauth/grants', jwt, validate(listGrants), grantsController.list);
+  router.get('/oauth/grants', jwt, validate(listGrants), grantsController.listFor(clients));
   router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke);
   return router;
 }

@@ -2,11 +2,10 @@
 // authorization for the same or narrower scopes skips the consent page, listed on /home and in the
 // API, and revocable, which ends every token of that person for that client at once.
 import { NotFoundError } from '../../common/errors';
-import { SignalledCache } from '../../common/signalled-cache';
-import { changeSignal } from '../../db/change-signals';
 import * as clientsService from '../clients/clients.service';
 import * as tokensService from '../tokens/tokens.service';
 import * as grantsDao from './grants.dao';
+import { consentsForgotten, type ConsentStore } from './grants.store';
 import { LIMITS } from '../protocol';
 
 export interface ConnectedApplication {
@@ -20,31 +19,17 @@ export interface ConnectedApplication {
   initiate_login_uri?: string;
 }
 
-/** Raised after a consent is forgotten (revoked, its person or client gone), so no instance keeps honouring it. */
-const consentsForgotten = changeSignal('oauth-grants');
+export { cachedConsents, databaseConsents, type ConsentStore } from './grants.store';
+export type { ClientStore } from '../clients/clients.service';
 
-/**
- * The scopes each person approved for each client, read recently: every authorization asks. A consent
- * forgotten is dropped at once on its instance and within a second on the others (docs/decisions.md,
- * "Caches and their staleness bound"); one given here is known here at once. No consent is not kept:
- * the consent page asks for it anyway.
- */
-const recentConsents = new SignalledCache<readonly string[]>(consentsForgotten, { maxEntries: 10_000, ttlMs: 60_000 });
-const consentKey = (userId: string, clientId: string) => `${userId}:${clientId}`;
-
-/** Keeps what the person approved, and knows it here from now on (unless a consent was forgotten meanwhile). */
-export async function remember(userId: string, clientId: string, scope: readonly string[]): Promise<void> {
-  const key = consentKey(userId, clientId);
-  const { generation } = await recentConsents.get(key);
-  recentConsents.set(key, await grantsDao.addScopes(userId, clientId, scope, new Date()), generation);
+/** Keeps what the person approved (the store knows it from now on). */
+export async function remember(consents: ConsentStore, userId: string, clientId: string, scope: readonly string[]): Promise<void> {
+  await consents.add(userId, clientId, scope, new Date());
 }
 
 /** True when the person already approved every scope asked for. */
-export async function covers(userId: string, clientId: string, scope: readonly string[]): Promise<boolean> {
-  const approved = await recentConsents.getOrLoad(
-    consentKey(userId, clientId),
-    async () => (await grantsDao.find(userId, clientId))?.scope ?? null,
-  );
+export async function covers(consents: ConsentStore, userId: string, clientId: string, scope: readonly string[]): Promise<boolean> {
+  const approved = await consents.approved(userId, clientId);
   return approved !== null && scope.every((wanted) => approved.includes(wanted));
 }
 
@@ -54,11 +39,16 @@ export function touch(userId: string, clientId: string): Promise<void> {
 }
 
 /** One page (`page` from 0) of the applications the person connected, oldest first. */
-export async function listConnected(userId: string, page = 0, limit: number = LIMITS.pageSize): Promise<ConnectedApplication[]> {
+export async function listConnected(
+  clients: clientsService.ClientStore,
+  userId: string,
+  page = 0,
+  limit: number = LIMITS.pageSize,
+): Promise<ConnectedApplication[]> {
   const grants = await grantsDao.listForUser(userId, page, limit);
-  const clients = await Promise.all(grants.map((grant) => clientsService.find(grant.clientId)));
+  const found = await Promise.all(grants.map((grant) => clients.find(grant.clientId)));
   return grants.flatMap((grant, index) => {
-    const client = clients[index];
+    const client = found[index];
     if (!client) return [];
     return [
       {
@@ -89,8 +79,13 @@ export async function grantsOfClient(clientId: string, afterUserId: string | und
  * Third-party-initiated login (OIDC Core §4): where to send the person to sign in to a client they
  * connected, with this issuer as `iss`; null when they did not connect it or it takes no such sign-in.
  */
-export async function loginInitiation(userId: string, clientId: string, issuer: string): Promise<string | null> {
-  const [grant, client] = await Promise.all([grantsDao.find(userId, clientId), clientsService.find(clientId)]);
+export async function loginInitiation(
+  clients: clientsService.ClientStore,
+  userId: string,
+  clientId: string,
+  issuer: string,
+): Promise<string | null> {
+  const [grant, client] = await Promise.all([grantsDao.find(userId, clientId), clients.find(clientId)]);
   const initiate = client?.metadata?.initiate_login_uri;
   if (!grant || !initiate) return null;
   const url = new URL(initiate);

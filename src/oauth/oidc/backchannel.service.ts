@@ -80,6 +80,7 @@ export function createBackchannelLogout(
   config: Config,
   idTokens: Pick<IdTokens, 'signLogoutToken'>,
   logger: Logger,
+  clients: clientsService.ClientStore,
   now: () => number = Date.now,
 ) {
   const pauses = createHostPauses(now);
@@ -88,7 +89,7 @@ export function createBackchannelLogout(
     async (delivery) => {
       const { record } = delivery;
       if (pauses.paused(delivery)) throw new HostPaused("its host left this owner's deliveries unanswered and is paused");
-      const client = await clientsService.find(record.clientId);
+      const client = await clients.find(record.clientId);
       // A client deleted, or its address removed, since the session ended hears nothing; a changed
       // address gets it at the new one.
       const uri = client?.metadata?.backchannel_logout_uri;
@@ -127,11 +128,11 @@ export function createBackchannelLogout(
   );
 
   async function enqueue(records: SessionClientDocument[]): Promise<void> {
-    const clients = await Promise.all(records.map((record) => clientsService.find(record.clientId)));
+    const found = await Promise.all(records.map((record) => clients.find(record.clientId)));
     records.forEach((record, i) => {
-      const uri = clients[i]?.metadata?.backchannel_logout_uri;
+      const uri = found[i]?.metadata?.backchannel_logout_uri;
       if (!uri) return;
-      const delivery = { record, uri, ownerId: clients[i]?.ownerId ?? record.clientId };
+      const delivery = { record, uri, ownerId: found[i]?.ownerId ?? record.clientId };
       if (!queue.add(delivery)) logger.warn({ clientId: record.clientId }, 'back-channel logout dropped: too many waiting');
     });
   }

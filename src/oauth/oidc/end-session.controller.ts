@@ -25,7 +25,12 @@ function readParameters(req: Request): OAuthParameters {
   }
 }
 
-export function createEndSessionController(idTokens: IdTokens, csrf: Csrf, sessionEnded: SessionEndedHook) {
+export function createEndSessionController(
+  idTokens: IdTokens,
+  csrf: Csrf,
+  sessionEnded: SessionEndedHook,
+  clients: clientsService.ClientStore,
+) {
   /** Where to send the browser afterwards: a registered post_logout_redirect_uri with state, or nowhere. */
   async function destination(parameters: OAuthParameters, hintClient: string | undefined): Promise<string | null> {
     if (parameters.client_id && hintClient && parameters.client_id !== hintClient)
@@ -35,7 +40,7 @@ export function createEndSessionController(idTokens: IdTokens, csrf: Csrf, sessi
     // RP-Initiated Logout §2: without an id_token_hint nothing confirms that the address is the
     // client's wish (anyone can name a client_id), so there is no redirect: the signed-out page it is.
     if (!hintClient) return null;
-    const client = await clientsService.find(hintClient);
+    const client = await clients.find(hintClient);
     const registered = client && clientsService.registeredPostLogoutRedirectUri(client, requested);
     if (!registered) throw refused('The application asked to send you to an address it has not registered, so you were not sent there.');
     const url = new URL(registered);

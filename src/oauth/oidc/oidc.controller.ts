@@ -84,13 +84,13 @@ export function createProviderDocuments(config: Config, keys: KeyRing): { metada
   };
 }
 
-export function createOidcController(idTokens: IdTokens) {
+export function createOidcController(idTokens: IdTokens, clients: clientsService.ClientStore) {
   return {
     /** JSON, or a signed JWT for a client that registered userinfo_signed_response_alg (OIDC Core §5.3.2). */
     async userinfo(_req: Request, res: Response): Promise<void> {
       const { token, person } = oauthPrincipal(res);
       const claims = userinfoClaims(person, token.scope, token.claims);
-      const algorithm = (await clientsService.find(token.clientId))?.metadata?.userinfo_signed_response_alg;
+      const algorithm = (await clients.find(token.clientId))?.metadata?.userinfo_signed_response_alg;
       if (!algorithm) return void noStore(res).json(claims);
       noStore(res)
         .type('application/jwt')

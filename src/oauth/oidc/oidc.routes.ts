@@ -12,6 +12,7 @@ import { createOidcController, createProviderDocuments } from './oidc.controller
 import type { KeyRing } from './signing-keys.service';
 import type { StaticSource } from '../../common/static-document';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
+import type { ClientStore } from '../clients/clients.service';
 
 /** Discovery and the JWK Set by path, for the app's static routes (common/static-document.ts). */
 export function providerDocumentRoutes(config: Config, keys: KeyRing): [string, StaticSource][] {
@@ -25,9 +26,10 @@ export function createOidcRouter(
   csrf: Csrf,
   requireOAuthToken: ReturnType<typeof createBearerGuard>,
   sessionEnded: SessionEndedHook,
+  clients: ClientStore,
 ): Router {
-  const oidc = createOidcController(idTokens);
-  const endSession = createEndSessionController(idTokens, csrf, sessionEnded);
+  const oidc = createOidcController(idTokens, clients);
+  const endSession = createEndSessionController(idTokens, csrf, sessionEnded, clients);
   const router = Router();
   router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
   router.post(ENDPOINTS.endSession, sessions, pageFormBody, csrf.requireWhenSignedIn, endSession.endSession);

@@ -1,10 +1,9 @@
 // Resources (RFC 8707): what a `resource` parameter may name, and what a token for it looks like.
 // This server's own APIs (/api/user, userinfo, the catalogue) are the resource named by the issuer
 // itself: always there, JWT access tokens, every scope the server knows. Registered resources are
-// few (LIMITS.resources), so each instance keeps them all in memory and reads them again only when
-// a change was signalled: a made-up `resource` value costs no database read.
+// few (LIMITS.resources), so each app keeps them all in memory (resources.store.ts) and reads them
+// again only when a change was signalled: a made-up `resource` value costs no database read.
 import type { Config } from '../../config';
-import { SignalledCache } from '../../common/signalled-cache';
 import {
   JWT_ACCESS_TOKEN_ALGORITHM,
   isSigningAlgorithm,
@@ -52,15 +51,7 @@ const fromDocument = (doc: ResourceDocument): Resource => ({
   own: false,
 });
 
-const registered = new SignalledCache<Map<string, Resource>>(resourcesStore.resourcesChanged, { maxEntries: 1, ttlMs: 60_000 });
-
-async function all(): Promise<Map<string, Resource>> {
-  const found = await registered.getOrLoad('all', async () => {
-    const docs = await resourcesStore.page(LIMITS.resources);
-    return new Map(docs.map((doc) => [doc._id, fromDocument(doc)]));
-  });
-  return found ?? new Map();
-}
+export { cachedResources, databaseResources, type ResourceStore } from './resources.store';
 
 /**
  * What a request's `resource` names: nothing (absent), a resource, or why it is refused (RFC 8707 §2,
@@ -68,13 +59,15 @@ async function all(): Promise<Map<string, Resource>> {
  */
 export async function named(
   config: Pick<Config, 'publicUrl'>,
+  resources: resourcesStore.ResourceStore,
   value: string | undefined,
 ): Promise<Resource | undefined | { refused: string }> {
   if (value === undefined) return undefined;
   const problem = identifierProblem(value);
   if (problem) return { refused: problem };
   if (value === config.publicUrl) return ownResource(config);
-  return (await all()).get(value) ?? { refused: `${value.slice(0, 200)} is not a resource registered here` };
+  const doc = (await resources.all()).get(value);
+  return doc ? fromDocument(doc) : { refused: `${value.slice(0, 200)} is not a resource registered here` };
 }
 
 /** The scopes a token for the resource carries of a granted scope: its own only (all for this server's APIs). */

@@ -2,7 +2,10 @@
 // on any instance), listed in identifier order a page at a time, deleted by identifier. Every change
 // raises a signal, so every instance's cached copy is dropped within a second.
 import { trusted } from 'mongoose';
+import type { Clock } from '../../common/clock';
+import { SignalledCache } from '../../common/signalled-cache';
 import { changeSignal } from '../../db/change-signals';
+import { LIMITS } from '../protocol';
 import { isDuplicateKeyError } from '../../db/duplicate-key';
 import { ResourceModel, type ResourceDocument } from './resources.model';
 
@@ -33,4 +36,22 @@ export async function remove(id: string): Promise<boolean> {
   const { deletedCount } = await ResourceModel.deleteOne({ _id: id }).exec();
   if (deletedCount === 1) await resourcesChanged.raise();
   return deletedCount === 1;
+}
+
+/** Every registered resource by identifier (they are few: LIMITS.resources). */
+export interface ResourceStore {
+  all(): Promise<ReadonlyMap<string, ResourceDocument>>;
+}
+
+export const databaseResources: ResourceStore = {
+  all: async () => new Map((await page(LIMITS.resources)).map((doc) => [doc._id, doc])),
+};
+
+/**
+ * Kept whole per app and read again only when a change was signalled (or after a minute): a made-up
+ * `resource` value costs no database read.
+ */
+export function cachedResources(store: ResourceStore, clock: Clock): ResourceStore {
+  const registered = new SignalledCache<ReadonlyMap<string, ResourceDocument>>(resourcesChanged, { maxEntries: 1, ttlMs: 60_000, clock });
+  return { all: async () => (await registered.getOrLoad('all', () => store.all())) ?? new Map() };
 }

@@ -6,7 +6,7 @@ import { invalidGrant, invalidRequest, OAuthErrorResponse } from '../oauth.error
 import type { CheckedProof } from '../dpop/dpop.service';
 import type { OAuthParameters } from '../oauth.parameters';
 import { grantedScope, SCOPE_ERROR } from '../protocol';
-import { extraScopes, named, scopeFor, type Resource } from '../resources/resources.service';
+import { extraScopes, named, scopeFor, type Resource, type ResourceStore } from '../resources/resources.service';
 import type { IdTokenSigner, IssuedToken, Lifetimes } from './issuing.service';
 import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
@@ -23,6 +23,8 @@ export interface TokenRequest {
   proof: CheckedProof | null;
   /** This server's issuer: the resource of its own APIs. */
   issuer: string;
+  /** The app's registered resources. */
+  resources: ResourceStore;
   jwts: JwtAccessTokens;
 }
 
@@ -36,7 +38,7 @@ export async function resourceOf(request: TokenRequest, authorized?: { resource?
   if (authorized && requested !== undefined && requested !== authorized.resource) {
     throw new OAuthErrorResponse('invalid_target', 'resource must be the one the authorization request named');
   }
-  const found = await named({ publicUrl: request.issuer }, authorized ? authorized.resource : requested);
+  const found = await named({ publicUrl: request.issuer }, request.resources, authorized ? authorized.resource : requested);
   if (found && 'refused' in found) throw new OAuthErrorResponse('invalid_target', found.refused);
   return found;
 }

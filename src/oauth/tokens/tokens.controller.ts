@@ -4,13 +4,13 @@
 // POST /oauth/token (seed 001's variant B) takes a form or JSON body and every grant the client is
 // allowed; POST /v1/oauth/token (variant A) takes the query string or a form body, the code and
 // refresh grants only, and answers with scope, uid and info.
+import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import type { PasswordVerifier } from '../../auth/auth.service';
 import * as clientsService from '../clients/clients.service';
-import type { JwtContext } from '../clients/client-assertions.service';
 import type { ClientDocument } from '../clients/clients.model';
 import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
@@ -40,13 +40,13 @@ interface TokenEndpoint {
 
 /** Step: the client, authenticated once for the whole request (RFC 6749 §2.3, §3.2.1). */
 async function authenticateClient(
+  authenticate: clientsService.ClientAuthentication,
   req: Request,
   parameters: OAuthParameters,
   grantType: string | undefined,
-  context: JwtContext,
 ): Promise<ClientDocument> {
   const credentials = clientsService.credentialsOf(parameters, req.headers.authorization);
-  const client = await clientsService.authenticateRequest(credentials, context);
+  const client = await authenticate(credentials, req.path);
   if (credentials.clientSecret === undefined && credentials.assertion === undefined) {
     // A public client has no secret: it may use only the grants that need none, and it proves the
     // code exchange with its PKCE verifier (RFC 9700 §2.1.1).
@@ -73,7 +73,9 @@ export function createTokensController(
   tokenCache: tokensService.AccessTokenCache | undefined,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources'>,
 ) {
+  const authenticate = clientsService.createClientAuthentication(config, stores);
   /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
   async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
     const nonce = dpop.nonce();
@@ -118,7 +120,7 @@ export function createTokensController(
       const parameters = collectParameters(req, definition.sources);
       // Variant A names its two grants before anything else is looked at.
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
-      const client = await authenticateClient(req, parameters, parameters.grant_type, clientsService.jwtContext(config, req.path));
+      const client = await authenticateClient(authenticate, req, parameters, parameters.grant_type);
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const proof = definition.dpop ? await proofOf(req, res) : null;
       // FAPI 2.0 §5.3.2.1-5: only sender-constrained tokens, so a FAPI client's request needs a proof.
@@ -131,6 +133,7 @@ export function createTokensController(
         lifetimes: definition.lifetimes,
         idTokens: definition.idTokens,
         issuer: config.publicUrl,
+        resources: stores.resources,
         jwts,
       });
       noStore(res).json(definition.respond(issued));
@@ -143,10 +146,7 @@ export function createTokensController(
 
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(
-        clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config, req.path),
-      );
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
       await proofOf(req, res);
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, jwts);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
@@ -156,10 +156,7 @@ export function createTokensController(
 
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await clientsService.authenticateRequest(
-        clientsService.credentialsOf(parameters, req.headers.authorization),
-        clientsService.jwtContext(config, req.path),
-      );
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
       await proofOf(req, res);
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache })
