@@ -56,7 +56,7 @@ export function createOAuthRouter(
   const router = Router();
   const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts, stores);
   router.use(authorize.router);
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores, clock));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
   router.use(createDeviceRouter(config, sessions, csrf, stores));

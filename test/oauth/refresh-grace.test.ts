@@ -3,12 +3,14 @@
 // does not get tokens. Without the setting, rotation is strictly single-use (see token.test.ts).
 import request from 'supertest';
 import { testApp } from '../helpers/app';
+import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { clientSecretPost, passwordGrant, registerClient } from '../helpers/oauth';
 
 useTestDatabase();
 
-const app = testApp({ OAUTH_REFRESH_GRACE_SECONDS: '1' });
+const clock = movableClock();
+const app = testApp({ OAUTH_REFRESH_GRACE_SECONDS: '1' }, { clock });
 const refresh = (client: { client_id: string; client_secret: string }, refreshToken: string) =>
   request(app)
     .post('/oauth/token')
@@ -46,7 +48,7 @@ describe('graceful refresh rotation', () => {
   it('revokes the family when the token comes back after the grace period', async () => {
     const { client, tokens } = await passwordGrant(app);
     const renewed = await refresh(client, tokens.refresh_token).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    clock.move(1200);
     const replay = await refresh(client, tokens.refresh_token).expect(400);
     expect(replay.body.error).toBe('invalid_grant');
     await me(renewed.body.access_token as string).expect(401);

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { halfHash } from '../../src/oauth/oidc/id-tokens.service';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
 import { testApp } from '../helpers/app';
+import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { approve, codeExchange, passwordGrant, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
@@ -11,7 +12,8 @@ import { approve, codeExchange, passwordGrant, REDIRECT_URI, registerClient, sig
 useTestDatabase();
 
 const ISSUER = 'https://id.example.com';
-const app = testApp({ PUBLIC_URL: ISSUER });
+const clock = movableClock();
+const app = testApp({ PUBLIC_URL: ISSUER }, { clock });
 
 const claimsOf = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
 const codeRequest = (clientId: string, extra: Record<string, string> = {}) => ({
@@ -97,7 +99,7 @@ describe('max_age, login_hint, ui_locales', () => {
       .get('/oauth/authorize')
       .query(codeRequest(client.client_id, { max_age: '3600' }))
       .expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clock.move(1100);
     const stale = await agent
       .get('/oauth/authorize')
       .query(codeRequest(client.client_id, { max_age: '1' }))

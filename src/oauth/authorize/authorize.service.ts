@@ -343,7 +343,7 @@ export function createAuthorizeService(
     request: AuthorizationRequest,
     person: SignedIn | null,
   ): Promise<Redirect | 'sign-in' | 'step-up' | 'consent'> {
-    const age = person?.authTime ? (Date.now() - person.authTime.getTime()) / 1000 : Infinity;
+    const age = person?.authTime ? (clock.now() - person.authTime.getTime()) / 1000 : Infinity;
     const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
     // A client asking for the multi-factor class: a person signed in with one factor gives their
     // second (a step-up); one who has none goes on at class 1, unless the client made it essential.

@@ -4,6 +4,7 @@
 // the window (two tabs, a lost response) and continues the family instead; a second replay is a
 // replay like any other. The requested scope is checked before anything is spent, so a refused
 // refresh changes nothing.
+import type { Clock } from '../../common/clock';
 import { sha256 } from '../../common/crypto';
 import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
@@ -18,9 +19,11 @@ const INVALID_REFRESH_TOKEN = 'The refresh token is invalid, expired or was revo
 /** How long a spent marker is kept when its token had no expiry of its own. */
 const SPENT_MARKER_FALLBACK_MS = 24 * 3600 * 1000;
 
-export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
+/** `clock`: what the grace window is measured by. */
+export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): GrantHandler {
   const graceMs = graceSeconds * 1000;
-  const inGrace = (spent: { graceUntil?: Date } | null): boolean => spent?.graceUntil !== undefined && spent.graceUntil > new Date();
+  const inGrace = (spent: { graceUntil?: Date } | null): boolean =>
+    spent?.graceUntil !== undefined && spent.graceUntil.getTime() > clock.now();
 
   /**
    * The one replay the grace window allows for a spent token, taken by writing a marker of its own
@@ -45,7 +48,7 @@ export function createRefreshTokenGrant(graceSeconds: number): GrantHandler {
   async function spend(hash: string, token: TokenDocument, rotated: boolean): Promise<boolean> {
     if (rotated) return true;
     const expiresAt = token.refreshTokenExpiresAt ?? new Date(Date.now() + SPENT_MARKER_FALLBACK_MS);
-    const graceUntil = graceMs > 0 ? new Date(Date.now() + graceMs) : undefined;
+    const graceUntil = graceMs > 0 ? new Date(clock.now() + graceMs) : undefined;
     if (await tokensDao.markSpent(hash, token.familyId, expiresAt, graceUntil)) {
       await tokensDao.dropRefreshToken(token._id);
       return true;

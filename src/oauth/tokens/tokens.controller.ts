@@ -4,6 +4,7 @@
 // POST /oauth/token (seed 001's variant B) takes a form or JSON body and every grant the client is
 // allowed; POST /v1/oauth/token (variant A) takes the query string or a form body, the code and
 // refresh grants only, and answers with scope, uid and info.
+import type { Clock } from '../../common/clock';
 import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
@@ -74,6 +75,7 @@ export function createTokensController(
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
   stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources'>,
+  clock: Clock,
 ) {
   const authenticate = clientsService.createClientAuthentication(config, stores);
   /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
@@ -90,7 +92,7 @@ export function createTokensController(
 
   const grants: Record<TokenGrantType, GrantHandler> = {
     authorization_code: authorizationCodeGrant,
-    refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds),
+    refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds, clock),
     password: createPasswordGrant(verifyPassword),
     client_credentials: clientCredentialsGrant,
     [DEVICE_CODE_GRANT]: deviceCodeGrant,

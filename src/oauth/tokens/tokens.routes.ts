@@ -1,5 +1,6 @@
 // The token endpoints of both seed 001 variants, RFC 7009 revocation and RFC 7662 introspection, each
 // with its own body parsers, and the token endpoints' rate limits.
+import type { Clock } from '../../common/clock';
 import type { Stores } from '../../stores';
 import { Router } from 'express';
 import type { PasswordVerifier } from '../../auth/auth.service';
@@ -24,8 +25,9 @@ export function createTokensRouter(
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
   stores: Stores,
+  clock: Clock,
 ): Router {
-  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores);
+  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores, clock);
   const tokenRules: RouteLimit[] = [
     perAddress('token:address', config.limits.tokenPerAddress),
     { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },
