@@ -17,6 +17,7 @@ import { createLandingRouter } from './landing/landing.routes';
 import { STYLE_HASH } from './web/layout';
 import type { Config } from './config';
 import { createOAuthRouter } from './oauth/oauth.routes';
+import { oauthRefusals } from './oauth/oauth.errors';
 import { providerDocumentRoutes } from './oauth/oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
 import { createOpenApiRouter } from './openapi/openapi.routes';
@@ -125,7 +126,7 @@ export function createApp({
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
       const administration = createAdministration(config, activity, lifecycle, accounts, stores);
-      app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration));
+      app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration, oauthRefusals));
       app.use(jsonBody);
       app.use('/users', createUsersRouter(config, accessTokens, lifecycle.accessEnded, signIn.verify));
       app.use('/auth', createAuthRouter(accessTokens, config, signIn.verify));

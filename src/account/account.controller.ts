@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { noStore } from '../common/no-store';
 import { deviceName } from '../common/user-agent';
 import { bodyField } from '../common/request-body';
-import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
+import { clientAddress, displayAddress } from '../common/rate-limit';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
@@ -15,7 +15,6 @@ import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
 import type { Csrf } from '../web/csrf';
-import { tooManyPage } from '../web/layout';
 import {
   ACCOUNT_NOTICES,
   accountPage,
@@ -50,17 +49,6 @@ function field(req: Request, name: string, max = MAX_PASSWORD_LENGTH): string {
 /** A page number from the query (0 for anything else). */
 function pageParam(value: unknown): number {
   return typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : 0;
-}
-
-/** The 429 of these pages: a page that says to wait. */
-export const tooManyRequestsPage = (refused: TooManyRequestsError) => tooManyPage('Too many requests', 'requests', refused);
-
-async function limitedPage<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw err instanceof TooManyRequestsError ? tooManyRequestsPage(err) : err;
-  }
 }
 
 const RESET_AGAIN = { href: '/forgot-password', label: 'Ask for a new link' };
@@ -148,7 +136,7 @@ export function createAccountController(
         firstName: field(req, 'firstName'),
         lastName: field(req, 'lastName'),
       };
-      const outcome = await limitedPage(() => accounts.signUp(fields, origin(req)));
+      const outcome = await accounts.signUp(fields, origin(req));
       if ('problems' in outcome) {
         const values = { email: fields.email.slice(0, MAX_EMAIL_LENGTH), firstName: fields.firstName, lastName: fields.lastName };
         return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), providers, values, problems: outcome.problems }));
@@ -174,7 +162,7 @@ export function createAccountController(
     },
 
     async resendVerification(_req: Request, res: Response): Promise<void> {
-      await limitedPage(() => accounts.resendVerification(signedInPerson(res)));
+      await accounts.resendVerification(signedInPerson(res));
       done(res, 'verification');
     },
 
@@ -188,7 +176,7 @@ export function createAccountController(
       if (!accounts.mailAvailable) return void page(res, 503, forgotPasswordPage({ ...view, sent: false }));
       const problem = await accounts.emailProblem(email);
       if (problem) return void page(res, 400, forgotPasswordPage({ ...view, sent: false, problem }));
-      await limitedPage(() => accounts.requestReset(email, origin(req)));
+      await accounts.requestReset(email, origin(req));
       page(res, 200, forgotPasswordPage({ ...view, email: '', sent: true }));
     },
 
@@ -253,8 +241,12 @@ export function createAccountController(
 
     async changePassword(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      const outcome = await limitedPage(() =>
-        accounts.changePassword(user, field(req, 'currentPassword'), field(req, 'password'), origin(req), verifyPassword),
+      const outcome = await accounts.changePassword(
+        user,
+        field(req, 'currentPassword'),
+        field(req, 'password'),
+        origin(req),
+        verifyPassword,
       );
       if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'password', message: outcome.problem } }, 400);
       // Every session ended with the old password, this one too: this browser starts a new one,

@@ -3,6 +3,7 @@
 // no-store and framed by nobody (the pages' security headers).
 import { Router, type RequestHandler } from 'express';
 import { limitsFor, perAddress } from '../common/rate-limit';
+import { pageRefusals } from '../web/layout';
 import type { Config } from '../config';
 import { requireSession, type SessionEndedHook } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
@@ -10,7 +11,7 @@ import type { ClientStore } from '../oauth/grants/grants.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
-import { createAccountController, tooManyRequestsPage } from './account.controller';
+import { createAccountController } from './account.controller';
 import type { Accounts } from './account.service';
 import type { ActivityLog } from './activity.service';
 
@@ -27,7 +28,7 @@ export function createAccountRouter(
 ): Router {
   const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey, config, clients);
   // The same counter as POST /users: sign-ups from one address, whichever way they come.
-  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyRequestsPage);
+  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)]);
   const form = [sessions, pageFormBody];
   // A signed-in form: a stale session goes to sign in and comes back to /account.
   const signedInForm = [...form, requireSession('sign-in', '/account'), csrf.require];
@@ -46,5 +47,6 @@ export function createAccountRouter(
   router.post('/account/password', ...signedInForm, account.changePassword);
   router.post('/account/sessions/sign-out-others', ...signedInForm, account.endOtherSessions);
   router.post('/account/sessions/:handle/sign-out', ...signedInForm, account.endSession);
+  router.use(pageRefusals);
   return router;
 }

@@ -5,19 +5,12 @@ import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError, BadRequestError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { displayAddress, tooManyRequestsAs, TooManyRequestsError } from '../common/rate-limit';
+import { displayAddress } from '../common/rate-limit';
 import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 
-/** The reset links' budget spent: 429 in the OAuth shape. */
-const tooManyAdminRequests = (refused: TooManyRequestsError) =>
-  tooManyRequestsAs(
-    { error: 'too_many_requests', error_description: 'Too many reset links for this person, try again later' },
-    {},
-    refused,
-  );
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
 const MAX_QUERY = 100;
 
@@ -124,11 +117,7 @@ export function createAdminController(admin: Administration) {
     /** POST /admin/api/people/:id/reset-link: the forgotten-password mail, with its limits. */
     async sendResetLink(req: Request, res: Response): Promise<void> {
       const found = await person(req);
-      try {
-        if (!(await admin.sendResetLink(found, operator(req, res)))) throw invalid('The person has no email address to send a link to');
-      } catch (err) {
-        throw err instanceof TooManyRequestsError ? tooManyAdminRequests(err) : err;
-      }
+      if (!(await admin.sendResetLink(found, operator(req, res)))) throw invalid('The person has no email address to send a link to');
       res.status(202).end();
     },
 

@@ -8,6 +8,8 @@ export function createAdminRouter(
   adminToken: RequestHandler,
   jsonBody: [RequestHandler, ErrorRequestHandler],
   administration: Administration,
+  /** The OAuth endpoints' presenter: the admin API's refusals are in the OAuth shape. */
+  oauthRefusals: ErrorRequestHandler,
 ): Router {
   const admin = createAdminController(administration);
   const people = ADMIN_API.people;
@@ -39,5 +41,6 @@ export function createAdminRouter(
   router.get(`${applications}/:clientId/grants`, admin.grantsOf);
   router.get(ADMIN_API.keys, admin.keys);
   router.post(`${ADMIN_API.keys}/rotate`, admin.rotateKeys);
+  router.use(oauthRefusals);
   return router;
 }

@@ -6,7 +6,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { noStore } from '../common/no-store';
-import { displayAddress, TooManyRequestsError } from '../common/rate-limit';
+import { displayAddress } from '../common/rate-limit';
 import type { Config } from '../config';
 import * as factorsService from '../factors/factors.service';
 import { RegistrationError } from '../oauth/clients/registration.service';
@@ -16,7 +16,7 @@ import type { Journey } from '../sign-in/journey.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';
-import { pageError, tooManyPage } from '../web/layout';
+import { pageError } from '../web/layout';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 import {
   applicationPage,
@@ -268,11 +268,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
 
     async sendResetLink(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
-      try {
-        await admin.sendResetLink(person, operator(req, res));
-      } catch (err) {
-        throw err instanceof TooManyRequestsError ? tooManyPage('Too many reset links', 'reset links', err) : err;
-      }
+      await admin.sendResetLink(person, operator(req, res));
       res.redirect(303, `/admin/people/${person.id}?done=reset-sent`);
     },
 

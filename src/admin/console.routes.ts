@@ -1,4 +1,5 @@
 // The operator's console under /admin (the admin API under /admin/api is admin.routes.ts).
+import { pageRefusals } from '../web/layout';
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config';
 import { requireSession } from '../session/session.middleware';
@@ -42,5 +43,6 @@ export function createConsoleRouter(
   router.get('/admin/keys', ...page, pages.keys);
   router.post('/admin/keys/rotate', ...form, pages.rotateKeys);
   router.get('/admin/events', ...page, pages.events);
+  router.use(pageRefusals);
   return router;
 }

@@ -1,26 +1,19 @@
 import type { Request, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../common/access-tokens';
-import { AppError, InvalidRequestError } from '../common/errors';
+import { InvalidRequestError } from '../common/errors';
 import { jwtClaims } from '../common/guards';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
-import { clientAddress, TooManyRequestsError, tooManyRequestsInSeedShape } from '../common/rate-limit';
+import { clientAddress } from '../common/rate-limit';
 import * as authService from './auth.service';
 
 const MAX_REFRESH_TOKEN_LENGTH = 512;
 
-/** Seed 000: an unexpected failure while issuing tokens is a 500 with an empty body. */
 async function sendTokenPair(res: Response, issue: () => Promise<authService.TokenPair>): Promise<void> {
-  let pair: authService.TokenPair;
-  try {
-    pair = await issue();
-  } catch (err) {
-    if (err instanceof TooManyRequestsError) throw tooManyRequestsInSeedShape(err);
-    if (err instanceof AppError) throw err;
-    throw new AppError(500, undefined, {}, { cause: err });
-  }
-  noStore(res).status(201).json(pair);
+  noStore(res)
+    .status(201)
+    .json(await issue());
 }
 
 export function createAuthController(accessTokens: AccessTokens, verifyPassword: authService.PasswordVerifier) {

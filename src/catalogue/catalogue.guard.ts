@@ -7,9 +7,15 @@ import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { basicCredentials, bearerToken, dpopToken } from '../common/authorization';
 import { AppError } from '../common/errors';
 import { principal } from '../common/guards';
-import { clientAddress, TooManyRequestsError, tooManyRequestsAs } from '../common/rate-limit';
+import { clientAddress, tooManyRequestsAs } from '../common/rate-limit';
+import { presenter, TOO_MANY_REQUESTS } from '../common/refusals';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="catalogue"' };
+
+/** The presenter of the catalogue's routes (common/refusals.ts): its envelope. */
+export const catalogueRefusals = presenter({
+  tooMany: (refused) => tooManyRequestsAs({ error: true, message: TOO_MANY_REQUESTS, status_code: 429 }, {}, refused),
+});
 
 /** 401 in the catalogue's envelope, with the Basic challenge. */
 export class CatalogueUnauthorizedError extends AppError {
@@ -22,13 +28,7 @@ export function requireBasicAuth(verifyPassword: PasswordVerifier): RequestHandl
   return async (req, res, next) => {
     const credentials = basicCredentials(req.headers.authorization);
     if (!credentials) throw new CatalogueUnauthorizedError('Authentication required');
-    let userId: string | null;
-    try {
-      userId = await verifyPassword({ email: credentials.name, password: credentials.password, address: clientAddress(req) });
-    } catch (err) {
-      if (!(err instanceof TooManyRequestsError)) throw err;
-      throw tooManyRequestsAs({ error: true, message: 'Too many failed sign-ins, try again later', status_code: 429 }, {}, err);
-    }
+    const userId = await verifyPassword({ email: credentials.name, password: credentials.password, address: clientAddress(req) });
     if (!userId) throw new CatalogueUnauthorizedError('Invalid email or password');
     res.locals.basicUserId = userId;
     next();

@@ -3,7 +3,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import * as catalogueController from './catalogue.controller';
-import { requireCatalogueCaller } from './catalogue.guard';
+import { catalogueRefusals, requireCatalogueCaller } from './catalogue.guard';
 
 export function createCatalogueV1Router(verifyPassword: PasswordVerifier, tokenGuard: RequestHandler): Router {
   const router = Router();
@@ -15,5 +15,6 @@ export function createCatalogueV1Router(verifyPassword: PasswordVerifier, tokenG
     router.route(path).get(list).all(catalogueController.methodNotAllowed);
     router.route(`${path}/:id`).get(get).all(catalogueController.methodNotAllowed);
   }
+  router.use(catalogueRefusals);
   return router;
 }

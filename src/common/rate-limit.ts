@@ -27,18 +27,14 @@ export interface Hit {
 }
 
 /**
- * Over a limit: only the wait, in seconds. It is not an HTTP answer; each surface words its 429 in
- * its own format with tooManyRequestsAs (one that does not is a 500 in the tests).
+ * Over a limit: only the wait, in seconds. It is not an HTTP answer; each surface's presenter words
+ * its 429 (common/refusals.ts; one that reaches the error handler unworded is a 500 in the tests).
  */
 export class TooManyRequestsError extends Error {
   constructor(readonly retryAfterSeconds: number) {
     super(`over a rate limit for ${retryAfterSeconds} s`);
   }
 }
-
-/** Seed 000 has no 429; its routes (/users, /auth) answer one in their `{ errors: [...] }` (docs/decisions.md). */
-export const tooManyRequestsInSeedShape = (refused: TooManyRequestsError): AppError =>
-  tooManyRequestsAs({ errors: ['Too many requests, try again later'] }, {}, refused);
 
 /** The 429 of one surface: its body, its headers, and Retry-After from the refusal. */
 export function tooManyRequestsAs(body: unknown, headers: Record<string, string>, refused: TooManyRequestsError): AppError {
@@ -214,10 +210,10 @@ export interface RouteLimit {
 export const perAddress = (name: string, limit: number): RouteLimit => ({ rule: limitRule(name, limit), key: clientAddress });
 
 /**
- * Route middleware counting every request (refused ones excepted). `tooMany` shapes the 429 in the
- * route's format.
+ * Route middleware counting every request (refused ones excepted). Over a limit it throws
+ * TooManyRequestsError, which the presenter of the route's surface words (common/refusals.ts).
  */
-export function limitsFor(config: Config, limits: RouteLimit[], tooMany: (refused: TooManyRequestsError) => AppError): RequestHandler[] {
+export function limitsFor(config: Config, limits: RouteLimit[]): RequestHandler[] {
   if (!config.rateLimits) return [];
   return [
     async (req: Request, _res: Response, next) => {
@@ -225,11 +221,7 @@ export function limitsFor(config: Config, limits: RouteLimit[], tooMany: (refuse
         const value = key(req);
         return value === undefined ? [] : [{ rule, key: value }];
       });
-      try {
-        await reserve(hits);
-      } catch (err) {
-        throw err instanceof TooManyRequestsError ? tooMany(err) : err;
-      }
+      await reserve(hits);
       next();
     },
   ];

@@ -13,7 +13,7 @@ import { stepUpReason, type Journey, type PendingStep, type SecondFactor, type S
 import type { FactorVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
-import { pageError, tooManyPage } from '../web/layout';
+import { pageError } from '../web/layout';
 import { allowOwnScripts } from '../web/scripts';
 import { recoveryCodesPage, secondStepPage, totpEnrolPage } from './factors.page';
 import { FACTOR_RULES } from './factors.rules';
@@ -22,8 +22,6 @@ import { PasskeyRefused, type Passkeys } from './passkeys.service';
 import * as recoveryCodes from './recovery-codes.service';
 import type { Totp } from './totp.service';
 import { HTML_CONTENT_TYPE as HTML } from '../web/html';
-
-const tooManyCodes = (refused: TooManyRequestsError) => tooManyPage('Too many attempts', 'wrong codes', refused);
 
 /** A passkey ceremony's refusal, as JSON for the script (`{ error }`, like the API's other refusals). */
 const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: message });
@@ -141,9 +139,9 @@ export function createFactorsController(deps: {
           return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
         }
       } catch (err) {
-        if (!(err instanceof TooManyRequestsError)) throw err;
-        await alert(user._id);
-        throw tooManyCodes(err);
+        // Wrong codes ran into their budget: the owner hears (the refusal is the pages' to word).
+        if (err instanceof TooManyRequestsError) await alert(user._id);
+        throw err;
       }
       // The password's held hits went back with this check's own.
       await journey.go(req, res, await journey.secondFactor(req, { ...pending, held: undefined }, 'otp', used!));

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../common/json-body';
-import { limitsFor, perAddress, tooManyRequestsAs } from '../common/rate-limit';
+import { limitsFor, perAddress } from '../common/rate-limit';
+import { jsonRefusals } from '../common/refusals';
+import { pageRefusals } from '../web/layout';
 import type { Config } from '../config';
 import type { ActivityLog } from '../account/activity.service';
 import { requireSession } from '../session/session.middleware';
@@ -20,7 +22,6 @@ import type { Clock } from '../common/clock';
 import type { Journey } from '../sign-in/journey.service';
 import type { FactorNotice } from './factors.service';
 import { ASSET_SCRIPTS, FACTOR_RULES } from './factors.rules';
-import type { TooManyRequestsError } from '../common/rate-limit';
 
 const SCRIPTS: Record<(typeof ASSET_SCRIPTS)[number], string> = {
   // The package's own browser bundle (its exports name no subpath for it): beside its CommonJS entry.
@@ -48,10 +49,7 @@ export function createFactorsRouter(
   notices: { notify: FactorNotice; alert: (userId: string) => Promise<void> },
 ): Router {
   const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, ...notices });
-  // A JSON route: its 429 is `{ error }` like its other refusals (the Error schema).
-  const tooMany = (refused: TooManyRequestsError) =>
-    tooManyRequestsAs({ error: 'Too many passkey requests from this address; try again later' }, {}, refused);
-  const optionLimits = limitsFor(config, [perAddress('passkey-options:address', FACTOR_RULES.passkeyOptionsPerAddress)], tooMany);
+  const optionLimits = limitsFor(config, [perAddress('passkey-options:address', FACTOR_RULES.passkeyOptionsPerAddress)]);
   const form = [sessions, pageFormBody, csrf.require];
   const json = [sessions, jsonBody, csrf.require];
   const person = requireSession('sign-in', '/account');
@@ -65,25 +63,31 @@ export function createFactorsRouter(
     res.type('text/javascript; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(script);
   });
 
-  router.get('/login/step-up', sessions, requireSession(), factors.stepUp);
-  router.get('/login/verify', sessions, factors.showVerify);
-  router.post('/login/verify', ...form, factors.verifyCode);
+  // The pages, and the JSON routes the passkey scripts call (their refusals are `{ error }`, the Error schema).
+  const pages = Router();
+  const scriptApi = Router();
+  pages.get('/login/step-up', sessions, requireSession(), factors.stepUp);
+  pages.get('/login/verify', sessions, factors.showVerify);
+  pages.post('/login/verify', ...form, factors.verifyCode);
   // Nothing waiting is a 400 before the form token is looked at: there is nothing to protect.
   const pendingJson = [sessions, jsonBody, factors.requirePending, csrf.require];
-  router.post('/login/verify/passkey/options', ...pendingJson, factors.secondStepPasskeyOptions);
-  router.post('/login/verify/passkey', ...pendingJson, factors.secondStepPasskey);
-  router.post('/login/passkey/options', ...json, ...optionLimits, factors.passkeyOptions);
-  router.post('/login/passkey', ...json, factors.passkeySignIn);
+  scriptApi.post('/login/verify/passkey/options', ...pendingJson, factors.secondStepPasskeyOptions);
+  scriptApi.post('/login/verify/passkey', ...pendingJson, factors.secondStepPasskey);
+  scriptApi.post('/login/passkey/options', ...json, ...optionLimits, factors.passkeyOptions);
+  scriptApi.post('/login/passkey', ...json, factors.passkeySignIn);
 
-  router.get('/account/totp', sessions, requireSession(), factors.showTotp);
-  router.post('/account/totp', sessions, pageFormBody, person, csrf.require, factors.confirmTotp);
-  router.post('/account/totp/remove', sessions, pageFormBody, person, csrf.require, factors.removeTotp);
-  router.post('/account/recovery-codes', sessions, pageFormBody, person, csrf.require, factors.regenerateCodes);
-  router.get('/account/recovery-codes/first', sessions, requireSession(), factors.firstCodes);
-  router.get('/account/recovery-codes/new', sessions, requireSession(), factors.showNewCodes);
-  router.post('/account/passkeys/options', sessions, jsonBody, personJson, csrf.require, factors.registrationOptions);
-  router.post('/account/passkeys', sessions, jsonBody, personJson, csrf.require, factors.register);
-  router.post('/account/passkeys/:id/rename', sessions, pageFormBody, person, csrf.require, factors.renamePasskey);
-  router.post('/account/passkeys/:id/remove', sessions, pageFormBody, person, csrf.require, factors.removePasskey);
+  pages.get('/account/totp', sessions, requireSession(), factors.showTotp);
+  pages.post('/account/totp', sessions, pageFormBody, person, csrf.require, factors.confirmTotp);
+  pages.post('/account/totp/remove', sessions, pageFormBody, person, csrf.require, factors.removeTotp);
+  pages.post('/account/recovery-codes', sessions, pageFormBody, person, csrf.require, factors.regenerateCodes);
+  pages.get('/account/recovery-codes/first', sessions, requireSession(), factors.firstCodes);
+  pages.get('/account/recovery-codes/new', sessions, requireSession(), factors.showNewCodes);
+  scriptApi.post('/account/passkeys/options', sessions, jsonBody, personJson, csrf.require, factors.registrationOptions);
+  scriptApi.post('/account/passkeys', sessions, jsonBody, personJson, csrf.require, factors.register);
+  pages.post('/account/passkeys/:id/rename', sessions, pageFormBody, person, csrf.require, factors.renamePasskey);
+  pages.post('/account/passkeys/:id/remove', sessions, pageFormBody, person, csrf.require, factors.removePasskey);
+  pages.use(pageRefusals);
+  scriptApi.use(jsonRefusals);
+  router.use(pages, scriptApi);
   return router;
 }

@@ -5,6 +5,7 @@ import { bodyError } from '../common/error-handler';
 import { AppError } from '../common/errors';
 import { NO_STORE } from '../common/no-store';
 import { tooManyRequestsAs, type TooManyRequestsError } from '../common/rate-limit';
+import { presenter, TOO_MANY_REQUESTS } from '../common/refusals';
 import { isDatabaseUnavailable } from '../db/mongoose';
 
 export class OAuthErrorResponse extends AppError {
@@ -28,7 +29,10 @@ export const invalidClient = () => new OAuthErrorResponse('invalid_client', 'Cli
 
 /** 429 in the OAuth format, for the token endpoints' limits and the sign-in budget. */
 export const tooManyTokenRequests = (refused: TooManyRequestsError): AppError =>
-  tooManyRequestsAs({ error: 'too_many_requests', error_description: 'Too many requests, try again later' }, NO_STORE, refused);
+  tooManyRequestsAs({ error: 'too_many_requests', error_description: TOO_MANY_REQUESTS }, NO_STORE, refused);
+
+/** The presenter of the OAuth endpoints and the admin API (common/refusals.ts). */
+export const oauthRefusals = presenter({ tooMany: tooManyTokenRequests });
 
 /** 503 with Retry-After while the database cannot be reached. */
 export const temporarilyUnavailable = (): AppError =>

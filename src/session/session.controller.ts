@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
-import type { PasswordAttempt, PersonVerifier, VerifiedPerson } from '../sign-in/sign-in.service';
+import type { PersonVerifier } from '../sign-in/sign-in.service';
 import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
 import { bodyField } from '../common/request-body';
-import { clientAddress, TooManyRequestsError } from '../common/rate-limit';
+import { clientAddress } from '../common/rate-limit';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from '../web/csrf';
-import { tooManyPage } from '../web/layout';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import { homePage, loginPage, type LoginView } from './session.page';
@@ -17,16 +16,6 @@ import { sessionPerson, signedInPerson, signOut, type SessionEndedHook } from '.
 import * as sessionService from './session.service';
 import { HTML_CONTENT_TYPE } from '../web/html';
 import type { SignInProvider } from '../web/sign-in-providers';
-
-const tooManyAttempts = (refused: TooManyRequestsError) => tooManyPage('Too many sign-in attempts', 'attempts', refused);
-
-async function verify(attempt: PasswordAttempt, verifyPassword: PersonVerifier): Promise<VerifiedPerson | null> {
-  try {
-    return await verifyPassword(attempt);
-  } catch (err) {
-    throw err instanceof TooManyRequestsError ? tooManyAttempts(err) : err;
-  }
-}
 
 export function createSessionController(
   csrf: Csrf,
@@ -59,7 +48,7 @@ export function createSessionController(
       const typedEmail = typeof email === 'string' ? normalizeEmail(email) : '';
       const person =
         typedEmail && typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH
-          ? await verify({ email: typedEmail, password, address: clientAddress(req) }, verifyPassword)
+          ? await verifyPassword({ email: typedEmail, password, address: clientAddress(req) })
           : null;
       if (!person) {
         res

@@ -1,4 +1,5 @@
 // Browser sign-in: GET/POST /login, POST /logout and GET /home, on top of the session middleware.
+import { pageRefusals } from '../web/layout';
 import { Router, type RequestHandler } from 'express';
 import type { PersonVerifier } from '../sign-in/sign-in.service';
 import type { Config } from '../config';
@@ -26,5 +27,6 @@ export function createSessionRouter(
   router.post('/login', sessions, pageFormBody, csrf.require, sessionController.login);
   router.post('/logout', sessions, pageFormBody, csrf.requireWhenSignedIn, sessionController.logout);
   router.get('/home', sessions, requireSession(), sessionController.home);
+  router.use(pageRefusals);
   return router;
 }

@@ -7,7 +7,7 @@ import type { ActivityLog } from '../account/activity.service';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import { noStore } from '../common/no-store';
-import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
+import { clientAddress, displayAddress } from '../common/rate-limit';
 import { bodyField } from '../common/request-body';
 import { MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Config } from '../config';
@@ -18,7 +18,7 @@ import type { PersonVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';
-import { pageError, tooManyPage } from '../web/layout';
+import { pageError } from '../web/layout';
 import { STATE_LIFETIME_MS, callbackPath, createStateCookie } from './upstream-state';
 import type { UpstreamClient, UpstreamFailure } from './upstream.client';
 import { linkPage } from './upstream.page';
@@ -211,11 +211,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
       const password = bodyField(req, 'password');
       let person: Awaited<ReturnType<PersonVerifier>> = null;
       if (typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH) {
-        try {
-          person = await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
-        } catch (err) {
-          throw err instanceof TooManyRequestsError ? tooManyPage('Too many sign-in attempts', 'attempts', err) : err;
-        }
+        person = await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
       }
       if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
       const provider = providers.get(pending.provider)!;

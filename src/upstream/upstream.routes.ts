@@ -1,4 +1,5 @@
 // Sign-in through upstream OpenID providers (docs/upstream.md), inside the session-enabled routes.
+import { pageRefusals } from '../web/layout';
 import { Router, type RequestHandler } from 'express';
 import { requireSession } from '../session/session.middleware';
 import type { Csrf } from '../web/csrf';
@@ -15,5 +16,6 @@ export function createUpstreamRouter(sessions: RequestHandler, csrf: Csrf, deps:
   router.post('/login/link', sessions, pageFormBody, csrf.require, upstream.link);
   router.post('/account/providers/:id/link', ...signedInForm, upstream.startLink);
   router.post('/account/providers/:id/unlink', ...signedInForm, upstream.unlink);
+  router.use(pageRefusals);
   return router;
 }

@@ -1,10 +1,11 @@
 // User records (seed 000): create, read, list, replace, partially update and delete. By default no
 // credentials are required, as the seed says; USERS_API_AUTH=jwt (docs/decisions.md) protects everything
 // but POST /users with the access token from POST /auth.
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../common/access-tokens';
 import { requireJwt } from '../common/guards';
-import { limitsFor, perAddress, TooManyRequestsError, tooManyRequestsInSeedShape } from '../common/rate-limit';
+import { limitsFor, perAddress } from '../common/rate-limit';
+import { seedRefusals } from '../common/refusals';
 import { validate } from '../common/validation';
 import type { Config } from '../config';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
@@ -24,7 +25,7 @@ export function createUsersRouter(
   const mayList: RequestHandler[] = protectedMode ? [usersController.requireMayList] : [];
   const mayManage: RequestHandler[] = protectedMode ? [usersController.requireMayManage as RequestHandler] : [];
 
-  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)], tooManyRequestsInSeedShape);
+  const signUpLimits = limitsFor(config, [perAddress('sign-up:address', config.limits.signUpPerAddress)]);
 
   const router = Router();
   router.get('/', ...signedIn, ...mayList, validate(usersValidation.listUsers), usersController.list);
@@ -36,9 +37,7 @@ export function createUsersRouter(
     .put(validate(usersValidation.putUser), usersController.update(accessEnded, verifyPassword))
     .patch(validate(usersValidation.patchUser), usersController.update(accessEnded, verifyPassword))
     .delete(usersController.remove(accessEnded));
-  // A full password-hashing queue (common/passwords.ts) is a 429 in the seed's shape here too.
-  const busy: ErrorRequestHandler = (err, _req, _res, next) =>
-    next(err instanceof TooManyRequestsError ? tooManyRequestsInSeedShape(err) : err);
-  router.use(busy);
+  // The sign-up budget and a full password-hashing queue (common/passwords.ts) alike.
+  router.use(seedRefusals);
   return router;
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../common/errors';
 import { tooManyRequestsAs, type TooManyRequestsError } from '../common/rate-limit';
+import { presenter } from '../common/refusals';
 import { HTML_CONTENT_TYPE, html, type SafeHtml } from './html';
 
 const STYLE = `
@@ -45,11 +46,21 @@ export function errorPage(title: string, message: string): string {
   return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
 }
 
-/** A 429 answered with a page saying to wait (Retry-After from the refusal). */
-export function tooManyPage(title: string, what: string, refused: TooManyRequestsError): AppError {
-  const message = `Too many ${what} from here or for this account. Please wait a few minutes and try again.`;
-  return tooManyRequestsAs(errorPage(title, message), { 'Content-Type': HTML_CONTENT_TYPE }, refused);
+/** The wait a refusal asks for, as a person reads it. */
+function waitWords(seconds: number): string {
+  if (seconds < 90) return 'a minute';
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
 }
+
+/** The pages' one 429: a page saying how long to wait (Retry-After from the refusal). */
+export function tooManyPage(refused: TooManyRequestsError): AppError {
+  const message = `There have been too many attempts from here or for this account. Please wait ${waitWords(refused.retryAfterSeconds)} and try again.`;
+  return tooManyRequestsAs(errorPage('Too many attempts', message), { 'Content-Type': HTML_CONTENT_TYPE }, refused);
+}
+
+/** The presenter of the pages (common/refusals.ts). */
+export const pageRefusals = presenter({ tooMany: tooManyPage });
 
 /** An error answered with an HTML page, for the browser routes. */
 export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {

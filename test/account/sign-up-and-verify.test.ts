@@ -117,7 +117,7 @@ describe('POST /signup', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(refused.text).toContain('Too many requests');
+    expect(refused.text).toContain('Too many attempts');
   });
 });
 

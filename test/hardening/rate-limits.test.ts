@@ -69,7 +69,7 @@ describe('POST /login', () => {
       .type('form')
       .send({ _csrf: csrfFrom(page.text), email: user.email, password: user.password })
       .expect(429);
-    expect(res.text).toContain('Too many sign-in attempts');
+    expect(res.text).toContain('Too many attempts');
     expect(res.headers['retry-after']).toBeDefined();
   });
 });

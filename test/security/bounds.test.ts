@@ -248,7 +248,7 @@ describe('passkey sign-in options', () => {
         .send({ _csrf: csrfFrom(login.text) });
     for (let i = 0; i < FACTOR_RULES.passkeyOptionsPerAddress; i += 1) await ask().expect(200);
     const refused = await ask().expect(429);
-    expect(refused.body).toEqual({ error: 'Too many passkey requests from this address; try again later' });
+    expect(refused.body).toEqual({ error: 'Too many requests, try again later' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not held up.
     const other = request.agent(app);

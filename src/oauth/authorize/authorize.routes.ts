@@ -13,7 +13,7 @@ import type { AuthorizationSigner } from './authorize.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createPushedRequestsController } from './pushed-requests.controller';
 import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
-import { OAuthErrorResponse, oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import { OAuthErrorResponse, oauthBodyErrors, oauthRefusals } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
@@ -37,17 +37,13 @@ export function createAuthorizeRouter(
   const service = createAuthorizeService(config, idTokens, backchannel, jwts, stores, clock);
   const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
   const pushed = createPushedRequestsController(config, service, clock, dpop, clientsService.createClientAuthentication(config, stores));
-  const pushLimits = limitsFor(
-    config,
-    [
-      perAddress('par:address', config.limits.pushedRequestsPerAddress),
-      { rule: limitRule('par:client', config.limits.pushedRequestsPerClient), key: namedClientId },
-    ],
-    tooManyTokenRequests,
-  );
+  const pushLimits = limitsFor(config, [
+    perAddress('par:address', config.limits.pushedRequestsPerAddress),
+    { rule: limitRule('par:client', config.limits.pushedRequestsPerClient), key: namedClientId },
+  ]);
   const router = Router();
   // RFC 9126 §2: a form, authenticated as at the token endpoint; answered in JSON.
-  router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, ...pushLimits, pushed.push);
+  router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, ...pushLimits, pushed.push, oauthRefusals);
   // RFC 9126 §2.3: any other method is 405.
   router.all(ENDPOINTS.pushedAuthorization, () => {
     throw new OAuthErrorResponse('invalid_request', 'Push with POST', 405, { Allow: 'POST' });

@@ -3,13 +3,14 @@
 import { Router, type RequestHandler } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { jsonBody } from '../../common/json-body';
-import { limitsFor, perAddress, tooManyRequestsInSeedShape } from '../../common/rate-limit';
+import { limitsFor, perAddress } from '../../common/rate-limit';
+import { seedRefusals } from '../../common/refusals';
 import { validate } from '../../common/validation';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
 import type { ClientKeySets, ClientRemovedHook } from './clients.service';
 import * as clientsValidation from './clients.validation';
-import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import { oauthBodyErrors, oauthRefusals } from '../oauth.errors';
 import { createRegistrationController } from './registration.controller';
 import { ENDPOINTS } from '../protocol';
 
@@ -29,8 +30,9 @@ export function createClientsRouter(
     ENDPOINTS.registration,
     jsonBody,
     oauthBodyErrors,
-    ...limitsFor(config, registrationLimit, tooManyTokenRequests),
+    ...limitsFor(config, registrationLimit),
     registration.register,
+    oauthRefusals,
   );
   router.get(`${ENDPOINTS.registration}/:clientId`, registration.read);
   router.delete(`${ENDPOINTS.registration}/:clientId`, registration.remove);
@@ -40,8 +42,9 @@ export function createClientsRouter(
     user,
     jsonBody,
     validate(clientsValidation.registerClient),
-    ...limitsFor(config, registrationLimit, tooManyRequestsInSeedShape),
+    ...limitsFor(config, registrationLimit),
     clientsController.register,
+    seedRefusals,
   );
   router.get('/oauth/clients', sessions, user, validate(clientsValidation.listClients), clientsController.list);
   router.delete('/oauth/clients/:clientId', sessions, user, clientsController.remove(clientRemoved));

@@ -3,41 +3,30 @@
 import type { Stores } from '../../stores';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
-import { limitRule, limitsFor, perAddress, tooManyRequestsAs } from '../../common/rate-limit';
+import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { formBody, pageFormBody } from '../../web/form-body';
-import { errorPage } from '../../web/layout';
-import { oauthBodyErrors, tooManyTokenRequests } from '../oauth.errors';
+import { pageRefusals } from '../../web/layout';
+import { oauthBodyErrors, oauthRefusals } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import { createDeviceController } from './device.controller';
 import { ENDPOINTS } from '../protocol';
-import { HTML_CONTENT_TYPE } from '../../web/html';
 
 export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf, stores: Stores): Router {
   const device = createDeviceController(config, csrf, stores);
-  const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)], (refused) =>
-    tooManyRequestsAs(
-      errorPage('Too many codes', 'Too many codes were typed from here. Wait a while and try again.'),
-      { 'Content-Type': HTML_CONTENT_TYPE },
-      refused,
-    ),
-  );
-  const startLimits = limitsFor(
-    config,
-    [
-      perAddress('device-authorization:address', config.limits.deviceAuthorizationPerAddress),
-      { rule: limitRule('device-authorization:client', config.limits.deviceAuthorizationPerClient), key: namedClientId },
-    ],
-    tooManyTokenRequests,
-  );
+  const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)]);
+  const startLimits = limitsFor(config, [
+    perAddress('device-authorization:address', config.limits.deviceAuthorizationPerAddress),
+    { rule: limitRule('device-authorization:client', config.limits.deviceAuthorizationPerClient), key: namedClientId },
+  ]);
   const router = Router();
-  router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice);
+  router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice, oauthRefusals);
   const person = requireSession('sign-in', '/device');
-  router.get('/device', sessions, person, device.showVerification);
-  router.post('/device', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.verify);
+  router.get('/device', sessions, person, device.showVerification, pageRefusals);
+  router.post('/device', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.verify, pageRefusals);
   // Approving or denying takes a typed code too, so it shares the typing budget.
-  router.post('/device/decision', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.decide);
+  router.post('/device/decision', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.decide, pageRefusals);
   return router;
 }

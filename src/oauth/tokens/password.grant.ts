@@ -2,8 +2,7 @@
 // first (a refused request costs no password check), then the person's email and password go through
 // the one password verifier, with its sign-in budget.
 import type { PasswordVerifier } from '../../auth/auth.service';
-import { TooManyRequestsError } from '../../common/rate-limit';
-import { invalidGrant, tooManyTokenRequests } from '../oauth.errors';
+import { invalidGrant } from '../oauth.errors';
 import { issue, withIdToken } from './issuing.service';
 import { personOf, requestedScope, required, resourceOf, type GrantHandler } from './token-request';
 
@@ -14,12 +13,7 @@ export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHand
     const password = required(parameters, 'password');
     const resource = await resourceOf(request);
     const scope = requestedScope(parameters, resource);
-    let userId: string | null;
-    try {
-      userId = await verifyPassword({ email: username, password, address });
-    } catch (err) {
-      throw err instanceof TooManyRequestsError ? tooManyTokenRequests(err) : err;
-    }
+    const userId = await verifyPassword({ email: username, password, address });
     if (!userId) throw invalidGrant('The username or password is wrong');
     const person = await personOf(userId);
     const issued = await issue(

@@ -8,7 +8,7 @@ import { jsonBody } from '../../common/json-body';
 import { limitRule, limitsFor, perAddress, type RouteLimit } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
-import { oauthBodyErrors, oauthOutage, tooManyTokenRequests } from '../oauth.errors';
+import { oauthBodyErrors, oauthOutage, oauthRefusals } from '../oauth.errors';
 import { namedClientId } from '../oauth.parameters';
 import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
@@ -32,7 +32,7 @@ export function createTokensRouter(
     perAddress('token:address', config.limits.tokenPerAddress),
     { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },
   ];
-  const tokenLimits = limitsFor(config, tokenRules, tooManyTokenRequests);
+  const tokenLimits = limitsFor(config, tokenRules);
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();
@@ -40,5 +40,6 @@ export function createTokensRouter(
   router.post(ENDPOINTS.token, ...body, ...tokenLimits, tokens.token, oauthOutage);
   router.post(ENDPOINTS.revocation, ...body, tokens.revoke);
   router.post(ENDPOINTS.introspection, ...body, tokens.introspect);
+  router.use(oauthRefusals);
   return router;
 }
