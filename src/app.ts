@@ -113,11 +113,14 @@ export function createApp({
       const sessions = createSessionMiddleware(config, stores.users);
       const csrf = createCsrf(config);
       const activity = createActivityLog(logger);
-      // The one password check, shared by every surface that checks a password.
-      const signIn = createSignIn(config, stores.users, (userId, address) => activity.record(userId, 'sign-in-failed', { address }));
       const lifecycle = createLifecycle(config, logger, stores.clients);
-      // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded, stores.users);
+      // The one password check, shared by every surface that checks a password.
+      const signIn = createSignIn(config, stores.users, {
+        failed: (userId, address) => activity.record(userId, 'sign-in-failed', { address }),
+        guessing: accounts.factorGuessing,
+      });
+      // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
@@ -159,7 +162,6 @@ export function createApp({
       app.use(
         createFactorsRouter(config, sessions, csrf, journey, { ...factors, users: stores.users }, activity, signIn.verifyFactor, {
           notify,
-          alert: accounts.factorGuessing,
         }),
       );
       // The development outbox: never in production (there is no outbox there either).

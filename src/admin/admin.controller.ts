@@ -3,7 +3,7 @@
 // credential. Every list pages, at most LIMITS.pageSize at a time.
 import type { Request, Response } from 'express';
 import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
-import { AppError, BadRequestError } from '../common/errors';
+import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
 import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
@@ -166,14 +166,8 @@ export function createAdminController(admin: Administration) {
     /** POST /admin/api/applications/:clientId/secret: a new secret, in this answer only. */
     async rotateSecret(req: Request, res: Response): Promise<void> {
       const clientId = String(req.params.clientId);
-      let secret: string | null;
-      try {
-        secret = await admin.rotateSecret(clientId, operator(req, res));
-      } catch (err) {
-        // A public client, or one that signs with its keys, has no secret.
-        if (err instanceof BadRequestError) throw invalid((err.body as { error: string }).error);
-        throw err;
-      }
+      // A public client has no secret: a refusal, which the admin API's presenter words.
+      const secret = await admin.rotateSecret(clientId, operator(req, res));
       if (!secret) throw noApplication(req);
       noStore(res).json({ client_id: clientId, client_secret: secret });
     },

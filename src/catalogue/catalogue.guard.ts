@@ -8,13 +8,17 @@ import { basicCredentials, bearerToken, dpopToken } from '../common/authorizatio
 import { AppError } from '../common/errors';
 import { principal } from '../common/guards';
 import { clientAddress, tooManyRequestsAs } from '../common/rate-limit';
-import { presenter, TOO_MANY_REQUESTS } from '../common/refusals';
+import { presenter, STATUS_OF, TOO_MANY_REQUESTS } from '../common/refusals';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="catalogue"' };
 
 /** The presenter of the catalogue's routes (common/refusals.ts): its envelope. */
 export const catalogueRefusals = presenter({
   tooMany: (refused) => tooManyRequestsAs({ error: true, message: TOO_MANY_REQUESTS, status_code: 429 }, {}, refused),
+  refusal: (refused) => {
+    const status = STATUS_OF[refused.kind];
+    return new AppError(status, { error: true, message: refused.message, status_code: status });
+  },
 });
 
 /** 401 in the catalogue's envelope, with the Basic challenge. */

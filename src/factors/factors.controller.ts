@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
-import { clientAddress, displayAddress, TooManyRequestsError } from '../common/rate-limit';
+import { clientAddress, displayAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
 import { signedInPerson } from '../session/session.middleware';
@@ -23,20 +23,8 @@ import * as recoveryCodes from './recovery-codes.service';
 import type { Totp } from './totp.service';
 import { HTML_CONTENT_TYPE as HTML } from '../web/html';
 
-/** A passkey ceremony's refusal, as JSON for the script (`{ error }`, like the API's other refusals). */
-const passkeyRefusal = (message: string, status = 400) => new AppError(status, { error: message });
-
 /** No second step waits here (none was started, it was used, or it is over 10 minutes old): a 400, not a 401, since nobody is refused. */
 const NOTHING_PENDING = 'No sign-in is waiting for a second factor here: sign in again.';
-
-/** Runs a ceremony step, its refusal answered as JSON. */
-async function ceremony<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw err instanceof PasskeyRefused ? passkeyRefusal(err.message) : err;
-  }
-}
 
 export function createFactorsController(deps: {
   csrf: Csrf;
@@ -47,10 +35,8 @@ export function createFactorsController(deps: {
   activity: ActivityLog;
   verifyFactor: FactorVerifier;
   notify: factorsService.FactorNotice;
-  /** Wrong codes ran into their budget: the owner hears (account.service.ts `factorGuessing`). */
-  alert: (userId: string) => Promise<void>;
 }) {
-  const { csrf, journey, totp, passkeys, users, activity, verifyFactor, notify, alert } = deps;
+  const { csrf, journey, totp, passkeys, users, activity, verifyFactor, notify } = deps;
   const where = (req: Request, detail: string) => ({
     address: displayAddress(req),
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
@@ -95,7 +81,7 @@ export function createFactorsController(deps: {
   /** The pending step for the JSON routes, or a 400. */
   const pendingJson = (req: Request): PendingStep => {
     const pending = journey.pending(req);
-    if (!pending) throw passkeyRefusal(NOTHING_PENDING);
+    if (!pending) throw new PasskeyRefused(NOTHING_PENDING);
     return pending;
   };
 
@@ -123,25 +109,19 @@ export function createFactorsController(deps: {
       // A right app code is known before the budget is asked: its single-use mark goes with the
       // budget's hits, in one command, and counts only when the budget has room.
       const appCode = pending.factors.totp && typed.length === FACTOR_RULES.totp.digits ? await totp.match(user._id, typed) : null;
-      try {
-        const right = await verifyFactor(
-          { userId: user._id, email: user.email, address: clientAddress(req) },
-          async ([fresh]) => {
-            if (appCode) used = fresh ? 'authenticator app' : null;
-            else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
-            return used !== null;
-          },
-          pending.held,
-          appCode ? [appCode] : [],
-        );
-        if (!right) {
-          await journey.secondFactorFailed(req, pending);
-          return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
-        }
-      } catch (err) {
-        // Wrong codes ran into their budget: the owner hears (the refusal is the pages' to word).
-        if (err instanceof TooManyRequestsError) await alert(user._id);
-        throw err;
+      const right = await verifyFactor(
+        { userId: user._id, email: user.email, address: clientAddress(req) },
+        async ([fresh]) => {
+          if (appCode) used = fresh ? 'authenticator app' : null;
+          else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
+          return used !== null;
+        },
+        pending.held,
+        appCode ? [appCode] : [],
+      );
+      if (!right) {
+        await journey.secondFactorFailed(req, pending);
+        return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
       }
       // The password's held hits went back with this check's own.
       await journey.go(req, res, await journey.secondFactor(req, { ...pending, held: undefined }, 'otp', used!));
@@ -159,7 +139,7 @@ export function createFactorsController(deps: {
 
     async secondStepPasskey(req: Request, res: Response): Promise<void> {
       const pending = pendingJson(req);
-      const { method } = await ceremony(() => passkeys.authenticate(bodyField(req, 'response') as never, pending.userId));
+      const { method } = await passkeys.authenticate(bodyField(req, 'response') as never, pending.userId);
       noStore(res).json({ redirect: await journey.secondFactor(req, pending, method, 'passkey') });
     },
 
@@ -169,11 +149,8 @@ export function createFactorsController(deps: {
 
     /** "Use a passkey" on the sign-in page: the passkey alone, then back to what asked (an application's request). */
     async passkeySignIn(req: Request, res: Response): Promise<void> {
-      const { userId, method } = await ceremony(async () => {
-        const checked = await passkeys.authenticate(bodyField(req, 'response') as never);
-        if (!usersService.isActive(await usersService.findById(checked.userId))) throw new PasskeyRefused('This account is disabled.');
-        return checked;
-      });
+      const { userId, method } = await passkeys.authenticate(bodyField(req, 'response') as never);
+      if (!usersService.isActive(await usersService.findById(userId))) throw new PasskeyRefused('This account is disabled.');
       const returnTo = journey.returnTo(bodyField(req, 'return_to'));
       noStore(res).json({ redirect: await journey.passkey(req, { userId, method, returnTo }) });
     },
@@ -237,18 +214,14 @@ export function createFactorsController(deps: {
     async registrationOptions(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
       await passkeyAllowed(req, res);
-      noStore(res).json(
-        await ceremony(() => passkeys.registrationOptions({ userId: user._id, userName: user.email ?? displayLabel(user) })),
-      );
+      noStore(res).json(await passkeys.registrationOptions({ userId: user._id, userName: user.email ?? displayLabel(user) }));
     },
 
     async register(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
       await passkeyAllowed(req, res);
       const name = bodyField(req, 'name');
-      const passkey = await ceremony(() =>
-        passkeys.register(user._id, bodyField(req, 'response') as never, typeof name === 'string' ? name : ''),
-      );
+      const passkey = await passkeys.register(user._id, bodyField(req, 'response') as never, typeof name === 'string' ? name : '');
       await added(req, user._id, `passkey "${passkey.name}"`, passkey.deviceType === 'multiDevice' ? 'swk' : 'hwk');
       const first = (await recoveryCodes.remaining(user._id)) === 0;
       noStore(res).json({ redirect: first ? '/account/recovery-codes/first' : '/account?done=passkey' });

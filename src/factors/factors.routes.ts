@@ -46,7 +46,7 @@ export function createFactorsRouter(
   services: { totp: Totp; passkeys: Passkeys; users: UserStore },
   activity: ActivityLog,
   verifyFactor: FactorVerifier,
-  notices: { notify: FactorNotice; alert: (userId: string) => Promise<void> },
+  notices: { notify: FactorNotice },
 ): Router {
   const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, ...notices });
   const optionLimits = limitsFor(config, [perAddress('passkey-options:address', FACTOR_RULES.passkeyOptionsPerAddress)]);

@@ -3,6 +3,7 @@
 // passkey"). The relying party id and origin come from PUBLIC_URL. Each ceremony's challenge is
 // stored and taken once (a replayed response finds it gone); a signature counter that does not move
 // forward is refused by the library.
+import { Refusal } from '../common/refusals';
 import type {
   AuthenticationResponseJSON,
   AuthenticatorTransport,
@@ -21,7 +22,11 @@ const webauthn = () => import('@simplewebauthn/server');
 const encodings = () => import('@simplewebauthn/server/helpers');
 
 /** Why a ceremony's answer was refused (the page or the JSON says it; nothing is stored). */
-export class PasskeyRefused extends Error {}
+export class PasskeyRefused extends Refusal {
+  constructor(message: string) {
+    super('invalid', message);
+  }
+}
 
 const NOT_AN_ANSWER = 'This is not a passkey answer.';
 const COULD_NOT_CHECK = 'The passkey could not be checked. Try again, or sign in another way.';

@@ -5,7 +5,7 @@ import { bodyError } from '../common/error-handler';
 import { AppError } from '../common/errors';
 import { NO_STORE } from '../common/no-store';
 import { tooManyRequestsAs, type TooManyRequestsError } from '../common/rate-limit';
-import { presenter, TOO_MANY_REQUESTS } from '../common/refusals';
+import { presenter, TOO_MANY_REQUESTS, type RefusalKind } from '../common/refusals';
 import { isDatabaseUnavailable } from '../db/mongoose';
 
 export class OAuthErrorResponse extends AppError {
@@ -31,8 +31,21 @@ export const invalidClient = () => new OAuthErrorResponse('invalid_client', 'Cli
 export const tooManyTokenRequests = (refused: TooManyRequestsError): AppError =>
   tooManyRequestsAs({ error: 'too_many_requests', error_description: TOO_MANY_REQUESTS }, NO_STORE, refused);
 
+/** A refusal's status and error code in the OAuth body: a cap reached is RFC 7591's `access_denied`. */
+const OAUTH_REFUSALS: Readonly<Record<RefusalKind, [number, string]>> = {
+  invalid: [400, 'invalid_request'],
+  conflict: [409, 'invalid_request'],
+  cap: [403, 'access_denied'],
+};
+
 /** The presenter of the OAuth endpoints and the admin API (common/refusals.ts). */
-export const oauthRefusals = presenter({ tooMany: tooManyTokenRequests });
+export const oauthRefusals = presenter({
+  tooMany: tooManyTokenRequests,
+  refusal: (refused) => {
+    const [status, error] = OAUTH_REFUSALS[refused.kind];
+    return new OAuthErrorResponse(refused.protocolError ?? error, refused.message, status);
+  },
+});
 
 /** 503 with Retry-After while the database cannot be reached. */
 export const temporarilyUnavailable = (): AppError =>

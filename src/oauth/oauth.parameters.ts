@@ -5,10 +5,13 @@
 import type { Request } from 'express';
 import { basicClientCredentials } from '../common/authorization';
 import { bodyField } from '../common/request-body';
-import { invalidRequest, OAuthErrorResponse } from './oauth.errors';
+import { Refusal } from '../common/refusals';
 import { maxLengthOf } from './protocol';
 
 export type OAuthParameters = Record<string, string>;
+
+/** A parameter problem: `invalid_request` on the OAuth endpoints, a page at the browser's (their presenters word it). */
+const invalid = (description: string) => new Refusal('invalid', description, 'invalid_request');
 
 export function collectParameters(req: Request, sources: readonly ('query' | 'body')[]): OAuthParameters {
   const parameters: OAuthParameters = {};
@@ -25,14 +28,14 @@ export function parametersOf(search: URLSearchParams): OAuthParameters {
 
 function addParameters(parameters: OAuthParameters, values: unknown): OAuthParameters {
   if (values === undefined || values === null) return parameters;
-  if (typeof values !== 'object' || Array.isArray(values)) throw invalidRequest('The request parameters must be an object of strings');
+  if (typeof values !== 'object' || Array.isArray(values)) throw invalid('The request parameters must be an object of strings');
   for (const [name, value] of Object.entries(values)) {
     if (Array.isArray(value) || Object.prototype.hasOwnProperty.call(parameters, name)) {
-      if (name === 'resource') throw new OAuthErrorResponse('invalid_target', 'Name one resource: a token here is for one audience');
-      throw invalidRequest(`Parameter ${name} is repeated`);
+      if (name === 'resource') throw new Refusal('invalid', 'Name one resource: a token here is for one audience', 'invalid_target');
+      throw invalid(`Parameter ${name} is repeated`);
     }
-    if (typeof value !== 'string') throw invalidRequest(`Parameter ${name} must be a string`);
-    if (value.length > maxLengthOf(name)) throw invalidRequest(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
+    if (typeof value !== 'string') throw invalid(`Parameter ${name} must be a string`);
+    if (value.length > maxLengthOf(name)) throw invalid(`Parameter ${name} is longer than ${maxLengthOf(name)} characters`);
     if (value !== '') parameters[name] = value;
   }
   return parameters;

@@ -4,7 +4,7 @@
 // (used by HTTP Basic, which sends the same password on every request) and argon2. Over budget it
 // throws TooManyRequestsError, which carries only the wait: each surface words the 429 its own way.
 import { normalizeEmail } from '../common/email';
-import type { SingleUse } from '../common/rate-limit';
+import { TooManyRequestsError, type SingleUse } from '../common/rate-limit';
 import { signInFailures } from '../common/metrics';
 import { hashPassword, needsRehash, verifyPassword } from '../common/passwords';
 import type { Config } from '../config';
@@ -72,7 +72,17 @@ export interface SignIn {
 /** A wrong password for an existing account (its security activity); never awaited by the check. */
 export type SignInFailedHook = (userId: string, address: string) => Promise<void>;
 
-export function createSignIn(config: Config, users: usersService.UserStore, failed?: SignInFailedHook): SignIn {
+export function createSignIn(
+  config: Config,
+  users: usersService.UserStore,
+  hooks: {
+    /** A wrong password for an existing account (its security activity). */
+    failed?: SignInFailedHook;
+    /** Wrong second factors ran into their budget: the owner hears (account.service.ts `factorGuessing`). */
+    guessing?: (userId: string) => Promise<void>;
+  } = {},
+): SignIn {
+  const { failed, guessing } = hooks;
   const limits = signInLimits(config);
   const cache = config.credentialCache ? new VerifiedCredentialsCache() : undefined;
 
@@ -138,7 +148,14 @@ export function createSignIn(config: Config, users: usersService.UserStore, fail
       // The account's budget key: its email, as for passwords, or its id when it has none (GitHub).
       // The sign-in budget, and the second factor's own daily one, which guessing codes runs into.
       const attempt = { email: account.email ?? `user:${account.userId}`, address: account.address };
-      const outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)], once);
+      let outcome: Awaited<ReturnType<typeof reserveAttempt>>;
+      try {
+        outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)], once);
+      } catch (err) {
+        // The refusal is the surface's to word; the owner hears that someone ran into the budget.
+        if (err instanceof TooManyRequestsError && guessing) await guessing(account.userId);
+        throw err;
+      }
       let right: boolean;
       try {
         right = await checkFactor(outcome.fresh);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../common/errors';
 import { tooManyRequestsAs, type TooManyRequestsError } from '../common/rate-limit';
-import { presenter } from '../common/refusals';
+import { presenter, STATUS_OF } from '../common/refusals';
 import { HTML_CONTENT_TYPE, html, type SafeHtml } from './html';
 
 const STYLE = `
@@ -60,7 +60,10 @@ export function tooManyPage(refused: TooManyRequestsError): AppError {
 }
 
 /** The presenter of the pages (common/refusals.ts). */
-export const pageRefusals = presenter({ tooMany: tooManyPage });
+export const pageRefusals = presenter({
+  tooMany: tooManyPage,
+  refusal: (refused) => pageError(STATUS_OF[refused.kind], refused.kind === 'invalid' ? 'Invalid request' : 'Not done', refused.message),
+});
 
 /** An error answered with an HTML page, for the browser routes. */
 export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {

@@ -9,7 +9,6 @@ import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
-import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, parametersOf, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
 import { claimsBeyondScope } from '../oidc/claims.service';
@@ -17,15 +16,8 @@ import { formPostPage } from './form-post.page';
 import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
 import { HTML_CONTENT_TYPE } from '../../web/html';
 
-function readParameters(req: Request, source: 'query' | 'body'): OAuthParameters {
-  try {
-    return collectParameters(req, [source]);
-  } catch (err) {
-    if (err instanceof OAuthErrorResponse)
-      throw pageError(400, 'Invalid authorization request', (err.body as { error_description: string }).error_description);
-    throw err;
-  }
-}
+/** The request's parameters; a bad one is a refusal the pages' presenter words (the browser gets no redirect). */
+const readParameters = (req: Request, source: 'query' | 'body'): OAuthParameters => collectParameters(req, [source]);
 
 function answer(res: Response, outcome: Redirect | Refusal, status: 302 | 303 = 302): void {
   if (outcome.kind === 'refusal') {

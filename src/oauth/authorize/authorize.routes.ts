@@ -1,5 +1,6 @@
 // The authorization endpoint of seed 001 part A (RFC 6749 §3.1): the consent page and the decision,
 // under the three paths the seed names. Browser routes: they need a session and a CSRF token.
+import { pageRefusals } from '../../web/layout';
 import * as clientsService from '../clients/clients.service';
 import type { Stores } from '../../stores';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -48,12 +49,12 @@ export function createAuthorizeRouter(
   router.all(ENDPOINTS.pushedAuthorization, () => {
     throw new OAuthErrorResponse('invalid_request', 'Push with POST', 405, { Allow: 'POST' });
   });
-  router.get(AUTHORIZE_PATHS, sessions, authorize.show);
+  router.get(AUTHORIZE_PATHS, sessions, authorize.show, pageRefusals);
   // OIDC Core 3.1.2.1: an authorization request may come as a form too. The consent page's own form
   // is the one that carries a decision, and only it needs the CSRF token.
   const requestOrDecision: RequestHandler = (req, res, next) =>
     bodyField(req, 'decision') === undefined ? authorize.show(req, res) : next();
-  router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, csrf.require, authorize.decide);
+  router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, csrf.require, authorize.decide, pageRefusals);
   return { router, resume: authorize.resume };
 }
 

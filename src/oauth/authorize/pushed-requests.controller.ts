@@ -10,7 +10,7 @@ import * as clientsService from '../clients/clients.service';
 import { invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import type { AuthorizeService } from './authorize.service';
-import { DpopProofError, type DpopProofs } from '../dpop/dpop.service';
+import type { DpopProofs } from '../dpop/dpop.service';
 import { ENDPOINTS } from '../protocol';
 import * as pushedRequests from './pushed-requests.store';
 
@@ -24,16 +24,11 @@ export function createPushedRequestsController(
   dpop: DpopProofs,
   authenticate: clientsService.ClientAuthentication,
 ) {
-  async function proofOf(req: Request) {
-    try {
-      return await dpop.check(req, `${config.publicUrl}${ENDPOINTS.pushedAuthorization}`);
-    } catch (err) {
-      if (err instanceof DpopProofError) {
-        const nonce = dpop.nonce();
-        throw new OAuthErrorResponse(err.error, err.message, 400, nonce ? { 'DPoP-Nonce': nonce } : {});
-      }
-      throw err;
-    }
+  /** The request's DPoP proof, checked; a refused one (DpopProofError) is the OAuth presenter's to word, with the nonce. */
+  async function proofOf(req: Request, res: Response) {
+    const nonce = dpop.nonce();
+    if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
+    return dpop.check(req, `${config.publicUrl}${ENDPOINTS.pushedAuthorization}`);
   }
 
   return {
@@ -43,7 +38,7 @@ export function createPushedRequestsController(
       if (parameters.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
       const request = Object.fromEntries(Object.entries(parameters).filter(([name]) => !CLIENT_AUTHENTICATION.includes(name)));
       // RFC 9449 §10.1: a DPoP proof with the push binds the code to its key, as dpop_jkt would.
-      const proof = await proofOf(req);
+      const proof = await proofOf(req, res);
       if (proof) {
         if (request.dpop_jkt !== undefined && request.dpop_jkt !== proof.jkt)
           throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");

@@ -3,7 +3,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../../common/access-tokens';
-import { AppError, ForbiddenError } from '../../common/errors';
+import { ForbiddenError } from '../../common/errors';
 import { LIMITS } from '../protocol';
 import { noStore } from '../../common/no-store';
 import { jwtClaims, requireJwt } from '../../common/guards';
@@ -32,14 +32,9 @@ export function requireUser(accessTokens: AccessTokens): RequestHandler {
 
 export async function register(req: Request, res: Response): Promise<void> {
   const registration = matchedData<clientsService.ClientRegistration>(req, { locations: ['body'] });
-  let registered: Awaited<ReturnType<typeof clientsService.register>>;
-  try {
-    registered = await clientsService.register(owner(res), registration);
-  } catch (err) {
-    if (!(err instanceof clientsService.TooManyClientsError)) throw err;
-    throw new AppError(409, { errors: [err.message] });
-  }
-  noStore(res).status(201).json(registered);
+  noStore(res)
+    .status(201)
+    .json(await clientsService.register(owner(res), registration));
 }
 
 export async function list(req: Request, res: Response): Promise<void> {

@@ -1,7 +1,8 @@
 // Registered client applications: the secret is shown once at registration and stored as a hash.
+import { Refusal } from '../../common/refusals';
 import { timingSafeEqual } from 'node:crypto';
 import { basicClientCredentials } from '../../common/authorization';
-import { BadRequestError, NotFoundError } from '../../common/errors';
+import { NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
 import { invalidClient, invalidRequest } from '../oauth.errors';
 import type { OAuthParameters } from '../oauth.parameters';
@@ -144,9 +145,9 @@ export async function listOwnedBy(ownerId: string, page = 0, limit: number = LIM
 }
 
 /** The account already owns LIMITS.clientsPerOwner clients. */
-export class TooManyClientsError extends Error {
+export class TooManyClientsError extends Refusal {
   constructor() {
-    super(`An account may own at most ${LIMITS.clientsPerOwner} clients; delete one first`);
+    super('cap', `An account may own at most ${LIMITS.clientsPerOwner} clients; delete one first`);
   }
 }
 
@@ -232,7 +233,7 @@ export async function update(clientId: string, changes: ClientChanges): Promise<
   const client = await clientsDao.findClient(clientId);
   if (!client) return null;
   if (changes.grants && isPublic(client) && !changes.grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
-    throw new BadRequestError(`A public client may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
+    throw new Refusal('invalid', `A public client may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
   }
   const updated = await clientsDao.updateClient(clientId, {
     ...(changes.name !== undefined && { name: changes.name }),
@@ -252,7 +253,7 @@ export async function update(clientId: string, changes: ClientChanges): Promise<
 export async function rotateSecret(clientId: string): Promise<string | null> {
   const client = await clientsDao.findClient(clientId);
   if (!client) return null;
-  if (isPublic(client)) throw new BadRequestError('A public client (token_endpoint_auth_method none) has no secret');
+  if (isPublic(client)) throw new Refusal('invalid', 'A public client (token_endpoint_auth_method none) has no secret');
   const clientSecret = randomToken();
   return (await clientsDao.updateClient(clientId, { secretHash: sha256(clientSecret) })) ? clientSecret : null;
 }

@@ -38,14 +38,9 @@ export function createRegistrationController(
       if (!claims) {
         throw invalidToken('Send an access token from POST /auth as Authorization: Bearer <token>');
       }
-      let registered: Awaited<ReturnType<typeof registrationService.register>>;
-      try {
-        registered = await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config, keySets));
-      } catch (err) {
-        if (!(err instanceof clientsService.TooManyClientsError)) throw err;
-        throw new AppError(403, { error: 'access_denied', error_description: err.message });
-      }
-      noStore(res).status(201).json(registered);
+      noStore(res)
+        .status(201)
+        .json(await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config, keySets)));
     },
 
     async read(req: Request<{ clientId: string }>, res: Response): Promise<void> {

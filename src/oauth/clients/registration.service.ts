@@ -2,7 +2,8 @@
 // metadata is checked here (the RFC's error codes, not the users' validation format); a registration
 // access token, shown once and stored as a hash, manages the registration afterwards.
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, BadRequestError } from '../../common/errors';
+import { AppError } from '../../common/errors';
+import { Refusal } from '../../common/refusals';
 import { isIP } from 'node:net';
 import { randomToken, seal, sha256 } from '../../common/crypto';
 import { isPrivateAddress } from '../../common/guarded-fetch';
@@ -350,7 +351,7 @@ export async function change(clientId: string, input: RegistrationChanges): Prom
     });
   } catch (err) {
     // A public client asked for a grant it may not use.
-    if (err instanceof BadRequestError) throw invalid((err.body as { error: string }).error);
+    if (err instanceof Refusal) throw invalid(err.message);
     throw err;
   }
 }

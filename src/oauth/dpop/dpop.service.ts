@@ -3,6 +3,7 @@
 // of DPOP_ALGORITHMS, a public key in `jwk`, the request's method and URL (without query), an `iat`
 // within LIMITS.dpopProofLifetimeSeconds, the access token's hash (`ath`) where one is presented, a
 // server nonce when DPOP_NONCES is on, and a `jti` used once across every instance.
+import { Refusal } from '../../common/refusals';
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import type { Request } from 'express';
 import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
@@ -12,12 +13,12 @@ import { DPOP_ALGORITHMS, LIMITS } from '../protocol';
 import * as seenProofs from './dpop-proofs.store';
 
 /** Why a proof was refused: `invalid_dpop_proof`, or `use_dpop_nonce` when a fresh server nonce is needed. */
-export class DpopProofError extends Error {
+export class DpopProofError extends Refusal {
   constructor(
     readonly error: 'invalid_dpop_proof' | 'use_dpop_nonce',
     description: string,
   ) {
-    super(description);
+    super('invalid', description, error);
   }
 }
 

@@ -8,7 +8,6 @@ import { sessionPerson, signOut, type SessionEndedHook } from '../../session/ses
 import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import * as clientsService from '../clients/clients.service';
-import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
 import { confirmSignOutPage, signedOutPage } from './end-session.page';
 import type { IdTokens } from './id-tokens.service';
@@ -16,14 +15,8 @@ import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 
 const refused = (message: string) => pageError(400, 'Invalid sign-out request', message);
 
-function readParameters(req: Request): OAuthParameters {
-  try {
-    return collectParameters(req, [req.method === 'POST' ? 'body' : 'query']);
-  } catch (err) {
-    if (err instanceof OAuthErrorResponse) throw refused((err.body as { error_description: string }).error_description);
-    throw err;
-  }
-}
+/** The request's parameters; a bad one is a refusal the pages' presenter words. */
+const readParameters = (req: Request): OAuthParameters => collectParameters(req, [req.method === 'POST' ? 'body' : 'query']);
 
 export function createEndSessionController(
   idTokens: IdTokens,

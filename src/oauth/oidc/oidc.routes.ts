@@ -1,5 +1,6 @@
 // OpenID Connect provider endpoints (beyond the seeds): discovery, the JWK Set, userinfo and
 // RP-initiated logout.
+import { pageRefusals } from '../../web/layout';
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../../config';
 import type { SessionEndedHook } from '../../session/session.middleware';
@@ -31,8 +32,8 @@ export function createOidcRouter(
   const oidc = createOidcController(idTokens, clients);
   const endSession = createEndSessionController(idTokens, csrf, sessionEnded, clients);
   const router = Router();
-  router.get(ENDPOINTS.endSession, sessions, endSession.endSession);
-  router.post(ENDPOINTS.endSession, sessions, pageFormBody, csrf.requireWhenSignedIn, endSession.endSession);
+  router.get(ENDPOINTS.endSession, sessions, endSession.endSession, pageRefusals);
+  router.post(ENDPOINTS.endSession, sessions, pageFormBody, csrf.requireWhenSignedIn, endSession.endSession, pageRefusals);
   // RFC 6750 §2.2: on POST the token may come in a form body instead of the header.
   const userinfoToken = requireOAuthToken({
     scope: 'openid',

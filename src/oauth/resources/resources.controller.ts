@@ -35,20 +35,14 @@ export function createResourcesController(config: Pick<Config, 'publicUrl'>) {
       if (format !== undefined && typeof format !== 'string') throw invalid('format must be jwt or opaque');
       if (lifetime !== undefined && typeof lifetime !== 'number') throw invalid('access_token_lifetime must be a number of seconds');
       if (alg !== undefined && typeof alg !== 'string') throw invalid('signing_alg must be a string');
-      try {
-        const created = await resourcesService.create(config, {
-          id: resource,
-          scopes,
-          format,
-          accessTokenLifetime: lifetime,
-          signingAlg: alg,
-        });
-        noStore(res).status(201).json(resourcesService.resourceView(created));
-      } catch (err) {
-        if (err instanceof resourcesService.ResourceExistsError) throw invalid(err.message, 409);
-        if (err instanceof resourcesService.ResourceInputError) throw invalid(err.message);
-        throw err;
-      }
+      const created = await resourcesService.create(config, {
+        id: resource,
+        scopes,
+        format,
+        accessTokenLifetime: lifetime,
+        signingAlg: alg,
+      });
+      noStore(res).status(201).json(resourcesService.resourceView(created));
     },
 
     /** DELETE /admin/api/resources/:id (the identifier URL-encoded): tokens issued for it live out their time. */

@@ -3,6 +3,7 @@
 // itself: always there, JWT access tokens, every scope the server knows. Registered resources are
 // few (LIMITS.resources), so each app keeps them all in memory (resources.store.ts) and reads them
 // again only when a change was signalled: a made-up `resource` value costs no database read.
+import { Refusal } from '../../common/refusals';
 import type { Config } from '../../config';
 import {
   JWT_ACCESS_TOKEN_ALGORITHM,
@@ -90,9 +91,17 @@ export function identifierProblem(value: string): string | null {
   return null;
 }
 
-export class ResourceInputError extends Error {}
+export class ResourceInputError extends Refusal {
+  constructor(message: string) {
+    super('invalid', message);
+  }
+}
 /** A resource with that identifier is registered already. */
-export class ResourceExistsError extends ResourceInputError {}
+export class ResourceExistsError extends Refusal {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
 
 export interface NewResource {
   id: string;

@@ -50,15 +50,9 @@ export function createRolesController(activity: ActivityLog) {
     /** POST /admin/api/roles: { name, description? } */
     async create(req: Request, res: Response): Promise<void> {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      try {
-        noStore(res)
-          .status(201)
-          .json(await rolesService.define({ name: body.name, description: body.description }));
-      } catch (err) {
-        if (err instanceof rolesService.RoleExistsError) throw invalid(err.message, 409);
-        if (err instanceof rolesService.RoleInputError) throw invalid(err.message);
-        throw err;
-      }
+      noStore(res)
+        .status(201)
+        .json(await rolesService.define({ name: body.name, description: body.description }));
     },
 
     /** DELETE /admin/api/roles/:name: taken from everyone who held it. */

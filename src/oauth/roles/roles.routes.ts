@@ -1,4 +1,5 @@
 // The admin API's roles (docs/oauth.md, Roles), for tokens with the `admin` scope.
+import { oauthRefusals } from '../oauth.errors';
 import { Router, type RequestHandler } from 'express';
 import type { ActivityLog } from '../../account/activity.service';
 import { jsonBody } from '../../common/json-body';
@@ -14,5 +15,6 @@ export function createRolesRouter(adminToken: RequestHandler, activity: Activity
   router.delete(`${ADMIN_API.roles}/:name`, roles.remove);
   router.get(`${ADMIN_API.people}/:id/roles`, roles.ofPerson);
   router.route(`${ADMIN_API.people}/:id/roles/:name`).put(roles.give).delete(roles.take);
+  router.use(oauthRefusals);
   return router;
 }

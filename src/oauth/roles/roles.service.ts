@@ -1,6 +1,7 @@
 // Roles (docs/oauth.md, Roles): operators define them, give them to people and take them back; an
 // application with the `roles` scope reads them in the `roles` claim. `admin` is built in: it is seed
 // 000's permission flag 8 (users.service.ts rolesOf), so the two never disagree.
+import { Refusal } from '../../common/refusals';
 import * as usersService from '../../users/users.service';
 import * as rolesStore from './roles.store';
 
@@ -16,8 +17,16 @@ export const ROLE_RULES = {
   max: 100,
 } as const;
 
-export class RoleInputError extends Error {}
-export class RoleExistsError extends Error {}
+export class RoleInputError extends Refusal {
+  constructor(message: string) {
+    super('invalid', message);
+  }
+}
+export class RoleExistsError extends Refusal {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
 
 export interface RoleView {
   name: string;

@@ -24,7 +24,7 @@ import { createPasswordGrant } from './password.grant';
 import { createRefreshTokenGrant } from './refresh-token.grant';
 import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
-import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
+import type { CheckedProof, DpopProofs } from '../dpop/dpop.service';
 import { isFapi } from '../clients/fapi.service';
 import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
@@ -82,12 +82,8 @@ export function createTokensController(
   async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
-    try {
-      return await dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`);
-    } catch (err) {
-      if (err instanceof DpopProofError) throw new OAuthErrorResponse(err.error, err.message, 400, nonce ? { 'DPoP-Nonce': nonce } : {});
-      throw err;
-    }
+    // A refused proof (DpopProofError) is the OAuth presenter's to word, with the nonce set above.
+    return dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`);
   }
 
   const grants: Record<TokenGrantType, GrantHandler> = {
