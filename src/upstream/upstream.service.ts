@@ -4,6 +4,8 @@
 // must prove that account is theirs before anything is linked. Nothing is ever linked by email alone.
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { normalizeEmail } from '../common/email';
+import { MAX_EMAIL_LENGTH } from '../common/validation';
+import * as signUpService from '../users/sign-up.service';
 import * as factorsService from '../factors/factors.service';
 import * as usersService from '../users/users.service';
 import * as linksDao from './upstream-links.dao';
@@ -34,24 +36,27 @@ export type Arrival =
   /** Another request is making this person's account at this moment. */
   | { kind: 'busy' };
 
-const text = (value: unknown, max = 200): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : undefined;
+/** A claim's text, trimmed, or undefined. */
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+/** A name cut to what a name may be here (users' MAX_NAME_LENGTH). */
+const nameOf = (value: string | undefined): string | undefined => value?.slice(0, signUpService.MAX_NAME_LENGTH);
 
 /** The provider's claims, mapped (Apple sends `email_verified` as the text "true"). */
 export function personOf(provider: UpstreamProvider, claims: Record<string, unknown> & { sub: string }): UpstreamPerson {
   const names = provider.claims;
   const verified = claims[names.email_verified];
-  const email = text(claims[names.email], 254);
+  // An address or a URL too long for this server is left out, never cut (cut, it would be another one).
+  const email = text(claims[names.email]);
   const full = text(claims[names.name]);
   const space = full?.indexOf(' ') ?? -1;
-  const picture = text(claims[names.picture], 2000);
+  const picture = text(claims[names.picture]);
   return {
     subject: claims.sub,
-    email: email && email.includes('@') ? normalizeEmail(email) : undefined,
+    email: email && email.includes('@') && email.length <= MAX_EMAIL_LENGTH ? normalizeEmail(email) : undefined,
     emailVerified: verified === true || verified === 'true' ? true : verified === false || verified === 'false' ? false : undefined,
-    firstName: text(claims[names.given_name], 100) ?? (space > 0 ? full!.slice(0, space) : full),
-    lastName: text(claims[names.family_name], 100) ?? (space > 0 ? full!.slice(space + 1) : undefined),
-    picture: picture && /^https:\/\//.test(picture) ? picture : undefined,
+    firstName: nameOf(text(claims[names.given_name]) ?? (space > 0 ? full!.slice(0, space) : full)),
+    lastName: nameOf(text(claims[names.family_name]) ?? (space > 0 ? full!.slice(space + 1) : undefined)),
+    picture: picture && /^https:\/\//.test(picture) && signUpService.isPictureUrl(picture) ? picture : undefined,
     amr: Array.isArray(claims.amr) ? claims.amr.filter((value): value is string => typeof value === 'string').slice(0, 10) : undefined,
   };
 }

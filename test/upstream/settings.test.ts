@@ -6,6 +6,10 @@ import path from 'node:path';
 import { ConfigError } from '../../src/config';
 import { emailTrusted, parseUpstreamProviders } from '../../src/upstream/upstream.settings';
 import { testConfig } from '../helpers/app';
+import { personOf } from '../../src/upstream/upstream.service';
+import { MAX_EMAIL_LENGTH } from '../../src/common/validation';
+import { MAX_CLAIM_LENGTH } from '../../src/users/users.claims';
+import { MAX_NAME_LENGTH } from '../../src/users/sign-up.service';
 
 const valid = { id: 'corp', name: 'Corp SSO', issuer: 'https://sso.corp.example', client_id: 'app', client_secret: 'secret-value' };
 const problemsOf = (value: unknown) => parseUpstreamProviders(JSON.stringify(value)).problems;
@@ -156,5 +160,29 @@ describe('emailTrusted', () => {
     expect(emailTrusted(provider(['corp.example']), 'a@CORP.example', true)).toBe(true);
     expect(emailTrusted(provider(['corp.example']), 'a@other.example', true)).toBe(false);
     expect(emailTrusted(provider(['corp.example']), 'a@corp.example', false)).toBe(false);
+  });
+});
+
+describe("a provider's claims as this server takes them", () => {
+  const [provider] = parseUpstreamProviders(JSON.stringify([valid])).providers;
+  const long = (length: number) => 'a'.repeat(length);
+
+  it('leaves out an address or a picture too long for the account, never cuts it, and cuts names', () => {
+    const person = personOf(provider, {
+      sub: 's-1',
+      email: `${long(250)}@example.com`,
+      name: `${long(150)} ${long(150)}`,
+      picture: `https://img.example.com/${long(300)}`,
+    });
+    expect(person.email).toBeUndefined();
+    expect(person.picture).toBeUndefined();
+    expect([person.firstName?.length, person.lastName?.length]).toEqual([MAX_NAME_LENGTH, MAX_NAME_LENGTH]);
+  });
+
+  it('takes them whole at the limits', () => {
+    const email = `${long(MAX_EMAIL_LENGTH - '@example.com'.length)}@example.com`;
+    const picture = `https://img.example.com/${long(MAX_CLAIM_LENGTH - 'https://img.example.com/'.length)}`;
+    const person = personOf(provider, { sub: 's-2', email, given_name: 'Ada', family_name: 'Lovelace', picture });
+    expect(person).toMatchObject({ email, picture, firstName: 'Ada', lastName: 'Lovelace' });
   });
 });
