@@ -67,14 +67,32 @@ const oauthClientErrors: Responses = {
 };
 const oauthTokenErrors: Responses = { ...oauthClientErrors, '429': json(ref('OAuthError'), 'too_many_requests; see Retry-After') };
 
-/** An OAuth parameter: sent once (RFC 6749 §3.1), at most 2048 UTF-16 code units (1000 characters always fit). */
-const param = { type: 'string', maxLength: 1000 };
-/** OAuth endpoints ignore parameters they do not know, but refuse a repeated or non-string one. */
+/**
+ * An OAuth parameter in a form body: sent once (RFC 6749 §3.1), as long as the server takes it
+ * (oauthForm states maxLengthOf(name): protocol.ts PARAMETER_LENGTHS, else LIMITS.parameterLength).
+ */
+const param = { type: 'string' };
+/**
+ * An OAuth parameter in a URL: the document promises what every client and proxy carries in a query
+ * string (1000 characters; the server takes up to maxLengthOf(name)).
+ */
+const urlParam = { type: 'string', maxLength: 1000 };
+/** A form's string properties with no length of their own get the one the server enforces for that parameter. */
+const withEnforcedLengths = (properties: Record<string, Schema>): Record<string, Schema> =>
+  Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      schema.type === 'string' && schema.maxLength === undefined && schema.enum === undefined
+        ? { ...schema, maxLength: maxLengthOf(name) }
+        : schema,
+    ]),
+  );
+/** OAuth endpoints ignore parameters they do not know, but refuse a repeated, non-string or over-long one. */
 const oauthForm = (properties: Record<string, Schema>, required: string[] = []) => ({
   type: 'object',
   required,
-  properties,
-  additionalProperties: param,
+  properties: withEnforcedLengths(properties),
+  additionalProperties: { type: 'string', maxLength: LIMITS.parameterLength },
 });
 
 /** A client's public keys (RFC 7517 JWK Set). */
@@ -208,7 +226,7 @@ function endSessionOperation(from: 'query' | 'body') {
   if (from === 'query') {
     return {
       ...shared,
-      parameters: Object.entries(endSessionParameters).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      parameters: Object.keys(endSessionParameters).map((name) => ({ name, in: 'query', required: false, schema: urlParam })),
     };
   }
   return {
@@ -253,8 +271,8 @@ const authorizeQuery = [
   // In a URL the document promises what every client and proxy carries (the server takes up to
   // maxLengthOf: a longer request object goes by POST); the fuzzer's 8192 four-byte characters made
   // a 98 kB URL that Node drops.
-  { name: 'request', schema: requestObjectSchema(param.maxLength) },
-  { name: 'claims', schema: { ...param, description: 'OIDC Core 5.5: a JSON object' } },
+  { name: 'request', schema: requestObjectSchema(urlParam.maxLength) },
+  { name: 'claims', schema: { ...urlParam, description: 'OIDC Core 5.5: a JSON object' } },
   {
     name: 'dpop_jkt',
     schema: {
@@ -272,6 +290,13 @@ const authorizeQuery = [
     },
   },
 ].map((parameter) => ({ ...parameter, in: 'query', required: false }));
+
+/** The authorization request's parameters in a body, where the server's own lengths hold (there is no URL to fit). */
+const authorizeForm = (parameters: typeof authorizeQuery): Record<string, Schema> => ({
+  ...Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema])),
+  request: requestObjectSchema(LIMITS.requestObjectLength),
+  claims: { ...param, description: 'OIDC Core 5.5: a JSON object' },
+});
 
 /** client_secret_basic, or client_id and client_secret among the parameters (client_secret_post). */
 const clientAuth = [{ clientBasic: [] }, {}];
@@ -306,8 +331,7 @@ const authorizeOperations = (prefix: string) => ({
       anyOf: [
         oauthForm(
           {
-            ...Object.fromEntries(authorizeQuery.map((parameter) => [parameter.name, parameter.schema])),
-            request: requestObjectSchema(LIMITS.requestObjectLength),
+            ...authorizeForm(authorizeQuery),
           },
           ['client_id', 'response_type'],
         ),
@@ -613,10 +637,7 @@ export const oauthOpenApi: OpenApiFragment = {
         requestBody: formRequest(
           oauthForm({
             ...clientCredentialFields,
-            ...Object.fromEntries(
-              authorizeQuery.filter((parameter) => parameter.name !== 'request_uri').map((parameter) => [parameter.name, parameter.schema]),
-            ),
-            request: requestObjectSchema(LIMITS.requestObjectLength),
+            ...authorizeForm(authorizeQuery.filter((parameter) => parameter.name !== 'request_uri')),
           }),
         ),
         responses: {
@@ -688,7 +709,7 @@ export const oauthOpenApi: OpenApiFragment = {
           name,
           in: 'query',
           required: false,
-          schema: param,
+          schema: urlParam,
         })),
         responses: {
           '200': page('What the authorization response brought, and the exchange form'),

@@ -313,6 +313,7 @@ export const LIMITS = {
 export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
   request_uri: LIMITS.requestUriLength,
+  state: LIMITS.stateLength,
   dpop_jkt: JWK_THUMBPRINT_LENGTH,
   scope: 200,
   nonce: 1000,
