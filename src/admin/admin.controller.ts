@@ -9,10 +9,9 @@ import { displayAddress } from '../common/rate-limit';
 import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
 import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
-import { readEventsCursor, type Administration, type Operator } from './admin.service';
+import { MAX_QUERY_LENGTH, readEventsCursor, type Administration, type Operator } from './admin.service';
 
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
-const MAX_QUERY = 100;
 
 function limitOf(req: Request): number {
   const raw = req.query.limit;
@@ -24,8 +23,8 @@ function limitOf(req: Request): number {
 function text(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '' || value.length > MAX_QUERY)
-    throw invalid(`${name} must be one value of 1 to ${MAX_QUERY} characters`);
+  if (typeof value !== 'string' || value === '' || value.length > MAX_QUERY_LENGTH)
+    throw invalid(`${name} must be one value of 1 to ${MAX_QUERY_LENGTH} characters`);
   return value;
 }
 

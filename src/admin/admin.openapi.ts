@@ -1,5 +1,6 @@
 // The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
 // access tokens with the admin scope; and the console's pages.
+import { MAX_QUERY_LENGTH } from './admin.service';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -32,7 +33,7 @@ const query = (name: string, description: string) => ({
   in: 'query',
   required: false,
   description,
-  schema: { type: 'string', maxLength: 100 },
+  schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
 });
 const change = (operationId: string, summary: string) => ({
   tags,

@@ -17,6 +17,9 @@ import type { UserRecord } from '../users/users.types';
 import type { Stores } from '../stores';
 
 /** Who acts: an operator's client (`client:<id>`) or an admin person (`person:<id>`), and from where. */
+/** The longest value of one of the admin API's query parameters (a search, a cursor, a filter). */
+export const MAX_QUERY_LENGTH = 100;
+
 export interface Operator {
   actor: string;
   /** Named in the event's detail: the client id, or the admin's email. */

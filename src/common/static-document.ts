@@ -1,5 +1,6 @@
 // A response body that changes rarely (discovery, the JWK Set, GET /hello), made once with its ETag and
 // its response headers, and sent as it is: a request costs no stringify, no hashing and no header building.
+import { JSON_CONTENT_TYPE } from './content-types';
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 
@@ -15,7 +16,7 @@ export interface StaticDocument {
 
 /** A JSON document; `headers`: what its responses carry besides its type, length and ETag (Cache-Control, say). */
 export function staticDocument(value: unknown, headers: Record<string, string> = {}): StaticDocument {
-  return staticBody(JSON.stringify(value), 'application/json; charset=utf-8', headers);
+  return staticBody(JSON.stringify(value), JSON_CONTENT_TYPE, headers);
 }
 
 export function staticBody(text: string, contentType: string, headers: Record<string, string> = {}): StaticDocument {

@@ -1,6 +1,7 @@
 // Second factors (docs/security.md): the second step at /login/verify (and /login/step-up for a
 // signed-in person), passkey sign-in at /login/passkey, the factor pages under /account, and the
 // passkey scripts under /assets.
+import { SCRIPT_CONTENT_TYPE } from '../common/content-types';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
@@ -60,7 +61,7 @@ export function createFactorsRouter(
   router.get('/assets/:script', (req, res, next) => {
     const script = (scripts as Record<string, string | undefined>)[req.params.script];
     if (script === undefined) return next();
-    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(script);
+    res.type(SCRIPT_CONTENT_TYPE).set('Cache-Control', 'public, max-age=3600').send(script);
   });
 
   // The pages, and the JSON routes the passkey scripts call (their refusals are `{ error }`, the Error schema).

@@ -47,6 +47,7 @@ import {
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
   maxLengthOf,
+  MAX_TYPED_USER_CODE_LENGTH,
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
@@ -654,7 +655,9 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'deviceVerificationPage',
         summary: 'The verification page: a form with an input named user_code (filled from ?user_code=)',
         security: sessionAuth,
-        parameters: [{ name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: 20 } }],
+        parameters: [
+          { name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: MAX_TYPED_USER_CODE_LENGTH } },
+        ],
         responses: { '200': page('The form'), '302': redirect('To /login, to come back here, when not signed in'), ...pageFaults },
       },
       post: {
@@ -662,7 +665,9 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'deviceVerifyCode',
         summary: 'The typed user code: the consent page for its device, or the form again with a message',
         security: sessionAuth,
-        requestBody: formRequest(oauthForm({ _csrf: param, user_code: { type: 'string', maxLength: 20 } }, ['_csrf', 'user_code'])),
+        requestBody: formRequest(
+          oauthForm({ _csrf: param, user_code: { type: 'string', maxLength: MAX_TYPED_USER_CODE_LENGTH } }, ['_csrf', 'user_code']),
+        ),
         responses: {
           '200': page('Consent page (Approve, Deny)'),
           '303': redirect('To /login when not signed in'),
@@ -682,7 +687,11 @@ export const oauthOpenApi: OpenApiFragment = {
         security: sessionAuth,
         requestBody: formRequest(
           oauthForm(
-            { _csrf: param, user_code: { type: 'string', maxLength: 20 }, decision: { type: 'string', enum: ['approve', 'deny'] } },
+            {
+              _csrf: param,
+              user_code: { type: 'string', maxLength: MAX_TYPED_USER_CODE_LENGTH },
+              decision: { type: 'string', enum: ['approve', 'deny'] },
+            },
             ['_csrf', 'user_code', 'decision'],
           ),
         ),

@@ -1,4 +1,5 @@
 // GET /openapi.json (the document) and GET /docs (Swagger UI over it, with its files).
+import { SCRIPT_CONTENT_TYPE, STYLESHEET_CONTENT_TYPE } from '../common/content-types';
 import path from 'node:path';
 import { Router, type Response } from 'express';
 import { docsPage, DOCS_INIT_SCRIPT, DOCS_STYLESHEET } from './docs.page';
@@ -47,10 +48,10 @@ export function createOpenApiRouter(): Router {
       .send(views[viewOf(req.query.view, pageRefusal) ?? 'clients'].page);
   });
   router.get('/docs/assets/docs.css', (_req, res) => {
-    res.type('text/css; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_STYLESHEET);
+    res.type(STYLESHEET_CONTENT_TYPE).set('Cache-Control', 'no-cache').send(DOCS_STYLESHEET);
   });
   router.get('/docs/assets/init.js', (_req, res) => {
-    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'no-cache').send(DOCS_INIT_SCRIPT);
+    res.type(SCRIPT_CONTENT_TYPE).set('Cache-Control', 'no-cache').send(DOCS_INIT_SCRIPT);
   });
   router.get('/docs/assets/:file', (req, res, next) => {
     if (!(SWAGGER_UI_FILES as readonly string[]).includes(req.params.file)) return next();

@@ -1,4 +1,5 @@
 // The users resource of seed 000.
+import * as usersService from './users.service';
 import {
   bodyOf,
   empty,
@@ -46,7 +47,7 @@ export const usersOpenApi: OpenApiFragment = {
         security: usersSecurity,
         parameters: queryOf(usersValidation.listUsers),
         responses: {
-          '200': json({ type: 'array', items: ref('User'), maxItems: 100 }, 'Users'),
+          '200': json({ type: 'array', items: ref('User'), maxItems: usersService.MAX_PAGE_SIZE }, 'Users'),
           '400': json(ref('Errors'), 'Invalid limit or page'),
           ...usersAuthErrors,
           ...jsonFaults,

@@ -1,5 +1,6 @@
 // Seed 001 part C: the mean temperature of a city in kelvin, from every provider queried at once.
 // The first failure decides the answer, and the requests still running are aborted.
+import { TEXT_CONTENT_TYPE } from '../common/content-types';
 import { AppError } from '../common/errors';
 import { ProviderFailure, type TemperatureProvider } from './providers/provider';
 
@@ -12,7 +13,7 @@ export interface WeatherResult {
 /** 500 with a plain-text body naming the provider and the cause (seed 001's error row). */
 export class WeatherProviderError extends AppError {
   constructor(provider: string, cause: string) {
-    super(500, `weather provider ${provider} ${cause}`, { 'Content-Type': 'text/plain; charset=utf-8' });
+    super(500, `weather provider ${provider} ${cause}`, { 'Content-Type': TEXT_CONTENT_TYPE });
   }
 }
 

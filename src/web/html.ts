@@ -1,7 +1,7 @@
 // A tagged template for server-rendered pages: every interpolated value is HTML-escaped unless it is
 // already SafeHtml (the result of another html`` template).
 /** The content type of every page this server sends. */
-export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+export { HTML_CONTENT_TYPE } from '../common/content-types';
 
 export class SafeHtml {
   constructor(readonly value: string) {}

@@ -1,6 +1,7 @@
 // RFC 7591 dynamic client registration and RFC 7592 reading and deleting a registration. The client
 // metadata is checked here (the RFC's error codes, not the users' validation format); a registration
 // access token, shown once and stored as a hash, manages the registration afterwards.
+import { NO_STORE } from '../../common/no-store';
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
 import { Refusal } from '../../common/refusals';
@@ -53,7 +54,7 @@ const MAX_NAME_LENGTH = LIMITS.clientNameLength;
 /** RFC 7591 §3.2.2 errors. */
 export class RegistrationError extends AppError {
   constructor(error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) {
-    super(400, { error, error_description: description }, { 'Cache-Control': 'no-store' });
+    super(400, { error, error_description: description }, NO_STORE);
   }
 }
 
