@@ -2,39 +2,16 @@
 // applications and keys, each change an event naming the client that made it. Errors in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the
 // credential. Every list pages, at most LIMITS.pageSize at a time.
 import type { Request, Response } from 'express';
-import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
 import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registration.service';
-import { LIMITS } from '../oauth/protocol';
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
-import { MAX_QUERY_LENGTH, readEventsCursor, type Administration, type Operator } from './admin.service';
+import { readEventsCursor, type Administration, type Operator } from './admin.service';
+import { ADMIN_QUERIES } from './admin.queries';
+import { readQuery } from '../common/query-rules';
 
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
-
-function limitOf(req: Request): number {
-  const raw = req.query.limit;
-  const limit = raw === undefined ? LIMITS.pageSize : Number(raw);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw invalid(`limit must be 1 to ${LIMITS.pageSize}`);
-  return limit;
-}
-
-function text(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '' || value.length > MAX_QUERY_LENGTH)
-    throw invalid(`${name} must be one value of 1 to ${MAX_QUERY_LENGTH} characters`);
-  return value;
-}
-
-function time(req: Request, name: string): Date | undefined {
-  const value = text(req, name);
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) throw invalid(`${name} must be an ISO 8601 date and time`);
-  return date;
-}
 
 export function createAdminController(admin: Administration) {
   const noApplication = (req: Request) =>
@@ -57,7 +34,8 @@ export function createAdminController(admin: Administration) {
   return {
     /** GET /admin/api/people?q&limit&after: email or name starting with q, in id order. */
     async listPeople(req: Request, res: Response): Promise<void> {
-      noStore(res).json(await admin.people(text(req, 'q'), text(req, 'after'), limitOf(req)));
+      const { q, after, limit } = readQuery(ADMIN_QUERIES.people, req);
+      noStore(res).json(await admin.people(q, after, limit));
     },
 
     /** GET /admin/api/people/:id: the person, with their second factors. */
@@ -92,7 +70,8 @@ export function createAdminController(admin: Administration) {
 
     /** GET /admin/api/people/:id/sessions: the signed-in browsers, most recently used first. */
     async sessions(req: Request, res: Response): Promise<void> {
-      const found = await admin.sessions((await person(req)).id, limitOf(req));
+      const { limit } = readQuery(ADMIN_QUERIES.sessions, req);
+      const found = await admin.sessions((await person(req)).id, limit);
       noStore(res).json({
         sessions: found.sessions.map((session) => ({
           handle: session.handle,
@@ -127,7 +106,8 @@ export function createAdminController(admin: Administration) {
 
     /** GET /admin/api/applications?q&limit&after: name or client id starting with q, in id order. */
     async listApplications(req: Request, res: Response): Promise<void> {
-      noStore(res).json(await admin.findApplications(text(req, 'q'), text(req, 'after'), limitOf(req)));
+      const { q, after, limit } = readQuery(ADMIN_QUERIES.applications, req);
+      noStore(res).json(await admin.findApplications(q, after, limit));
     },
 
     /** POST /admin/api/applications: an RFC 7591 registration, owned by no person; the secret is in this answer only. */
@@ -175,7 +155,8 @@ export function createAdminController(admin: Administration) {
     async grantsOf(req: Request, res: Response): Promise<void> {
       const clientId = String(req.params.clientId);
       if (!(await admin.application(clientId))) throw noApplication(req);
-      noStore(res).json(await admin.grantsOf(clientId, text(req, 'after'), limitOf(req)));
+      const { after, limit } = readQuery(ADMIN_QUERIES.grants, req);
+      noStore(res).json(await admin.grantsOf(clientId, after, limit));
     },
 
     /** GET /admin/api/keys: the published signing keys and their state. */
@@ -191,24 +172,10 @@ export function createAdminController(admin: Administration) {
 
     /** GET /admin/api/events?person&application&kind&since&until&limit&after: newest first. */
     async events(req: Request, res: Response): Promise<void> {
-      const limit = limitOf(req);
-      const kind = text(req, 'kind');
-      if (kind !== undefined && !ACTIVITY_KINDS.includes(kind as ActivityKind))
-        throw invalid(`kind must be one of ${ACTIVITY_KINDS.join(', ')}`);
-      const after = text(req, 'after');
+      const { person: userId, application: clientId, kind, since, until, limit, after } = readQuery(ADMIN_QUERIES.events, req);
       const cursor = after === undefined ? undefined : readEventsCursor(after);
       if (cursor === null) throw invalid('after must be the next of an earlier page');
-      const found = await admin.events(
-        {
-          userId: text(req, 'person'),
-          clientId: text(req, 'application'),
-          kind: kind as ActivityKind | undefined,
-          since: time(req, 'since'),
-          until: time(req, 'until'),
-          after: cursor,
-        },
-        limit,
-      );
+      const found = await admin.events({ userId, clientId, kind, since, until, after: cursor }, limit);
       noStore(res).json({
         events: found.events.map((event) => ({
           id: event._id,

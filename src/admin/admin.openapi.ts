@@ -1,6 +1,7 @@
 // The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
 // access tokens with the admin scope; and the console's pages.
-import { MAX_QUERY_LENGTH } from './admin.service';
+import { ADMIN_QUERIES } from './admin.queries';
+import { queryParametersOf } from '../common/query-rules';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -27,14 +28,6 @@ const tags = ['Admin'];
 const person = pathParam('id', "A person's id");
 const notFound = json(ref('OAuthError'), 'not_found: no such person');
 const badQuery = json(ref('OAuthError'), 'invalid_request: a bad limit, cursor or filter');
-const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize } };
-const query = (name: string, description: string) => ({
-  name,
-  in: 'query',
-  required: false,
-  description,
-  schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
-});
 const change = (operationId: string, summary: string) => ({
   tags,
   operationId,
@@ -209,7 +202,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'listPeople',
         summary: 'People, in id order, a page at a time; q finds an email or a name by its start',
         security,
-        parameters: [query('q', 'The start of an email, first or last name'), limit, query('after', 'The `next` of the previous page')],
+        parameters: queryParametersOf(ADMIN_QUERIES.people),
         responses: { '200': json(ref('PeoplePage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
       },
     },
@@ -257,7 +250,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'personSessions',
         summary: "The person's signed-in browsers, most recently used first; more says whether others follow",
         security,
-        parameters: [limit],
+        parameters: queryParametersOf(ADMIN_QUERIES.sessions),
         responses: { '200': json(ref('SessionList'), 'The browsers'), '400': badQuery, '404': notFound, ...adminRefusals },
       },
       delete: change('endPersonSessions', 'Signs every browser of the person out now (applications hear by back-channel logout)'),
@@ -312,7 +305,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'listApplications',
         summary: 'Applications, in client id order, a page at a time; q finds a name (any case) or client id by its start',
         security,
-        parameters: [query('q', 'The start of a name or client id'), limit, query('after', 'The `next` of the previous page')],
+        parameters: queryParametersOf(ADMIN_QUERIES.applications),
         responses: { '200': json(ref('ApplicationPage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
       },
       post: {
@@ -392,7 +385,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'applicationGrants',
         summary: 'Who has granted the application what, in person order, a page at a time',
         security,
-        parameters: [limit, query('after', 'The `next` of the previous page')],
+        parameters: queryParametersOf(ADMIN_QUERIES.grants),
         responses: {
           '200': json(ref('ApplicationGrantPage'), 'One page; next is null on the last'),
           '400': badQuery,
@@ -425,15 +418,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'listEvents',
         summary: 'What happened across accounts in the last 90 days, and what operators did, newest first',
         security,
-        parameters: [
-          query('person', "A person's id"),
-          query('application', 'A client id: what it did or concerned'),
-          { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: [...ACTIVITY_KINDS] } },
-          query('since', 'ISO 8601: only after this time'),
-          query('until', 'ISO 8601: only up to this time'),
-          limit,
-          query('after', 'The `next` of the previous page'),
-        ],
+        parameters: queryParametersOf(ADMIN_QUERIES.events),
         responses: { '200': json(ref('EventPage'), 'One page; next is null on the last'), '400': badQuery, ...adminRefusals },
       },
     },

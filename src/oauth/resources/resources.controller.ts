@@ -1,10 +1,10 @@
 // The admin API's resources (RFC 8707 APIs): list a page, register one, delete one. Errors in the
 // OAuth shape ({ error, error_description }), as everywhere a bearer token is the credential.
+import { readQuery } from '../../common/query-rules';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { AppError } from '../../common/errors';
 import type { Config } from '../../config';
-import { LIMITS } from '../protocol';
 import * as resourcesService from './resources.service';
 
 const invalid = (description: string, status = 400) => new AppError(status, { error: 'invalid_request', error_description: description });
@@ -13,10 +13,7 @@ export function createResourcesController(config: Pick<Config, 'publicUrl'>) {
   return {
     /** GET /admin/api/resources?limit&after: in identifier order; `next` is the `after` of the next page. */
     async list(req: Request, res: Response): Promise<void> {
-      const { limit: rawLimit, after } = req.query;
-      const limit = rawLimit === undefined ? LIMITS.pageSize : Number(rawLimit);
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw invalid(`limit must be 1 to ${LIMITS.pageSize}`);
-      if (after !== undefined && typeof after !== 'string') throw invalid('after must be one resource identifier');
+      const { limit, after } = readQuery(resourcesService.RESOURCES_QUERY, req);
       const page = await resourcesService.page(limit + 1, after);
       const shown = page.slice(0, limit);
       noStore(res).json({

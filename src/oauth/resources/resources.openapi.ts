@@ -1,4 +1,6 @@
 // The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
+import { RESOURCES_QUERY } from './resources.service';
+import { queryParametersOf } from '../../common/query-rules';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -25,10 +27,7 @@ export const resourcesOpenApi: OpenApiFragment = {
         operationId: 'listResources',
         summary: 'The registered resources (APIs), in identifier order, a page at a time',
         security,
-        parameters: [
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize } },
-          { name: 'after', in: 'query', required: false, description: 'The `next` of the previous page', schema: str },
-        ],
+        parameters: queryParametersOf(RESOURCES_QUERY),
         responses: {
           '200': json(ref('ResourcePage'), 'One page; next is null on the last'),
           '400': json(ref('OAuthError'), 'invalid_request: a bad limit or after'),

@@ -3,6 +3,7 @@
 // itself: always there, JWT access tokens, every scope the server knows. Registered resources are
 // few (LIMITS.resources), so each app keeps them all in memory (resources.store.ts) and reads them
 // again only when a change was signalled: a made-up `resource` value costs no database read.
+import { limitField, textField } from '../../common/query-rules';
 import { Refusal } from '../../common/refusals';
 import type { Config } from '../../config';
 import {
@@ -90,6 +91,12 @@ export function identifierProblem(value: string): string | null {
   if (url.search !== '' || value.includes('?')) return 'resource must not have a query';
   return null;
 }
+
+/** GET /admin/api/resources's query: a page of resources after an identifier. */
+export const RESOURCES_QUERY = {
+  limit: limitField(LIMITS.pageSize),
+  after: textField('The `next` of the previous page', maxLengthOf('resource')),
+} as const;
 
 export class ResourceInputError extends Refusal {
   constructor(message: string) {

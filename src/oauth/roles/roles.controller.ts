@@ -1,6 +1,7 @@
 // The admin API's roles: define, list and delete them; give one to a person and take it back. Errors
 // in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the credential.
 // Giving and taking are events in the person's activity, naming the application that did it.
+import { readQuery } from '../../common/query-rules';
 import type { Request, Response } from 'express';
 import type { ActivityLog } from '../../account/activity.service';
 import { AppError } from '../../common/errors';
@@ -8,7 +9,6 @@ import { noStore } from '../../common/no-store';
 import { displayAddress } from '../../common/rate-limit';
 import type { AccessGrant } from '../tokens/tokens.service';
 import * as usersService from '../../users/users.service';
-import { LIMITS } from '../protocol';
 import * as rolesService from './roles.service';
 
 const invalid = (description: string, status = 400, error = 'invalid_request') =>
@@ -40,10 +40,7 @@ export function createRolesController(activity: ActivityLog) {
   return {
     /** GET /admin/api/roles?limit&after */
     async list(req: Request, res: Response): Promise<void> {
-      const { limit: rawLimit, after } = req.query;
-      const limit = rawLimit === undefined ? LIMITS.pageSize : Number(rawLimit);
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw invalid(`limit must be 1 to ${LIMITS.pageSize}`);
-      if (after !== undefined && typeof after !== 'string') throw invalid('after must be one role name');
+      const { limit, after } = readQuery(rolesService.ROLES_QUERY, req);
       noStore(res).json(await rolesService.page(limit, after));
     },
 

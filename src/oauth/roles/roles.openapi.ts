@@ -1,4 +1,5 @@
 // The admin API's roles (docs/oauth.md, Roles), for access tokens with the admin scope.
+import { queryParametersOf } from '../../common/query-rules';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -11,8 +12,8 @@ import {
   str,
   type OpenApiFragment,
 } from '../../openapi/openapi.kit';
-import { ADMIN_API, LIMITS } from '../protocol';
-import { ROLE_RULES } from './roles.service';
+import { ADMIN_API } from '../protocol';
+import { ROLE_RULES, ROLES_QUERY } from './roles.service';
 
 const tags = ['Admin'];
 const name = { ...pathParam('name', `A role's name: ${ROLE_RULES.nameText}`), schema: { type: 'string', maxLength: ROLE_RULES.maxName } };
@@ -27,10 +28,7 @@ export const rolesOpenApi: OpenApiFragment = {
         operationId: 'listRoles',
         summary: 'The roles, admin first, then in name order, a page at a time',
         security,
-        parameters: [
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize } },
-          { name: 'after', in: 'query', required: false, description: 'The `next` of the previous page', schema: str },
-        ],
+        parameters: queryParametersOf(ROLES_QUERY),
         responses: {
           '200': json(ref('RolePage'), 'One page; next is null on the last'),
           '400': json(ref('OAuthError'), 'invalid_request: a bad limit or after'),

@@ -1,11 +1,19 @@
 // Roles (docs/oauth.md, Roles): operators define them, give them to people and take them back; an
 // application with the `roles` scope reads them in the `roles` claim. `admin` is built in: it is seed
 // 000's permission flag 8 (users.service.ts rolesOf), so the two never disagree.
+import { LIMITS } from '../protocol';
+import { limitField, textField } from '../../common/query-rules';
 import { Refusal } from '../../common/refusals';
 import * as usersService from '../../users/users.service';
 import * as rolesStore from './roles.store';
 
 const MAX_ROLE_NAME = 64;
+
+/** GET /admin/api/roles's query: a page of roles after a role's name. */
+export const ROLES_QUERY = {
+  limit: limitField(LIMITS.pageSize),
+  after: textField('The `next` of the previous page', MAX_ROLE_NAME),
+} as const;
 
 export const ROLE_RULES = {
   /** How a role is named: what the claim carries and the admin API's paths hold. */

@@ -1,0 +1,80 @@
+// Query parameters declared once per operation: a field is a rule as the OpenAPI document states it
+// and the reading that holds a value to it (a Refusal otherwise, worded by the surface's presenter).
+// An operation's fields give both its controller's reading (`readQuery`) and its document's
+// parameters (`queryParametersOf`), so neither can say what the other does not.
+import type { Request } from 'express';
+import { Refusal } from './refusals';
+
+/** One query parameter: its rule as the document states it, and the reading that holds a value to it. */
+export interface QueryField<T> {
+  readonly description?: string;
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** The value, or a Refusal; `undefined` when it is absent (a default may stand in). */
+  read(value: unknown, name: string): T;
+}
+
+const refused = (name: string, rule: string) => new Refusal('invalid', `${name} must be ${rule}`);
+
+/** A search, a cursor or a filter: one value of 1 to `max` characters. */
+export const textField = (description: string, max: number): QueryField<string | undefined> => ({
+  description,
+  schema: { type: 'string', minLength: 1, maxLength: max },
+  read(value, name) {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '' || value.length > max) throw refused(name, `one value of 1 to ${max} characters`);
+    return value;
+  },
+});
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+/** A time, ISO 8601 with a date and a time, of at most `max` characters. */
+export const timeField = (description: string, max: number): QueryField<Date | undefined> => ({
+  description,
+  schema: { type: 'string', format: 'date-time', maxLength: max },
+  read(value, name) {
+    const written = textField(description, max).read(value, name);
+    if (written === undefined) return undefined;
+    const date = new Date(written);
+    if (!ISO_TIME.test(written) || Number.isNaN(date.getTime())) throw refused(name, 'an ISO 8601 date and time');
+    return date;
+  },
+});
+
+/** How many on a page: 1 to `max`, that many when absent. */
+export const limitField = (max: number): QueryField<number> => ({
+  schema: { type: 'integer', minimum: 1, maximum: max, default: max },
+  read(value, name) {
+    const parsed = value === undefined ? max : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+    if (!(parsed >= 1 && parsed <= max)) throw refused(name, `1 to ${max}`);
+    return parsed;
+  },
+});
+
+/** One of `values`. */
+export const oneOfField = <T extends string>(values: readonly T[]): QueryField<T | undefined> => ({
+  schema: { type: 'string', enum: [...values] },
+  read(value, name) {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !values.includes(value as T)) throw refused(name, `one of ${values.join(', ')}`);
+    return value as T;
+  },
+});
+
+type Fields = Readonly<Record<string, QueryField<unknown>>>;
+type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['read']> };
+
+/** The operation's query, each parameter checked by its field (a repeated one is refused). */
+export function readQuery<F extends Fields>(fields: F, req: Request): Read<F> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.read(req.query[name], name)])) as Read<F>;
+}
+
+/** The operation's query parameters as the document states them. */
+export const queryParametersOf = (fields: Fields) =>
+  Object.entries(fields).map(([name, field]) => ({
+    name,
+    in: 'query',
+    required: false,
+    ...(field.description !== undefined && { description: field.description }),
+    schema: field.schema,
+  }));
