@@ -1,4 +1,5 @@
 // The weather aggregator of seed 001 part C.
+import { MAX_CITY_LENGTH } from './weather.service';
 import { conditional, json, notModified, type OpenApiFragment, pathParam, ref, str, text } from '../openapi/openapi.kit';
 
 export const weatherOpenApi: OpenApiFragment = {
@@ -14,7 +15,12 @@ export const weatherOpenApi: OpenApiFragment = {
       },
     },
     '/weather/{city}': {
-      parameters: [pathParam('city', 'City name, 1 to 100 characters')],
+      parameters: [
+        {
+          ...pathParam('city', `City name, 1 to ${MAX_CITY_LENGTH} characters`),
+          schema: { type: 'string', minLength: 1, maxLength: MAX_CITY_LENGTH },
+        },
+      ],
       get: {
         tags: ['Weather'],
         operationId: 'cityTemperature',

@@ -8,7 +8,6 @@ import { staticBody } from '../common/static-document';
 import { createProviders } from './providers';
 import * as weatherService from './weather.service';
 
-const MAX_CITY_LENGTH = 100;
 // Text and JSON for programs need none of the pages' headers (CSP, frame options), only this one.
 const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' };
 /** GET /hello's answer; every app serves it among its static routes (app.ts). */
@@ -21,8 +20,8 @@ export function createWeatherRouter(weather: Config['weather']): Router {
   router.get('/weather/:city', async (req: Request<{ city: string }>, res: Response) => {
     res.set(NOSNIFF);
     const { city } = req.params;
-    if (city.trim() === '' || city.length > MAX_CITY_LENGTH) {
-      throw new AppError(400, `city must be 1 to ${MAX_CITY_LENGTH} characters`, { 'Content-Type': TEXT_CONTENT_TYPE });
+    if (city.trim() === '' || city.length > weatherService.MAX_CITY_LENGTH) {
+      throw new AppError(400, `city must be 1 to ${weatherService.MAX_CITY_LENGTH} characters`, { 'Content-Type': TEXT_CONTENT_TYPE });
     }
     const result = await weatherService.averageTemperature(providers, city);
     res.json(result);

@@ -4,6 +4,9 @@ import { TEXT_CONTENT_TYPE } from '../common/content-types';
 import { AppError } from '../common/errors';
 import { ProviderFailure, type TemperatureProvider } from './providers/provider';
 
+/** The longest city name asked for (GET /weather/:city). */
+export const MAX_CITY_LENGTH = 100;
+
 export interface WeatherResult {
   city: string;
   temp: number;
