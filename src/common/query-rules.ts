@@ -2,6 +2,7 @@
 // and the reading that holds a value to it (a Refusal otherwise, worded by the surface's presenter).
 // An operation's fields give both its controller's reading (`readQuery`) and its document's
 // parameters (`queryParametersOf`), so neither can say what the other does not.
+import { withRulesFrom } from './validation';
 import type { Request } from 'express';
 import { Refusal } from './refusals';
 
@@ -52,7 +53,8 @@ export const limitField = (max: number): QueryField<number> => ({
 });
 
 /** One of `values`. */
-export const oneOfField = <T extends string>(values: readonly T[]): QueryField<T | undefined> => ({
+export const oneOfField = <T extends string>(values: readonly T[], description?: string): QueryField<T | undefined> => ({
+  ...(description !== undefined && { description }),
   schema: { type: 'string', enum: [...values] },
   read(value, name) {
     if (value === undefined) return undefined;
@@ -71,10 +73,12 @@ export function readQuery<F extends Fields>(fields: F, req: Request): Read<F> {
 
 /** The operation's query parameters as the document states them. */
 export const queryParametersOf = (fields: Fields) =>
-  Object.entries(fields).map(([name, field]) => ({
-    name,
-    in: 'query',
-    required: false,
-    ...(field.description !== undefined && { description: field.description }),
-    schema: field.schema,
-  }));
+  Object.entries(fields).map(([name, field]) =>
+    withRulesFrom('query fields (common/query-rules.ts)', {
+      name,
+      in: 'query',
+      required: false,
+      ...(field.description !== undefined && { description: field.description }),
+      schema: field.schema,
+    }),
+  );

@@ -15,6 +15,17 @@ import { InvalidRequestError } from './errors';
 
 export type { Schema as FieldRules } from 'express-validator';
 
+/**
+ * Marks a query parameter or a request body in the OpenAPI document as generated from the rules the
+ * server checks (its value names where they are): the generators put it there, and a test holds every
+ * operation to it (test/openapi/request-rules.test.ts).
+ */
+export const RULES_MARK = 'x-request-rules';
+export const withRulesFrom = <T extends object>(source: string, described: T): T & { [RULES_MARK]: string } => ({
+  ...described,
+  [RULES_MARK]: source,
+});
+
 export const MAX_EMAIL_LENGTH = 254;
 /** argon2 would hash more, but a megabyte password is a denial-of-service attempt, not a password. */
 export const MAX_PASSWORD_LENGTH = 1024;

@@ -1,4 +1,5 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
+import { RULES_MARK, withRulesFrom } from '../common/validation';
 import {
   bodyOf,
   conditional,
@@ -89,12 +90,13 @@ const withEnforcedLengths = (properties: Record<string, Schema>): Record<string,
     ]),
   );
 /** OAuth endpoints ignore parameters they do not know, but refuse a repeated, non-string or over-long one. */
-const oauthForm = (properties: Record<string, Schema>, required: string[] = []) => ({
-  type: 'object',
-  required,
-  properties: withEnforcedLengths(properties),
-  additionalProperties: { type: 'string', maxLength: LIMITS.parameterLength },
-});
+const oauthForm = (properties: Record<string, Schema>, required: string[] = []) =>
+  withRulesFrom('OAuth parameters (oauth.parameters.ts lengths, protocol.ts values)', {
+    type: 'object',
+    required,
+    properties: withEnforcedLengths(properties),
+    additionalProperties: { type: 'string', maxLength: LIMITS.parameterLength },
+  });
 
 /** A client's public keys (RFC 7517 JWK Set). */
 const jwksSchema = {
@@ -290,7 +292,9 @@ const authorizeQuery = [
       description: 'OIDC Core 6.2: where the request object is, one of the request_uris the client registered',
     },
   },
-].map((parameter) => ({ ...parameter, in: 'query', required: false }));
+].map((parameter) =>
+  withRulesFrom('OAuth parameters (oauth.parameters.ts lengths, protocol.ts values)', { ...parameter, in: 'query', required: false }),
+);
 
 /** The authorization request's parameters in a body, where the server's own lengths hold (there is no URL to fit). */
 const authorizeForm = (parameters: typeof authorizeQuery): Record<string, Schema> => ({
@@ -375,7 +379,9 @@ export const oauthOpenApi: OpenApiFragment = {
         summary:
           'The v1 token endpoint (seed 001 variant A): authorization_code and refresh_token; parameters in the query string or a form',
         security: clientAuth,
-        parameters: Object.entries(v1TokenParameters.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        parameters: Object.entries(v1TokenParameters.properties).map(([name, schema]) =>
+          withRulesFrom(v1TokenParameters[RULES_MARK], { name, in: 'query', required: false, schema }),
+        ),
         requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: v1TokenParameters } } },
         responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
       },

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of every route, served at GET /openapi.json and rendered at GET /docs.
 // Tests check that it lists exactly the app's routes, and validate every response the integration
 // tests receive against it.
+import { oneOfField, queryParametersOf } from '../common/query-rules';
 import { accountOpenApi } from '../account/account.openapi';
 import { factorsOpenApi } from '../factors/factors.openapi';
 import { authOpenApi } from '../auth/auth.openapi';
@@ -37,13 +38,25 @@ const fragments: OpenApiFragment[] = [
   healthOpenApi,
 ];
 
-const docsViewParameter = {
-  name: 'view',
-  in: 'query',
-  required: false,
-  description: 'clients (the default on /docs): the operations of clients and people; operators: the admin API and the console',
-  schema: { type: 'string', enum: ['clients', 'operators'] },
-};
+/**
+ * The reference page shows one view of the document at a time: Swagger UI renders about 130 operations
+ * of one document and then stops drawing the rest (seen in Chromium with swagger-ui-dist 5.35), so the
+ * operators' surfaces (the admin API and the console) are a view of their own. /openapi.json stays whole.
+ */
+export const DOCS_VIEWS = {
+  clients: { title: 'Clients and people', tags: null },
+  operators: { title: 'Operators', tags: ['Admin', 'Operator console'] },
+} as const;
+export type DocsView = keyof typeof DOCS_VIEWS;
+
+/** /openapi.json's and /docs's query: which view (the whole document, or the clients' view on /docs, without one). */
+export const VIEW_QUERY = {
+  view: oneOfField(
+    Object.keys(DOCS_VIEWS) as DocsView[],
+    'clients (the default on /docs): the operations of clients and people; operators: the admin API and the console',
+  ),
+} as const;
+const docsViewParameters = queryParametersOf(VIEW_QUERY);
 
 /** The landing page and this document. */
 const operationsPaths = {
@@ -63,7 +76,7 @@ const operationsPaths = {
       security: [],
       summary:
         'This document; with view, only the operations of clients and people, or of operators (the reference page shows one at a time)',
-      parameters: [docsViewParameter],
+      parameters: docsViewParameters,
       responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1'), '400': json(ref('Error'), 'An unknown view') },
     },
   },
@@ -73,7 +86,7 @@ const operationsPaths = {
       operationId: 'apiReference',
       security: [],
       summary: 'This document rendered by Swagger UI, one view at a time (a plain list of every operation without JavaScript)',
-      parameters: [docsViewParameter],
+      parameters: docsViewParameters,
       responses: { '200': page('API reference'), '400': page('An unknown view') },
     },
   },
@@ -256,17 +269,6 @@ export const openApiDocument = {
     schemas: withSchemaExamples(schemas),
   },
 };
-
-/**
- * The reference page shows one view of the document at a time: Swagger UI renders about 130 operations
- * of one document and then stops drawing the rest (seen in Chromium with swagger-ui-dist 5.35), so the
- * operators' surfaces (the admin API and the console) are a view of their own. /openapi.json stays whole.
- */
-export const DOCS_VIEWS = {
-  clients: { title: 'Clients and people', tags: null },
-  operators: { title: 'Operators', tags: ['Admin', 'Operator console'] },
-} as const;
-export type DocsView = keyof typeof DOCS_VIEWS;
 
 const OPERATOR_TAGS: readonly string[] = DOCS_VIEWS.operators.tags;
 const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'];

@@ -1,7 +1,7 @@
 // Building blocks of the OpenAPI document that every feature's fragment uses. Each feature describes
 // its own routes in <feature>.openapi.ts; openapi/openapi.document.ts assembles them.
 
-import type { FieldRules } from '../common/validation';
+import { withRulesFrom, type FieldRules } from '../common/validation';
 import { ADMIN_SCOPE } from '../oauth/protocol';
 
 /** Swagger UI's page (under /docs) that receives the Authorize dialog's authorization response. */
@@ -106,18 +106,20 @@ const locationOf = (rule: FieldRule) => (Array.isArray(rule.in) ? rule.in[0] : r
 export function bodyOf(rules: FieldRules): Schema {
   const fields = Object.entries(rules).filter(([, rule]) => locationOf(rule) === 'body');
   const required = fields.filter(([, rule]) => isRequired(rule)).map(([field]) => field);
-  return {
+  return withRulesFrom('express-validator (checkSchema)', {
     type: 'object',
     ...(required.length > 0 && { required }),
     properties: Object.fromEntries(fields.map(([field, rule]) => [field, schemaOfField(rule)])),
-  };
+  });
 }
 
 /** The query parameters an operation's rules accept. */
 export function queryOf(rules: FieldRules): Record<string, unknown>[] {
   return Object.entries(rules)
     .filter(([, rule]) => locationOf(rule) === 'query')
-    .map(([name, rule]) => ({ name, in: 'query', required: isRequired(rule), schema: schemaOfField(rule) }));
+    .map(([name, rule]) =>
+      withRulesFrom('express-validator (checkSchema)', { name, in: 'query', required: isRequired(rule), schema: schemaOfField(rule) }),
+    );
 }
 
 /** The admin API (/admin/api): an access token with the admin scope, and what it answers without one. */

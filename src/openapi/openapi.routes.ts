@@ -1,13 +1,14 @@
 // GET /openapi.json (the document) and GET /docs (Swagger UI over it, with its files).
+import { jsonRefusals } from '../common/refusals';
+import { readQuery } from '../common/query-rules';
 import { SCRIPT_CONTENT_TYPE, STYLESHEET_CONTENT_TYPE } from '../common/content-types';
 import path from 'node:path';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { docsPage, DOCS_INIT_SCRIPT, DOCS_STYLESHEET } from './docs.page';
-import { AppError } from '../common/errors';
-import { DOCS_VIEWS, documentView, openApiDocument, type DocsView } from './openapi.document';
+import { DOCS_VIEWS, documentView, openApiDocument, VIEW_QUERY, type DocsView } from './openapi.document';
 import { SWAGGER_UI_FILES } from './openapi.kit';
 import { HTML_CONTENT_TYPE } from '../web/html';
-import { pageError } from '../web/layout';
+import { pageRefusals } from '../web/layout';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const ASSET_MAX_AGE_MS = 24 * 3600_000;
@@ -24,29 +25,30 @@ function docsPolicy(res: Response): Response {
   );
 }
 
-/** The `view` asked for: undefined for none, else one of DOCS_VIEWS (anything else is a 400). */
-function viewOf(value: unknown, refusal: (message: string) => AppError): DocsView | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' && Object.hasOwn(DOCS_VIEWS, value)) return value as DocsView;
-  throw refusal(`view must be one of ${Object.keys(DOCS_VIEWS).join(', ')}`);
-}
-const jsonRefusal = (message: string) => new AppError(400, { error: message });
-const pageRefusal = (message: string) => pageError(400, 'No such view', `${message}.`);
-
 export function createOpenApiRouter(): Router {
   const router = Router();
   const views = Object.fromEntries(
     (Object.keys(DOCS_VIEWS) as DocsView[]).map((view) => [view, { document: documentView(view), page: docsPage(view) }]),
   ) as Record<DocsView, { document: unknown; page: string }>;
-  router.get('/openapi.json', (req, res) => {
-    const view = viewOf(req.query.view, jsonRefusal);
-    res.json(view ? views[view].document : openApiDocument);
-  });
-  router.get('/docs', (req, res) => {
-    docsPolicy(res)
-      .type(HTML_CONTENT_TYPE)
-      .send(views[viewOf(req.query.view, pageRefusal) ?? 'clients'].page);
-  });
+  // Another view is a refusal: JSON `{ error }` for the document, a page for the reference.
+  router.get(
+    '/openapi.json',
+    (req: Request, res: Response) => {
+      const { view } = readQuery(VIEW_QUERY, req);
+      res.json(view ? views[view].document : openApiDocument);
+    },
+    jsonRefusals,
+  );
+  router.get(
+    '/docs',
+    (req: Request, res: Response) => {
+      const { view } = readQuery(VIEW_QUERY, req);
+      docsPolicy(res)
+        .type(HTML_CONTENT_TYPE)
+        .send(views[view ?? 'clients'].page);
+    },
+    pageRefusals,
+  );
   router.get('/docs/assets/docs.css', (_req, res) => {
     res.type(STYLESHEET_CONTENT_TYPE).set('Cache-Control', 'no-cache').send(DOCS_STYLESHEET);
   });

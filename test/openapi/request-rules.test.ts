@@ -1,0 +1,120 @@
+// Issue 35: an operation's request rules in the OpenAPI document come from the rules the server checks
+// (express-validator schemas, the query fields of common/query-rules.ts, the OAuth parameters of
+// protocol.ts and oauth.parameters.ts), marked `x-request-rules` by the generators. Every query
+// parameter and request body is held to it. The operations below are not there yet: this list only
+// shrinks (an operation that gains its rules must leave it, and a new one cannot join it).
+import { RULES_MARK } from '../../src/common/validation';
+import { openApiDocument } from '../../src/openapi/openapi.document';
+
+type Schema = { $ref?: string; anyOf?: Schema[]; oneOf?: Schema[]; [RULES_MARK]?: string };
+type Operation = {
+  operationId: string;
+  parameters?: { in: string; name: string; [RULES_MARK]?: string }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
+const doc = openApiDocument as unknown as {
+  paths: Record<string, Record<string, Operation> & { parameters?: Operation['parameters'] }>;
+  components: { schemas: Record<string, Schema> };
+};
+
+/** Page forms and queries whose fields are still checked by hand in their controllers. */
+const NOT_YET = new Set([
+  // the sign-in pages, the account pages and the second factors
+  'signInPage',
+  'signIn',
+  'signOut',
+  'signUpForm',
+  'verifyEmail',
+  'forgotPassword',
+  'resetPasswordPage',
+  'resetPassword',
+  'accountPage',
+  'resendVerification',
+  'saveProfile',
+  'changePassword',
+  'signOutOtherSessions',
+  'signOutSession',
+  'stepUp',
+  'secondStep',
+  'secondStepPasskeyOptions',
+  'secondStepPasskey',
+  'passkeySignInOptions',
+  'passkeySignIn',
+  'confirmTotp',
+  'removeTotp',
+  'regenerateRecoveryCodes',
+  'passkeyRegistrationOptions',
+  'registerPasskey',
+  'renamePasskey',
+  'removePasskey',
+  // GitHub and the other OpenID providers
+  'providerSignIn',
+  'upstreamSignIn',
+  'upstreamCallback',
+  'upstreamLink',
+  'upstreamLinkFromAccount',
+  'upstreamUnlink',
+  // seed 000's refresh, RFC 7591's registration (checked by registration.service.ts), the device page,
+  // end-session's query, the development callback, the admin API's bodies
+  'refreshAccessToken',
+  'dynamicRegistration',
+  'deviceVerificationPage',
+  'endSession',
+  'callbackDebugPage',
+  'createResource',
+  'createRole',
+  'registerApplication',
+  'changeApplication',
+  // the operator's console
+  'consolePeople',
+  'consolePerson',
+  'consoleEndSessions',
+  'consoleResetFactors',
+  'consoleDisable',
+  'consoleEnable',
+  'consoleRevokeApplication',
+  'consoleSendResetLink',
+  'consoleDeletePerson',
+  'consoleEndSession',
+  'consoleUnlock',
+  'consoleApplications',
+  'consoleRegisterApplication',
+  'consoleApplication',
+  'consoleChangeApplication',
+  'consoleRotateSecret',
+  'consoleDeleteApplication',
+  'consoleKeys',
+  'consoleRotateKeys',
+  'consoleEvents',
+]);
+
+const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
+const generated = (schema: Schema): boolean => {
+  const found = resolve(schema);
+  if (found[RULES_MARK]) return true;
+  const variants = found.anyOf ?? found.oneOf;
+  return variants !== undefined && variants.every(generated);
+};
+
+/** The operations with a query parameter or a request body whose rules are not generated. */
+function handWritten(): string[] {
+  return Object.values(doc.paths).flatMap((item) =>
+    ['get', 'put', 'post', 'patch', 'delete'].flatMap((method) => {
+      const operation = item[method];
+      if (!operation) return [];
+      const query = [...(item.parameters ?? []), ...(operation.parameters ?? [])].filter((parameter) => parameter.in === 'query');
+      const bodies = Object.values(operation.requestBody?.content ?? {});
+      const byHand = query.some((parameter) => !parameter[RULES_MARK]) || bodies.some(({ schema }) => !generated(schema));
+      return byHand ? [operation.operationId] : [];
+    }),
+  );
+}
+
+it('states no request rule by hand, but for the operations still listed', () => {
+  expect(handWritten().filter((operation) => !NOT_YET.has(operation))).toEqual([]);
+});
+
+it('lists no operation whose rules are generated now (the list only shrinks)', () => {
+  const byHand = new Set(handWritten());
+  expect([...NOT_YET].filter((operation) => !byHand.has(operation))).toEqual([]);
+});
