@@ -1,6 +1,6 @@
 // The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
 // access tokens with the admin scope; and the console's pages.
-import { ADMIN_QUERIES } from './admin.queries';
+import { ADMIN_QUERIES, CONSOLE_QUERIES } from './admin.queries';
 import { queryParametersOf } from '../common/query-rules';
 import {
   adminBodyRefusals,
@@ -59,6 +59,9 @@ const consolePage = (operationId: string, summary: string, parameters: unknown[]
       '200': page('The page'),
       '302': redirect('Not signed in: to /login; an older or one-factor session: to the step-up, back here after'),
       '403': page('Not an admin, or an admin without a second factor'),
+      ...(parameters.some((parameter) => (parameter as { in?: string }).in === 'query') && {
+        '400': page('A query value past its rule (a search over its length, an unknown kind)'),
+      }),
       ...extra,
       ...pageFaults,
     },
@@ -82,7 +85,6 @@ const consoleForm = (operationId: string, summary: string, done: string, paramet
     },
   },
 });
-const pageQuery = (name: string) => ({ name, in: 'query', required: false, schema: { type: 'string' } });
 
 export const adminOpenApi: OpenApiFragment = {
   paths: {
@@ -99,16 +101,17 @@ export const adminOpenApi: OpenApiFragment = {
         },
       },
     },
-    '/admin/people': consolePage('consolePeople', 'People, searched by the start of an email or name, a page at a time', [
-      pageQuery('q'),
-      pageQuery('after'),
-    ]),
+    '/admin/people': consolePage(
+      'consolePeople',
+      'People, searched by the start of an email or name, a page at a time',
+      queryParametersOf(CONSOLE_QUERIES.people),
+    ),
     '/admin/people/{id}': {
       parameters: [person],
       ...consolePage(
         'consolePerson',
         'One person: their applications, recent events, and the forms that act on them',
-        [pageQuery('done')],
+        queryParametersOf(CONSOLE_QUERIES.person),
         {
           '404': page('No such person'),
         },
@@ -134,7 +137,7 @@ export const adminOpenApi: OpenApiFragment = {
     '/admin/applications': consolePage(
       'consoleApplications',
       'Applications searched by the start of their name or client id, a page at a time, and the sign-in providers (read-only)',
-      [pageQuery('q'), pageQuery('after'), pageQuery('done')],
+      queryParametersOf(CONSOLE_QUERIES.applications),
     ),
     '/admin/applications/new': {
       ...consolePage('consoleNewApplication', 'The form that registers an application (every RFC 7591 field the server takes)'),
@@ -160,7 +163,7 @@ export const adminOpenApi: OpenApiFragment = {
       ...consolePage(
         'consoleApplication',
         'One application: its registration, who has granted it (a page at a time), and the forms that change, re-key and delete it',
-        [pageQuery('after'), pageQuery('done')],
+        queryParametersOf(CONSOLE_QUERIES.application),
         { '404': page('No such application') },
       ),
       post: {
@@ -188,14 +191,13 @@ export const adminOpenApi: OpenApiFragment = {
       'To /admin/applications',
       [application],
     ),
-    '/admin/keys': consolePage('consoleKeys', 'The signing keys, current and retired', [pageQuery('done')]),
+    '/admin/keys': consolePage('consoleKeys', 'The signing keys, current and retired', queryParametersOf(CONSOLE_QUERIES.keys)),
     '/admin/keys/rotate': consoleForm('consoleRotateKeys', 'Makes new signing keys current', 'To /admin/keys', []),
-    '/admin/events': consolePage('consoleEvents', 'Events, filtered by person, application and kind, newest first', [
-      pageQuery('person'),
-      pageQuery('application'),
-      pageQuery('kind'),
-      pageQuery('after'),
-    ]),
+    '/admin/events': consolePage(
+      'consoleEvents',
+      'Events, filtered by person, application and kind, newest first',
+      queryParametersOf(CONSOLE_QUERIES.events),
+    ),
     [ADMIN_API.people]: {
       get: {
         tags,

@@ -1,6 +1,6 @@
 // The admin API's query parameters, each operation's declared once (common/query-rules.ts): what its
 // controller reads and what the reference states (admin.openapi.ts) come from the same fields.
-import { limitField, oneOfField, textField, timeField } from '../common/query-rules';
+import { limitField, onPage, oneOfField, textField, timeField } from '../common/query-rules';
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { LIMITS } from '../oauth/protocol';
 import { MAX_QUERY_LENGTH } from './admin.service';
@@ -23,5 +23,25 @@ export const ADMIN_QUERIES = {
     until: timeField('ISO 8601: only up to this time', MAX_QUERY_LENGTH),
     limit,
     after,
+  },
+} as const;
+
+const pageText = (description: string) => onPage(text(description));
+const pageAfter = onPage(after);
+/** The change a console form just made, named by its redirect: a notice says so (an unknown one shows none). */
+const done = onPage(textField('The change just made, for its notice', 40));
+
+/** Each console page that takes a query (its links and its search forms send them). */
+export const CONSOLE_QUERIES = {
+  people: { q: pageText('The start of an email, first or last name'), after: pageAfter, done },
+  person: { done },
+  applications: { q: pageText('The start of a name or client id'), after: pageAfter, done },
+  application: { after: pageAfter, done },
+  keys: { done },
+  events: {
+    person: pageText("A person's id"),
+    application: pageText('A client id: what it did or concerned'),
+    kind: onPage(oneOfField(ACTIVITY_KINDS)),
+    after: pageAfter,
   },
 } as const;

@@ -4,7 +4,9 @@
 // page asked for; an admin without a second factor is asked to add one first. Every change needs the
 // CSRF token, is an event naming the admin, and answers with a redirect back to the page.
 import type { NextFunction, Request, Response } from 'express';
-import { ACTIVITY_KINDS, type ActivityKind } from '../account/activity.service';
+import { ACTIVITY_KINDS } from '../account/activity.service';
+import { readQuery } from '../common/query-rules';
+import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
 import type { Config } from '../config';
@@ -105,11 +107,9 @@ function registrationOf(form: RegistrationForm): Record<string, unknown> {
 /** A refusal of a registration or change, in words for the form (RFC 7591's description). */
 const refusalOf = (err: RegistrationError) => (err.body as { error_description: string }).error_description;
 
-const query = (req: Request, name: string): string => {
-  const value = req.query[name];
-  return typeof value === 'string' ? value.slice(0, 100) : '';
-};
-const notice = (req: Request): string | undefined => NOTICES[query(req, 'done')];
+/** The notice of a change just made (`done`); none for an unknown one. */
+const noticeOf = (done: string | undefined): string | undefined =>
+  done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
 
 export function createConsoleController(deps: { config: Config; csrf: Csrf; journey: Journey; admin: Administration }) {
   const { config, csrf, journey, admin } = deps;
@@ -140,7 +140,8 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
   /** The application's page, with an error for its edit form when there is one. */
   async function showApplication(req: Request, res: Response, status = 200, error?: string): Promise<void> {
     const app = await applicationOf(req);
-    const grants = await admin.grantsOf(app.client_id, query(req, 'after') || undefined, LIMITS.pageSize);
+    const { after, done } = readQuery(CONSOLE_QUERIES.application, req);
+    const grants = await admin.grantsOf(app.client_id, after, LIMITS.pageSize);
     const shown: [string, string][] = Object.entries(app)
       .filter(
         ([name]) =>
@@ -175,7 +176,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         next: grants.next ? `/admin/applications/${encodeURIComponent(app.client_id)}?after=${encodeURIComponent(grants.next)}` : null,
         csrfToken: csrf.token(req, res),
         error,
-        notice: notice(req),
+        notice: noticeOf(done),
       }),
     );
   }
@@ -221,14 +222,14 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     home: (_req: Request, res: Response) => res.redirect(302, '/admin/people'),
 
     async people(req: Request, res: Response): Promise<void> {
-      const q = query(req, 'q');
-      const page = await admin.people(q || undefined, query(req, 'after') || undefined, LIMITS.pageSize);
+      const { q, after, done } = readQuery(CONSOLE_QUERIES.people, req);
+      const page = await admin.people(q, after, LIMITS.pageSize);
       const nextHref = page.next ? `/admin/people?${new URLSearchParams({ ...(q ? { q } : {}), after: page.next }).toString()}` : null;
       send(
         res,
         peoplePage({
-          q,
-          notice: notice(req),
+          q: q ?? '',
+          notice: noticeOf(done),
           next: nextHref,
           people: page.people.map((person) => ({ ...person, name: [person.firstName, person.lastName].filter(Boolean).join(' ') })),
         }),
@@ -236,6 +237,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     },
 
     async person(req: Request, res: Response): Promise<void> {
+      const { done } = readQuery(CONSOLE_QUERIES.person, req);
       const person = await personOf(req);
       const [applications, events, sessions] = await Promise.all([
         admin.applications(person.id),
@@ -253,7 +255,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           sessions: sessions.sessions,
           moreSessions: sessions.more,
           csrfToken: csrf.token(req, res),
-          notice: notice(req),
+          notice: noticeOf(done),
         }),
       );
     },
@@ -296,12 +298,12 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     enable: change((userId, by) => admin.setDisabled(userId, false, by), 'enabled'),
 
     async applications(req: Request, res: Response): Promise<void> {
-      const q = query(req, 'q');
-      const found = await admin.findApplications(q || undefined, query(req, 'after') || undefined, LIMITS.pageSize);
+      const { q, after, done } = readQuery(CONSOLE_QUERIES.applications, req);
+      const found = await admin.findApplications(q, after, LIMITS.pageSize);
       send(
         res,
         applicationsPage({
-          q,
+          q: q ?? '',
           applications: found.applications.map((client) => ({
             clientId: client.client_id,
             name: client.name,
@@ -316,7 +318,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
               : []),
             ...config.upstream.providers.map((provider) => ({ id: provider.id, name: provider.name, issuer: provider.issuer })),
           ],
-          notice: notice(req),
+          notice: noticeOf(done),
         }),
       );
     },
@@ -389,7 +391,8 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         retired: key.retired_at ? new Date(key.retired_at) : undefined,
         publishedUntil: key.published_until ? new Date(key.published_until) : undefined,
       }));
-      send(res, keysPage({ keys, csrfToken: csrf.token(req, res), notice: notice(req) }));
+      const { done } = readQuery(CONSOLE_QUERIES.keys, req);
+      send(res, keysPage({ keys, csrfToken: csrf.token(req, res), notice: noticeOf(done) }));
     },
 
     async rotateKeys(req: Request, res: Response): Promise<void> {
@@ -398,29 +401,19 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     },
 
     async events(req: Request, res: Response): Promise<void> {
-      const person = query(req, 'person');
-      const application = query(req, 'application');
-      const kind = query(req, 'kind');
-      const after = query(req, 'after');
+      const { person, application, kind, after } = readQuery(CONSOLE_QUERIES.events, req);
+      // A cursor that is not one of ours starts at the newest.
       const cursor = after ? readEventsCursor(after) : undefined;
-      const found = await admin.events(
-        {
-          userId: person || undefined,
-          clientId: application || undefined,
-          kind: ACTIVITY_KINDS.includes(kind as ActivityKind) ? (kind as ActivityKind) : undefined,
-          after: cursor ?? undefined,
-        },
-        LIMITS.pageSize,
-      );
+      const found = await admin.events({ userId: person, clientId: application, kind, after: cursor ?? undefined }, LIMITS.pageSize);
       const nextHref = found.next
         ? `/admin/events?${new URLSearchParams({ ...(person ? { person } : {}), ...(application ? { application } : {}), ...(kind ? { kind } : {}), after: found.next }).toString()}`
         : null;
       send(
         res,
         eventsPage({
-          person,
-          application,
-          kind,
+          person: person ?? '',
+          application: application ?? '',
+          kind: kind ?? '',
           kinds: ACTIVITY_KINDS,
           next: nextHref,
           events: eventRows(found.events),

@@ -63,6 +63,19 @@ export const oneOfField = <T extends string>(values: readonly T[], description?:
   },
 });
 
+/**
+ * A field as a page's form or link sends it: an empty value is no value (a search box left empty, a
+ * select on "any"); the document says so (no minLength, `''` among the values).
+ */
+export function onPage<T>(field: QueryField<T | undefined>): QueryField<T | undefined> {
+  const { minLength: _minLength, enum: values, ...schema } = field.schema as { minLength?: number; enum?: string[] };
+  return {
+    ...field,
+    schema: { ...schema, ...(values && { enum: ['', ...values] }) },
+    read: (value, name) => (value === '' ? undefined : field.read(value, name)),
+  };
+}
+
 type Fields = Readonly<Record<string, QueryField<unknown>>>;
 type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['read']> };
 

@@ -379,3 +379,19 @@ describe('the sign-in providers', () => {
     expect((await agent.get('/admin/applications').expect(200)).text).toContain('read-only here');
   });
 });
+
+describe("the pages' queries (admin/admin.queries.ts CONSOLE_QUERIES)", () => {
+  it('takes an empty search as none, refuses one past its length with a page, and shows no notice for an unknown change', async () => {
+    const { agent } = await operator();
+    const empty = await agent.get('/admin/people?q=&after=').expect(200);
+    expect(empty.text).toContain('People');
+    const long = await agent.get(`/admin/people?q=${'a'.repeat(101)}`).expect(400);
+    expect(long.headers['content-type']).toMatch(/^text\/html/);
+    expect(long.text).toContain('q must be one value of 1 to 100 characters');
+    await agent.get('/admin/events?kind=not-a-kind').expect(400);
+    await agent.get('/admin/events?kind=').expect(200);
+    // An inherited name is no notice (it was read off the object's prototype before).
+    const stale = await agent.get('/admin/keys?done=constructor').expect(200);
+    expect(stale.text).not.toContain('function');
+  });
+});

@@ -66,8 +66,6 @@ const NOT_YET = new Set([
   'registerApplication',
   'changeApplication',
   // the operator's console
-  'consolePeople',
-  'consolePerson',
   'consoleEndSessions',
   'consoleResetFactors',
   'consoleDisable',
@@ -77,15 +75,11 @@ const NOT_YET = new Set([
   'consoleDeletePerson',
   'consoleEndSession',
   'consoleUnlock',
-  'consoleApplications',
   'consoleRegisterApplication',
-  'consoleApplication',
   'consoleChangeApplication',
   'consoleRotateSecret',
   'consoleDeleteApplication',
-  'consoleKeys',
   'consoleRotateKeys',
-  'consoleEvents',
 ]);
 
 const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
