@@ -9,7 +9,7 @@ import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registr
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 import { ADMIN_QUERIES } from './admin.queries';
-import { readQuery } from '../common/query-rules';
+import { readQuery } from '../common/request-fields';
 
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
 

@@ -1,7 +1,7 @@
 // The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
 // access tokens with the admin scope; and the console's pages.
 import { ADMIN_QUERIES, CONSOLE_QUERIES } from './admin.queries';
-import { queryParametersOf } from '../common/query-rules';
+import { queryParametersOf } from '../common/request-fields';
 import {
   adminBodyRefusals,
   adminRefusals,

@@ -1,6 +1,6 @@
-// The admin API's query parameters, each operation's declared once (common/query-rules.ts): what its
+// The admin API's query parameters, each operation's declared once (common/request-fields.ts): what its
 // controller reads and what the reference states (admin.openapi.ts) come from the same fields.
-import { limitField, onPage, oneOfField, textField, timeField } from '../common/query-rules';
+import { limitField, onPage, oneOfField, textField, timeField } from '../common/request-fields';
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { LIMITS } from '../oauth/protocol';
 import { MAX_QUERY_LENGTH } from './admin.service';

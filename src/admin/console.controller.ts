@@ -5,7 +5,7 @@
 // CSRF token, is an event naming the admin, and answers with a redirect back to the page.
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS } from '../account/activity.service';
-import { readQuery } from '../common/query-rules';
+import { readQuery } from '../common/request-fields';
 import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 description of every route, served at GET /openapi.json and rendered at GET /docs.
 // Tests check that it lists exactly the app's routes, and validate every response the integration
 // tests receive against it.
-import { oneOfField, queryParametersOf } from '../common/query-rules';
+import { oneOfField, queryParametersOf } from '../common/request-fields';
 import { accountOpenApi } from '../account/account.openapi';
 import { factorsOpenApi } from '../factors/factors.openapi';
 import { authOpenApi } from '../auth/auth.openapi';

@@ -1,6 +1,6 @@
 // GET /openapi.json (the document) and GET /docs (Swagger UI over it, with its files).
 import { jsonRefusals } from '../common/refusals';
-import { readQuery } from '../common/query-rules';
+import { readQuery } from '../common/request-fields';
 import { SCRIPT_CONTENT_TYPE, STYLESHEET_CONTENT_TYPE } from '../common/content-types';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';

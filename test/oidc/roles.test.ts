@@ -67,7 +67,7 @@ describe('the admin API for roles', () => {
   it.each([
     [{ name: 'Editor' }, 'name must be'],
     [{ name: '' }, 'name must be'],
-    [{}, 'name must be'],
+    [{}, 'name is required'],
     [{ name: 'x'.repeat(65) }, 'name must be'],
     [{ name: 'editor', description: 'x'.repeat(201) }, 'description must be text of at most 200 characters'],
     [{ name: 'editor', description: 7 }, 'description must be'],

@@ -1,6 +1,6 @@
 // The admin API's resources (RFC 8707 APIs): list a page, register one, delete one. Errors in the
 // OAuth shape ({ error, error_description }), as everywhere a bearer token is the credential.
-import { readQuery } from '../../common/query-rules';
+import { readQuery } from '../../common/request-fields';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { AppError } from '../../common/errors';

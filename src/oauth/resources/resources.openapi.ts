@@ -1,6 +1,6 @@
 // The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
 import { RESOURCES_QUERY } from './resources.service';
-import { queryParametersOf } from '../../common/query-rules';
+import { queryParametersOf } from '../../common/request-fields';
 import {
   adminBodyRefusals,
   adminRefusals,

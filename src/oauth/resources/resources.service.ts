@@ -3,7 +3,7 @@
 // itself: always there, JWT access tokens, every scope the server knows. Registered resources are
 // few (LIMITS.resources), so each app keeps them all in memory (resources.store.ts) and reads them
 // again only when a change was signalled: a made-up `resource` value costs no database read.
-import { limitField, textField } from '../../common/query-rules';
+import { limitField, textField } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
 import type { Config } from '../../config';
 import {

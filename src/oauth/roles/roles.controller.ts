@@ -1,7 +1,7 @@
 // The admin API's roles: define, list and delete them; give one to a person and take it back. Errors
 // in the OAuth shape ({ error, error_description }), as everywhere a bearer token is the credential.
 // Giving and taking are events in the person's activity, naming the application that did it.
-import { readQuery } from '../../common/query-rules';
+import { readQuery } from '../../common/request-fields';
 import type { Request, Response } from 'express';
 import type { ActivityLog } from '../../account/activity.service';
 import { AppError } from '../../common/errors';
@@ -46,10 +46,9 @@ export function createRolesController(activity: ActivityLog) {
 
     /** POST /admin/api/roles: { name, description? } */
     async create(req: Request, res: Response): Promise<void> {
-      const body = (req.body ?? {}) as Record<string, unknown>;
       noStore(res)
         .status(201)
-        .json(await rolesService.define({ name: body.name, description: body.description }));
+        .json(await rolesService.define(req.body));
     },
 
     /** DELETE /admin/api/roles/:name: taken from everyone who held it. */

@@ -1,5 +1,5 @@
 // The admin API's roles (docs/oauth.md, Roles), for access tokens with the admin scope.
-import { queryParametersOf } from '../../common/query-rules';
+import { bodySchemaOf, queryParametersOf } from '../../common/request-fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -13,7 +13,7 @@ import {
   type OpenApiFragment,
 } from '../../openapi/openapi.kit';
 import { ADMIN_API } from '../protocol';
-import { ROLE_RULES, ROLES_QUERY } from './roles.service';
+import { NEW_ROLE, ROLE_RULES, ROLES_QUERY } from './roles.service';
 
 const tags = ['Admin'];
 const name = { ...pathParam('name', `A role's name: ${ROLE_RULES.nameText}`), schema: { type: 'string', maxLength: ROLE_RULES.maxName } };
@@ -100,14 +100,7 @@ export const rolesOpenApi: OpenApiFragment = {
       properties: { name: str, description: str, built_in: { type: 'boolean' } },
       additionalProperties: false,
     },
-    NewRole: {
-      type: 'object',
-      required: ['name'],
-      properties: {
-        name: { type: 'string', maxLength: ROLE_RULES.maxName, description: ROLE_RULES.nameText },
-        description: { type: 'string', maxLength: ROLE_RULES.maxDescription },
-      },
-    },
+    NewRole: bodySchemaOf(NEW_ROLE.fields, NEW_ROLE.required),
     RolePage: {
       type: 'object',
       required: ['roles', 'next'],

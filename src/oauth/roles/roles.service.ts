@@ -2,7 +2,7 @@
 // application with the `roles` scope reads them in the `roles` claim. `admin` is built in: it is seed
 // 000's permission flag 8 (users.service.ts rolesOf), so the two never disagree.
 import { LIMITS } from '../protocol';
-import { limitField, textField } from '../../common/query-rules';
+import { limitField, readBody, stringField, textField } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
 import * as usersService from '../../users/users.service';
 import * as rolesStore from './roles.store';
@@ -23,6 +23,23 @@ export const ROLE_RULES = {
   maxDescription: 200,
   /** Roles an operator may define, besides admin. */
   max: 100,
+} as const;
+
+/** POST /admin/api/roles's body: a name and, optionally, what the role is for. */
+export const NEW_ROLE = {
+  fields: {
+    name: stringField('The role, as the roles claim carries it', {
+      minLength: 1,
+      maxLength: MAX_ROLE_NAME,
+      pattern: ROLE_RULES.name,
+      rule: ROLE_RULES.nameText,
+    }),
+    description: stringField('What the role is for', {
+      maxLength: ROLE_RULES.maxDescription,
+      rule: `text of at most ${ROLE_RULES.maxDescription} characters`,
+    }),
+  },
+  required: ['name'],
 } as const;
 
 export class RoleInputError extends Refusal {
@@ -56,12 +73,11 @@ export async function page(limit: number, after?: string): Promise<{ roles: Role
   return { roles: shown, next: all.length > limit ? shown[shown.length - 1].name : null };
 }
 
-export async function define(input: { name: unknown; description: unknown }, now = new Date()): Promise<RoleView> {
-  const { name, description = '' } = input;
-  if (typeof name !== 'string' || !ROLE_RULES.name.test(name)) throw new RoleInputError(`name must be ${ROLE_RULES.nameText}`);
-  if (typeof description !== 'string' || description.length > ROLE_RULES.maxDescription) {
-    throw new RoleInputError(`description must be text of at most ${ROLE_RULES.maxDescription} characters`);
-  }
+/** Defines a role from a body (NEW_ROLE's rules; a Refusal names what breaks one). */
+export async function define(body: unknown, now = new Date()): Promise<RoleView> {
+  const read = readBody(NEW_ROLE.fields, NEW_ROLE.required, body);
+  const name = read.name!;
+  const description = read.description ?? '';
   if (name === usersService.ADMIN_ROLE) throw new RoleExistsError('admin is built in');
   if ((await rolesStore.count()) >= ROLE_RULES.max) throw new RoleInputError(`at most ${ROLE_RULES.max} roles may be defined`);
   if (!(await rolesStore.insert({ _id: name, description, createdAt: now }))) throw new RoleExistsError(`A role named ${name} exists`);

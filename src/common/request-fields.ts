@@ -1,7 +1,8 @@
-// Query parameters declared once per operation: a field is a rule as the OpenAPI document states it
-// and the reading that holds a value to it (a Refusal otherwise, worded by the surface's presenter).
-// An operation's fields give both its controller's reading (`readQuery`) and its document's
-// parameters (`queryParametersOf`), so neither can say what the other does not.
+// Query parameters and JSON body fields declared once per operation: a field is a rule as the OpenAPI
+// document states it and the reading that holds a value to it (a Refusal otherwise, worded by the
+// surface's presenter). An operation's fields give both its reading (`readQuery`, `readBody`) and its
+// document's parameters or body (`queryParametersOf`, `bodySchemaOf`), so neither can say what the
+// other does not.
 import { withRulesFrom } from './validation';
 import type { Request } from 'express';
 import { Refusal } from './refusals';
@@ -87,7 +88,7 @@ export function readQuery<F extends Fields>(fields: F, req: Request): Read<F> {
 /** The operation's query parameters as the document states them. */
 export const queryParametersOf = (fields: Fields) =>
   Object.entries(fields).map(([name, field]) =>
-    withRulesFrom('query fields (common/query-rules.ts)', {
+    withRulesFrom('query fields (common/request-fields.ts)', {
       name,
       in: 'query',
       required: false,
@@ -95,3 +96,45 @@ export const queryParametersOf = (fields: Fields) =>
       schema: field.schema,
     }),
   );
+
+/** A text field of a JSON body: `minLength` to `maxLength` characters, matching `pattern` when given (`rule` says it in words). */
+export const stringField = (
+  description: string,
+  options: { maxLength: number; minLength?: number; pattern?: RegExp; rule?: string },
+): QueryField<string | undefined> => {
+  const { maxLength, minLength = 0, pattern, rule = `text of ${minLength} to ${maxLength} characters` } = options;
+  return {
+    description,
+    schema: { type: 'string', ...(minLength > 0 && { minLength }), maxLength, ...(pattern && { pattern: pattern.source }) },
+    read(value, name) {
+      if (value === undefined) return undefined;
+      if (typeof value !== 'string' || value.length < minLength || value.length > maxLength || (pattern && !pattern.test(value)))
+        throw refused(name, rule);
+      return value;
+    },
+  };
+};
+
+/** A JSON body's members, each read by its field; those in `required` must be there. */
+export function readBody<F extends Fields>(fields: F, required: readonly (keyof F & string)[], body: unknown): Read<F> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal('invalid', 'The body must be a JSON object');
+  const members = body as Record<string, unknown>;
+  const missing = required.find((name) => members[name] === undefined);
+  if (missing !== undefined) throw new Refusal('invalid', `${missing} is required`);
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [name, field.read(Object.hasOwn(members, name) ? members[name] : undefined, name)]),
+  ) as Read<F>;
+}
+
+/** A JSON body's schema as the document states it. */
+export const bodySchemaOf = (fields: Fields, required: readonly string[] = []) =>
+  withRulesFrom('body fields (common/request-fields.ts)', {
+    type: 'object',
+    ...(required.length > 0 && { required: [...required] }),
+    properties: Object.fromEntries(
+      Object.entries(fields).map(([name, field]) => [
+        name,
+        { ...field.schema, ...(field.description !== undefined && { description: field.description }) },
+      ]),
+    ),
+  });
