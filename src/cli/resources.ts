@@ -61,15 +61,16 @@ async function main(): Promise<void> {
     }
     if (command === 'create') {
       const lifetime = values.lifetime === undefined ? undefined : Number(values.lifetime);
+      // The admin API's body, from the options: the same rules hold both.
       const created = await resourcesService.create(config, {
-        id: values.id!,
+        resource: values.id,
         scopes: values
           .scopes!.split(',')
           .map((scope) => scope.trim())
           .filter(Boolean),
         format: values.format,
-        accessTokenLifetime: lifetime,
-        signingAlg: values.alg,
+        access_token_lifetime: lifetime,
+        signing_alg: values.alg,
       });
       print(resourcesService.resourceView(created), `registered ${created.id} (${created.format} access tokens)\n`);
       return;

@@ -100,9 +100,16 @@ export const queryParametersOf = (fields: Fields) =>
 /** A text field of a JSON body: `minLength` to `maxLength` characters, matching `pattern` when given (`rule` says it in words). */
 export const stringField = (
   description: string,
-  options: { maxLength: number; minLength?: number; pattern?: RegExp; rule?: string },
+  options: {
+    maxLength: number;
+    minLength?: number;
+    pattern?: RegExp;
+    rule?: string;
+    /** What else is wrong with a value of the right length (in full words), or null; the document says it in `description`. */
+    problem?: (value: string) => string | null;
+  },
 ): QueryField<string | undefined> => {
-  const { maxLength, minLength = 0, pattern, rule = `text of ${minLength} to ${maxLength} characters` } = options;
+  const { maxLength, minLength = 0, pattern, rule = `text of ${minLength} to ${maxLength} characters`, problem } = options;
   return {
     description,
     schema: { type: 'string', ...(minLength > 0 && { minLength }), maxLength, ...(pattern && { pattern: pattern.source }) },
@@ -110,7 +117,47 @@ export const stringField = (
       if (value === undefined) return undefined;
       if (typeof value !== 'string' || value.length < minLength || value.length > maxLength || (pattern && !pattern.test(value)))
         throw refused(name, rule);
+      const wrong = problem?.(value);
+      if (wrong) throw new Refusal('invalid', wrong);
       return value;
+    },
+  };
+};
+
+/** A whole number of a JSON body, `min` to `max`. */
+export const integerField = (description: string, min: number, max: number): QueryField<number | undefined> => ({
+  description,
+  schema: { type: 'integer', minimum: min, maximum: max },
+  read(value, name) {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) throw refused(name, `${min} to ${max}`);
+    return value;
+  },
+});
+
+/**
+ * A list of texts of a JSON body: `minItems` to `maxItems` of them, each at most `maxLength` characters
+ * (`itemProblem` says what else is wrong with one, in full words, or null).
+ */
+export const listField = (
+  description: string,
+  options: { minItems: number; maxItems: number; maxLength: number; itemProblem?: (item: string) => string | null },
+): QueryField<string[] | undefined> => {
+  const { minItems, maxItems, maxLength, itemProblem } = options;
+  return {
+    description,
+    schema: { type: 'array', items: { type: 'string', maxLength }, minItems, maxItems },
+    read(value, name) {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw refused(name, 'an array of strings');
+      const items = value as string[];
+      if (items.length < minItems || items.length > maxItems) throw refused(name, `a list of ${minItems} to ${maxItems}`);
+      const wrong = items.map((item) =>
+        item.length > maxLength ? `${name} holds one longer than ${maxLength} characters` : itemProblem?.(item),
+      );
+      const first = wrong.find(Boolean);
+      if (first) throw new Refusal('invalid', first);
+      return items;
     },
   };
 };

@@ -61,7 +61,6 @@ const NOT_YET = new Set([
   'deviceVerificationPage',
   'endSession',
   'callbackDebugPage',
-  'createResource',
   'registerApplication',
   'changeApplication',
   // the operator's console

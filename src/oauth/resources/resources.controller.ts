@@ -7,8 +7,6 @@ import { AppError } from '../../common/errors';
 import type { Config } from '../../config';
 import * as resourcesService from './resources.service';
 
-const invalid = (description: string, status = 400) => new AppError(status, { error: 'invalid_request', error_description: description });
-
 export function createResourcesController(config: Pick<Config, 'publicUrl'>) {
   return {
     /** GET /admin/api/resources?limit&after: in identifier order; `next` is the `after` of the next page. */
@@ -24,21 +22,7 @@ export function createResourcesController(config: Pick<Config, 'publicUrl'>) {
 
     /** POST /admin/api/resources: { resource, scopes, format?, access_token_lifetime?, signing_alg? }. */
     async create(req: Request, res: Response): Promise<void> {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const { resource, scopes, format, access_token_lifetime: lifetime, signing_alg: alg } = body;
-      if (typeof resource !== 'string') throw invalid('resource must be a string (an absolute URI)');
-      if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string'))
-        throw invalid('scopes must be an array of strings');
-      if (format !== undefined && typeof format !== 'string') throw invalid('format must be jwt or opaque');
-      if (lifetime !== undefined && typeof lifetime !== 'number') throw invalid('access_token_lifetime must be a number of seconds');
-      if (alg !== undefined && typeof alg !== 'string') throw invalid('signing_alg must be a string');
-      const created = await resourcesService.create(config, {
-        id: resource,
-        scopes,
-        format,
-        accessTokenLifetime: lifetime,
-        signingAlg: alg,
-      });
+      const created = await resourcesService.create(config, req.body);
       noStore(res).status(201).json(resourcesService.resourceView(created));
     },
 

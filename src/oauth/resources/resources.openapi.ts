@@ -1,6 +1,6 @@
 // The admin API's resources (RFC 8707 APIs), for access tokens with the admin scope.
-import { RESOURCES_QUERY } from './resources.service';
-import { queryParametersOf } from '../../common/request-fields';
+import { NEW_RESOURCE, RESOURCES_QUERY } from './resources.service';
+import { bodySchemaOf, queryParametersOf } from '../../common/request-fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -14,7 +14,7 @@ import {
   str,
   type OpenApiFragment,
 } from '../../openapi/openapi.kit';
-import { ADMIN_API, LIMITS, maxLengthOf, RESOURCE_FORMATS, SCOPE_TOKEN_LENGTH, SIGNING_ALGORITHMS } from '../protocol';
+import { ADMIN_API, RESOURCE_FORMATS, SIGNING_ALGORITHMS } from '../protocol';
 
 const security = adminSecurity;
 const refusals = adminRefusals;
@@ -73,31 +73,7 @@ export const resourcesOpenApi: OpenApiFragment = {
       },
       additionalProperties: false,
     },
-    NewResource: {
-      type: 'object',
-      required: ['resource', 'scopes'],
-      properties: {
-        resource: {
-          type: 'string',
-          maxLength: maxLengthOf('resource'),
-          description: 'An absolute URI without fragment or query (RFC 8707 §2)',
-        },
-        scopes: {
-          type: 'array',
-          items: { type: 'string', maxLength: SCOPE_TOKEN_LENGTH },
-          minItems: 1,
-          maxItems: LIMITS.scopesPerResource,
-        },
-        format: { type: 'string', enum: [...RESOURCE_FORMATS], description: 'jwt (RFC 9068, the default) or opaque' },
-        access_token_lifetime: {
-          type: 'integer',
-          minimum: LIMITS.resourceTokenLifetimeMin,
-          maximum: LIMITS.resourceTokenLifetimeMax,
-          description: `Seconds; ${LIMITS.jwtAccessTokenLifetimeSeconds} by default`,
-        },
-        signing_alg: { type: 'string', enum: [...SIGNING_ALGORITHMS] },
-      },
-    },
+    NewResource: bodySchemaOf(NEW_RESOURCE.fields, NEW_RESOURCE.required),
     ResourcePage: {
       type: 'object',
       required: ['resources', 'next'],

@@ -3,12 +3,11 @@
 // itself: always there, JWT access tokens, every scope the server knows. Registered resources are
 // few (LIMITS.resources), so each app keeps them all in memory (resources.store.ts) and reads them
 // again only when a change was signalled: a made-up `resource` value costs no database read.
-import { limitField, textField } from '../../common/request-fields';
+import { integerField, limitField, listField, oneOfField, readBody, stringField, textField } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
 import type { Config } from '../../config';
 import {
   JWT_ACCESS_TOKEN_ALGORITHM,
-  isSigningAlgorithm,
   LIMITS,
   RESOURCE_FORMATS,
   maxLengthOf,
@@ -110,49 +109,58 @@ export class ResourceExistsError extends Refusal {
   }
 }
 
-export interface NewResource {
-  id: string;
-  scopes: string[];
-  format?: string;
-  accessTokenLifetime?: number;
-  signingAlg?: string;
-}
+/** A scope a resource may have: RFC 6749 scope characters, and not one of signing in's. */
+const apiScopeProblem = (scope: string): string | null =>
+  SCOPE_TOKEN.test(scope) && !SIGN_IN_SCOPES.includes(scope)
+    ? null
+    : `scope ${JSON.stringify(scope.slice(0, SCOPE_TOKEN_LENGTH + 6))} is not an API scope (RFC 6749 scope characters, at most ${SCOPE_TOKEN_LENGTH}; not ${SIGN_IN_SCOPES.join(' or ')})`;
 
-/** Registers a resource; ResourceInputError says what is wrong with the input or that it exists. */
-export async function create(config: Pick<Config, 'publicUrl'>, input: NewResource, now = new Date()): Promise<Resource> {
-  const problem = identifierProblem(input.id);
-  if (problem) throw new ResourceInputError(problem);
-  if (input.id.length > maxLengthOf('resource'))
-    throw new ResourceInputError(`resource must be at most ${maxLengthOf('resource')} characters`);
-  if (input.id === config.publicUrl) throw new ResourceInputError("this server's own APIs are that resource already");
-  const scopes = [...new Set(input.scopes)];
-  if (scopes.length === 0 || scopes.length > LIMITS.scopesPerResource)
-    throw new ResourceInputError(`scopes must list 1 to ${LIMITS.scopesPerResource} scopes`);
-  const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope) || SIGN_IN_SCOPES.includes(scope));
-  if (bad !== undefined)
-    throw new ResourceInputError(
-      `scope ${JSON.stringify(bad.slice(0, SCOPE_TOKEN_LENGTH + 6))} is not an API scope (RFC 6749 scope characters, at most ${SCOPE_TOKEN_LENGTH}; not ${SIGN_IN_SCOPES.join(' or ')})`,
-    );
+/** POST /admin/api/resources's body (and `npm run resources -- create`'s options, put in its words). */
+export const NEW_RESOURCE = {
+  fields: {
+    resource: stringField('An absolute URI without fragment or query (RFC 8707 §2)', {
+      minLength: 1,
+      maxLength: maxLengthOf('resource'),
+      rule: `an absolute URI of at most ${maxLengthOf('resource')} characters`,
+      problem: identifierProblem,
+    }),
+    scopes: listField(`The scopes its tokens may carry: API scopes, not ${SIGN_IN_SCOPES.join(' or ')}`, {
+      minItems: 1,
+      maxItems: LIMITS.scopesPerResource,
+      maxLength: SCOPE_TOKEN_LENGTH,
+      itemProblem: apiScopeProblem,
+    }),
+    format: oneOfField(RESOURCE_FORMATS, 'jwt (RFC 9068, the default) or opaque'),
+    access_token_lifetime: integerField(
+      `Seconds; ${LIMITS.jwtAccessTokenLifetimeSeconds} by default`,
+      LIMITS.resourceTokenLifetimeMin,
+      LIMITS.resourceTokenLifetimeMax,
+    ),
+    signing_alg: oneOfField(SIGNING_ALGORITHMS, `${JWT_ACCESS_TOKEN_ALGORITHM} by default`),
+  },
+  required: ['resource', 'scopes'],
+} as const;
+
+/** Registers a resource from a body (NEW_RESOURCE's rules); a Refusal says what is wrong or that it exists. */
+export async function create(config: Pick<Config, 'publicUrl'>, body: unknown, now = new Date()): Promise<Resource> {
+  const input = readBody(NEW_RESOURCE.fields, NEW_RESOURCE.required, body);
+  const id = input.resource!;
+  if (id === config.publicUrl) throw new ResourceInputError("this server's own APIs are that resource already");
+  const scopes = [...new Set(input.scopes!)];
   const format = input.format ?? 'jwt';
-  if (!(RESOURCE_FORMATS as readonly string[]).includes(format))
-    throw new ResourceInputError(`format must be one of ${RESOURCE_FORMATS.join(', ')}`);
-  const lifetime = input.accessTokenLifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
-  const { resourceTokenLifetimeMin: min, resourceTokenLifetimeMax: max } = LIMITS;
-  if (!Number.isSafeInteger(lifetime) || lifetime < min || lifetime > max)
-    throw new ResourceInputError(`access_token_lifetime must be ${min} to ${max} seconds`);
-  const signingAlg = input.signingAlg ?? JWT_ACCESS_TOKEN_ALGORITHM;
-  if (!isSigningAlgorithm(signingAlg)) throw new ResourceInputError(`signing_alg must be ${SIGNING_ALGORITHMS.join(' or ')}`);
+  const lifetime = input.access_token_lifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
+  const signingAlg = input.signing_alg ?? JWT_ACCESS_TOKEN_ALGORITHM;
   if ((await resourcesStore.count()) >= LIMITS.resources)
     throw new ResourceInputError(`at most ${LIMITS.resources} resources may be registered`);
   const doc: ResourceDocument = {
-    _id: input.id,
+    _id: id,
     scopes,
     format: format as ResourceFormat,
     accessTokenLifetime: lifetime,
     signingAlg,
     createdAt: now,
   };
-  if (!(await resourcesStore.insert(doc))) throw new ResourceExistsError(`${input.id} is registered already`);
+  if (!(await resourcesStore.insert(doc))) throw new ResourceExistsError(`${id} is registered already`);
   return fromDocument(doc);
 }
 
