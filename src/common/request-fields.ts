@@ -150,7 +150,7 @@ export const listField = (
     read(value, name) {
       if (value === undefined) return undefined;
       if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw refused(name, 'an array of strings');
-      const items = value as string[];
+      const items = value;
       if (items.length < minItems || items.length > maxItems) throw refused(name, `a list of ${minItems} to ${maxItems}`);
       const wrong = items.map((item) =>
         item.length > maxLength ? `${name} holds one longer than ${maxLength} characters` : itemProblem?.(item),

@@ -146,7 +146,7 @@ export async function create(config: Pick<Config, 'publicUrl'>, body: unknown, n
   const input = readBody(NEW_RESOURCE.fields, NEW_RESOURCE.required, body);
   const id = input.resource!;
   if (id === config.publicUrl) throw new ResourceInputError("this server's own APIs are that resource already");
-  const scopes = [...new Set(input.scopes!)];
+  const scopes = [...new Set(input.scopes)];
   const format = input.format ?? 'jwt';
   const lifetime = input.access_token_lifetime ?? LIMITS.jwtAccessTokenLifetimeSeconds;
   const signingAlg = input.signing_alg ?? JWT_ACCESS_TOKEN_ALGORITHM;
@@ -155,7 +155,7 @@ export async function create(config: Pick<Config, 'publicUrl'>, body: unknown, n
   const doc: ResourceDocument = {
     _id: id,
     scopes,
-    format: format as ResourceFormat,
+    format: format,
     accessTokenLifetime: lifetime,
     signingAlg,
     createdAt: now,
