@@ -7,8 +7,8 @@ import { withRulesFrom } from './validation';
 import type { Request } from 'express';
 import { Refusal } from './refusals';
 
-/** One query parameter: its rule as the document states it, and the reading that holds a value to it. */
-export interface QueryField<T> {
+/** One query parameter or body member: its rule as the document states it, and the reading that holds a value to it. */
+export interface RequestField<T> {
   readonly description?: string;
   readonly schema: Readonly<Record<string, unknown>>;
   /** The value, or a Refusal; `undefined` when it is absent (a default may stand in). */
@@ -18,7 +18,7 @@ export interface QueryField<T> {
 const refused = (name: string, rule: string) => new Refusal('invalid', `${name} must be ${rule}`);
 
 /** A search, a cursor or a filter: one value of 1 to `max` characters. */
-export const textField = (description: string, max: number): QueryField<string | undefined> => ({
+export const textField = (description: string, max: number): RequestField<string | undefined> => ({
   description,
   schema: { type: 'string', minLength: 1, maxLength: max },
   read(value, name) {
@@ -31,7 +31,7 @@ export const textField = (description: string, max: number): QueryField<string |
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T/;
 
 /** A time, ISO 8601 with a date and a time, of at most `max` characters. */
-export const timeField = (description: string, max: number): QueryField<Date | undefined> => ({
+export const timeField = (description: string, max: number): RequestField<Date | undefined> => ({
   description,
   schema: { type: 'string', format: 'date-time', maxLength: max },
   read(value, name) {
@@ -44,7 +44,7 @@ export const timeField = (description: string, max: number): QueryField<Date | u
 });
 
 /** How many on a page: 1 to `max`, that many when absent. */
-export const limitField = (max: number): QueryField<number> => ({
+export const limitField = (max: number): RequestField<number> => ({
   schema: { type: 'integer', minimum: 1, maximum: max, default: max },
   read(value, name) {
     const parsed = value === undefined ? max : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
@@ -54,7 +54,7 @@ export const limitField = (max: number): QueryField<number> => ({
 });
 
 /** One of `values`. */
-export const oneOfField = <T extends string>(values: readonly T[], description?: string): QueryField<T | undefined> => ({
+export const oneOfField = <T extends string>(values: readonly T[], description?: string): RequestField<T | undefined> => ({
   ...(description !== undefined && { description }),
   schema: { type: 'string', enum: [...values] },
   read(value, name) {
@@ -68,7 +68,7 @@ export const oneOfField = <T extends string>(values: readonly T[], description?:
  * A field as a page's form or link sends it: an empty value is no value (a search box left empty, a
  * select on "any"); the document says so (no minLength, `''` among the values).
  */
-export function onPage<T>(field: QueryField<T | undefined>): QueryField<T | undefined> {
+export function onPage<T>(field: RequestField<T | undefined>): RequestField<T | undefined> {
   const { minLength: _minLength, enum: values, ...schema } = field.schema as { minLength?: number; enum?: string[] };
   return {
     ...field,
@@ -77,7 +77,7 @@ export function onPage<T>(field: QueryField<T | undefined>): QueryField<T | unde
   };
 }
 
-type Fields = Readonly<Record<string, QueryField<unknown>>>;
+type Fields = Readonly<Record<string, RequestField<unknown>>>;
 type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['read']> };
 
 /** The operation's query, each parameter checked by its field (a repeated one is refused). */
@@ -108,7 +108,7 @@ export const stringField = (
     /** What else is wrong with a value of the right length (in full words), or null; the document says it in `description`. */
     problem?: (value: string) => string | null;
   },
-): QueryField<string | undefined> => {
+): RequestField<string | undefined> => {
   const { maxLength, minLength = 0, pattern, rule = `text of ${minLength} to ${maxLength} characters`, problem } = options;
   return {
     description,
@@ -125,7 +125,7 @@ export const stringField = (
 };
 
 /** A whole number of a JSON body, `min` to `max`. */
-export const integerField = (description: string, min: number, max: number): QueryField<number | undefined> => ({
+export const integerField = (description: string, min: number, max: number): RequestField<number | undefined> => ({
   description,
   schema: { type: 'integer', minimum: min, maximum: max },
   read(value, name) {
@@ -142,7 +142,7 @@ export const integerField = (description: string, min: number, max: number): Que
 export const listField = (
   description: string,
   options: { minItems: number; maxItems: number; maxLength: number; itemProblem?: (item: string) => string | null },
-): QueryField<string[] | undefined> => {
+): RequestField<string[] | undefined> => {
   const { minItems, maxItems, maxLength, itemProblem } = options;
   return {
     description,
