@@ -319,8 +319,9 @@ export const adminOpenApi: OpenApiFragment = {
         responses: {
           '201': json(ref('ClientMetadata'), 'The registration, with client_secret (confidential clients) and registration_access_token'),
           '400': json(ref('OAuthError'), 'invalid_client_metadata or invalid_redirect_uri, naming the field'),
-          ...adminBodyRefusals,
+          // The body's own refusals (the OAuth shape) over the generic 413 and 415.
           ...adminRefusals,
+          ...adminBodyRefusals,
         },
       },
     },
@@ -348,8 +349,9 @@ export const adminOpenApi: OpenApiFragment = {
           '200': json(ref('ClientMetadata'), 'The registration as it is now'),
           '400': json(ref('OAuthError'), 'invalid_client_metadata or invalid_redirect_uri, naming the field'),
           '404': noApplication,
-          ...adminBodyRefusals,
+          // The body's own refusals (the OAuth shape) over the generic 413 and 415.
           ...adminRefusals,
+          ...adminBodyRefusals,
         },
       },
       delete: {

@@ -291,3 +291,18 @@ describe("a person's browsers and reset link", () => {
     await post('/admin/api/people/nobody/reset-link').expect(404);
   });
 });
+
+describe('bodies the admin API cannot read', () => {
+  it.each([
+    ['/admin/api/applications', 'post'],
+    ['/admin/api/roles', 'post'],
+  ] as const)('refuses a body over 100 kB at %s in the OAuth shape the document states', async (path, method) => {
+    const res = await request(app)
+      [method](path)
+      .set('Authorization', admin)
+      .type('json')
+      .send(JSON.stringify({ client_name: 'x'.repeat(101 * 1024) }))
+      .expect(413);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  });
+});
