@@ -222,7 +222,11 @@ def before_call(ctx, case, **kwargs):
         "/login/link",
     ):
         # The anonymous form token; the fields (accounts to create, addresses, links) are the fuzzer's.
+        # A body that is no object could carry no token: such a request only ever meets the CSRF check
+        # (403), and a run that drew only those for a route would fail as unauthenticated.
         case.headers = {**(case.headers or {}), "Cookie": f"csrf={ENV['FUZZ_CSRF_COOKIE']}"}
+        if not isinstance(case.body, dict):
+            case.body = {}
         _fill(case.body, {"_csrf": ENV["FUZZ_ANON_CSRF"]})
     elif path.startswith("/account"):
         # The run's session and its token. The current password the fuzzer sends is never the run's

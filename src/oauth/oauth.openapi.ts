@@ -379,8 +379,14 @@ export const oauthOpenApi: OpenApiFragment = {
         summary:
           'The v1 token endpoint (seed 001 variant A): authorization_code and refresh_token; parameters in the query string or a form',
         security: clientAuth,
+        // In the URL, what a URL carries (urlParam); the form's own lengths in the body.
         parameters: Object.entries(v1TokenParameters.properties).map(([name, schema]) =>
-          withRulesFrom(v1TokenParameters[RULES_MARK], { name, in: 'query', required: false, schema }),
+          withRulesFrom(v1TokenParameters[RULES_MARK], {
+            name,
+            in: 'query',
+            required: false,
+            schema: Number(schema.maxLength ?? 0) > urlParam.maxLength ? { ...schema, maxLength: urlParam.maxLength } : schema,
+          }),
         ),
         requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: v1TokenParameters } } },
         responses: { '200': json(ref('TokenResponseA'), 'Tokens'), ...oauthTokenErrors },
