@@ -162,6 +162,27 @@ export const listField = (
   };
 };
 
+/**
+ * Text whose every value is taken (a page's `return_to`, which falls back to /home): the field's
+ * description says what the server does with it; a repeated one is no value.
+ */
+export const anyTextField = (description: string): RequestField<string | undefined> => ({
+  description,
+  schema: { type: 'string' },
+  read: (value) => (typeof value === 'string' ? value : undefined),
+});
+
+/** A JSON object of a JSON body, checked by what it is given to (a WebAuthn response, a JWK Set). */
+export const objectField = (description: string): RequestField<Record<string, unknown> | undefined> => ({
+  description,
+  schema: { type: 'object' },
+  read(value, name) {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw refused(name, 'a JSON object');
+    return value as Record<string, unknown>;
+  },
+});
+
 /** A JSON body's members, each read by its field; those in `required` must be there. */
 export function readBody<F extends Fields>(fields: F, required: readonly (keyof F & string)[], body: unknown): Read<F> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal('invalid', 'The body must be a JSON object');
@@ -173,7 +194,11 @@ export function readBody<F extends Fields>(fields: F, required: readonly (keyof 
   ) as Read<F>;
 }
 
-/** A JSON body's schema as the document states it. */
+/** A page form's fields (a form posted with no body has none): read as a JSON body's members are. */
+export const readForm = <F extends Fields>(fields: F, req: Request): Read<F> =>
+  readBody(fields, [], (req.body as unknown) ?? {});
+
+/** A JSON body's schema as the document states it (a form's too: its members are the same). */
 export const bodySchemaOf = (fields: Fields, required: readonly string[] = []) =>
   withRulesFrom('body fields (common/request-fields.ts)', {
     type: 'object',

@@ -4,9 +4,9 @@ import { normalizeEmail } from '../common/email';
 import { noStore } from '../common/no-store';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
-import { bodyField } from '../common/request-body';
+import { readForm, readQuery } from '../common/request-fields';
+import { SIGN_IN_FORM, SIGN_IN_QUERY } from './session.fields';
 import { clientAddress } from '../common/rate-limit';
-import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import type { Csrf } from '../web/csrf';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
@@ -32,33 +32,31 @@ export function createSessionController(
   };
   return {
     async showLogin(req: Request, res: Response): Promise<void> {
-      const returnTo = sessionService.safeReturnTo(req.query.return_to);
+      const query = readQuery(SIGN_IN_QUERY, req);
+      const returnTo = sessionService.safeReturnTo(query.return_to);
       // prompt=login (from the authorization endpoint) asks a signed-in person to sign in again.
-      if (req.query.prompt !== 'login' && (await sessionPerson(req))) {
+      if (query.prompt !== 'login' && (await sessionPerson(req))) {
         res.redirect(302, returnTo);
         return;
       }
-      const email = typeof req.query.login_hint === 'string' ? req.query.login_hint.slice(0, MAX_EMAIL_LENGTH) : undefined;
+      const email = query.login_hint;
       res.type(HTML_CONTENT_TYPE).send(page(req, res, { returnTo, email }));
     },
 
     async login(req: Request, res: Response): Promise<void> {
-      const { email, password, remember } = req.body as Record<string, unknown>;
-      const returnTo = sessionService.safeReturnTo(bodyField(req, 'return_to'));
-      const typedEmail = typeof email === 'string' ? normalizeEmail(email) : '';
+      const { email, password, remember, return_to } = readForm(SIGN_IN_FORM, req);
+      const returnTo = sessionService.safeReturnTo(return_to);
+      const typedEmail = email === undefined ? '' : normalizeEmail(email);
       const person =
-        typedEmail && typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH
-          ? await verifyPassword({ email: typedEmail, password, address: clientAddress(req) })
-          : null;
+        typedEmail && password !== undefined ? await verifyPassword({ email: typedEmail, password, address: clientAddress(req) }) : null;
       if (!person) {
         res
           .status(401)
           .type(HTML_CONTENT_TYPE)
-          .send(page(req, res, { returnTo, email: typedEmail.slice(0, MAX_EMAIL_LENGTH), error: 'Invalid email or password.' }));
+          .send(page(req, res, { returnTo, email: typedEmail, error: 'Invalid email or password.' }));
         return;
       }
-      const remembered = remember === '1' || remember === 'on';
-      await journey.firstFactor(req, res, { ...person, method: 'pwd', remember: remembered, returnTo, via: 'password' });
+      await journey.firstFactor(req, res, { ...person, method: 'pwd', remember: remember !== undefined, returnTo, via: 'password' });
     },
 
     async logout(req: Request, res: Response): Promise<void> {

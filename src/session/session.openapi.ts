@@ -1,5 +1,7 @@
 // Browser sign-in pages.
-import { formRequest, type OpenApiFragment, page, pageFaults, redirect, sessionAuth, str } from '../openapi/openapi.kit';
+import { formRequest, type OpenApiFragment, page, pageFaults, redirect, sessionAuth } from '../openapi/openapi.kit';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
+import { BUTTON_FORM, SIGN_IN_FORM, SIGN_IN_QUERY } from './session.fields';
 
 export const sessionOpenApi: OpenApiFragment = {
   paths: {
@@ -9,10 +11,11 @@ export const sessionOpenApi: OpenApiFragment = {
         operationId: 'signInPage',
         security: [],
         summary: 'Sign-in page',
-        parameters: [{ name: 'return_to', in: 'query', required: false, schema: str }],
+        parameters: queryParametersOf(SIGN_IN_QUERY),
         responses: {
           '200': page('Email and password form with remember-me, and a link per sign-in provider (GitHub, upstream OpenID providers)'),
           '302': redirect('Already signed in'),
+          '400': page('login_hint over its length, or a prompt other than login'),
           ...pageFaults,
         },
       },
@@ -21,9 +24,10 @@ export const sessionOpenApi: OpenApiFragment = {
         operationId: 'signIn',
         security: [],
         summary: 'Sign in',
-        requestBody: formRequest({ type: 'object', properties: { _csrf: str, email: str, password: str, remember: str, return_to: str } }),
+        requestBody: formRequest(bodySchemaOf(SIGN_IN_FORM)),
         responses: {
           '303': redirect('Signed in: to return_to (a local path) or /home'),
+          '400': page('A field over its length, or a value not among those stated'),
           '401': page('Wrong email or password'),
           '403': page('Missing or wrong CSRF token'),
           '413': page('Body over 100 kB'),
@@ -38,7 +42,7 @@ export const sessionOpenApi: OpenApiFragment = {
         operationId: 'signOut',
         security: [],
         summary: 'Sign out',
-        requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+        requestBody: formRequest(bodySchemaOf(BUTTON_FORM)),
         responses: {
           '303': redirect('To /login'),
           '403': page('Missing or wrong CSRF token'),

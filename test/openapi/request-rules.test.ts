@@ -20,9 +20,6 @@ const doc = openApiDocument as unknown as {
 /** Page forms and queries whose fields are still checked by hand in their controllers. */
 const NOT_YET = new Set([
   // the sign-in pages, the account pages and the second factors
-  'signInPage',
-  'signIn',
-  'signOut',
   'signUpForm',
   'verifyEmail',
   'forgotPassword',

@@ -1,0 +1,87 @@
+// Every rule the OpenAPI document states for a page's query or form (and for the JSON the pages'
+// scripts post) is the one the server holds a value to: walking the document, one character over a
+// field's maxLength, or a value not among its enum, is refused with a 400, and a wrong-length CSRF
+// token with a 403 (issue 35). The walker is an operator signed in with a second factor just now, so
+// no page sends it to sign in or to confirm before the form is read.
+import request from 'supertest';
+import { RULES_MARK } from '../../src/common/validation';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp } from '../helpers/factors';
+import { csrfFrom, registerClient, signedInAgent } from '../helpers/oauth';
+import * as usersService from '../../src/users/users.service';
+
+useTestDatabase();
+const app = testApp();
+
+type Field = { maxLength?: number; enum?: string[]; type?: string };
+type Parameter = { in: string; name: string; schema: Field; [RULES_MARK]?: string };
+type Body = { properties?: Record<string, Field>; [RULES_MARK]?: string };
+type Operation = {
+  operationId: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Body }> };
+};
+
+const FROM_FIELDS = /common\/request-fields\.ts/;
+/** A value the field refuses: one character over its length, or one not among its values. */
+const refusedValue = (field: Field): string | undefined =>
+  field.maxLength !== undefined ? 'a'.repeat(field.maxLength + 1) : field.enum ? 'not-one-of-them' : undefined;
+
+it('refuses a value over each rule the document states for the pages, and a CSRF token of another length', async () => {
+  const person = await createUser();
+  await usersService.setRole(person.id, 'admin', true);
+  const { agent } = await signedInAgent(app, person);
+  await enrolTotp(agent);
+  const csrf = csrfFrom((await agent.get('/account').expect(200)).text);
+  const { body: document } = await request(app).get('/openapi.json').expect(200);
+  // Path parameters name what exists (another person, an application); the others need not.
+  const target = await createUser();
+  const client = await registerClient();
+  const filled = (path: string) =>
+    path
+      .replace('{clientId}', client.client_id)
+      .replace('{id}', path.startsWith('/admin/people/') ? target.id : 'x')
+      .replace(/\{[^}]+\}/g, 'x');
+
+  const walked: string[] = [];
+  const answers: { walked: string; status: number; expected: number }[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation> & { parameters?: Parameter[] }>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (
+        method === 'parameters' ||
+        (operation.security !== undefined && JSON.stringify(operation.security) !== '[{"session":[]}]' && operation.security.length > 0)
+      )
+        continue;
+      const query = [...(item.parameters ?? []), ...(operation.parameters ?? [])].filter(
+        (parameter) => parameter.in === 'query' && FROM_FIELDS.test(parameter[RULES_MARK] ?? ''),
+      );
+      for (const parameter of query) {
+        const value = refusedValue(parameter.schema);
+        if (value === undefined) continue;
+        const sent = agent[method as 'get'](filled(path)).query({ [parameter.name]: value });
+        const { status } = method === 'get' ? await sent : await sent.type('form').send({ _csrf: csrf });
+        answers.push({ walked: `${method} ${path} ?${parameter.name}`, status, expected: 400 });
+      }
+      for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (!FROM_FIELDS.test(schema[RULES_MARK] ?? '')) continue;
+        for (const [name, field] of Object.entries(schema.properties ?? {})) {
+          const value = name === '_csrf' ? 'a'.repeat(csrf.length + 1) : refusedValue(field);
+          if (value === undefined) continue;
+          const body = { _csrf: csrf, [name]: value };
+          const { status } = await agent
+            .post(filled(path))
+            .type(type === 'application/json' ? 'json' : 'form')
+            .send(body);
+          answers.push({ walked: `${method} ${path} ${name}`, status, expected: name === '_csrf' ? 403 : 400 });
+        }
+      }
+    }
+  }
+  for (const answer of answers) walked.push(answer.walked);
+  expect(answers.filter(({ status, expected }) => status !== expected)).toEqual([]);
+  for (const expected of ['get /login ?login_hint', 'post /login email', 'post /login remember', 'post /logout _csrf'])
+    expect(walked).toContain(expected);
+});
