@@ -195,8 +195,7 @@ export function readBody<F extends Fields>(fields: F, required: readonly (keyof 
 }
 
 /** A page form's fields (a form posted with no body has none): read as a JSON body's members are. */
-export const readForm = <F extends Fields>(fields: F, req: Request): Read<F> =>
-  readBody(fields, [], (req.body as unknown) ?? {});
+export const readForm = <F extends Fields>(fields: F, req: Request): Read<F> => readBody(fields, [], (req.body as unknown) ?? {});
 
 /** A JSON body's schema as the document states it (a form's too: its members are the same). */
 export const bodySchemaOf = (fields: Fields, required: readonly string[] = []) =>
