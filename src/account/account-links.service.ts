@@ -2,6 +2,7 @@
 // works once (of any number of requests at once, one uses it), until it expires, and only while it
 // is the newest of its kind for the account. A reset link also dies when the password changes.
 import { randomToken, sha256 } from '../common/crypto';
+import { tokenField } from '../common/request-fields';
 import { throttled } from '../db/sweeper';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
@@ -34,11 +35,15 @@ export async function issue(purpose: LinkPurpose, user: UserRecord & { email: st
 }
 
 /** The link and its user when it can be used now, without using it up. */
+/** A mailed link's token (randomToken(32)): another value is a link that is not valid. */
+export const LINK_TOKEN = tokenField('The token from the mailed link; another value is a link that is not valid (400)');
+
 export async function check(
   purpose: LinkPurpose,
-  token: unknown,
+  /** The link's token as LINK_TOKEN reads it: undefined when it is not one. */
+  token: string | undefined,
 ): Promise<{ link: AccountLinkDocument; user: UserRecord } | { dead: DeadLink }> {
-  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) return { dead: 'invalid' };
+  if (token === undefined) return { dead: 'invalid' };
   const link = await linksDao.find(sha256(token));
   if (!link || link.purpose !== purpose) return { dead: 'invalid' };
   if (link.expiresAt <= new Date()) return { dead: 'expired' };

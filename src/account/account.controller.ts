@@ -2,9 +2,9 @@
 import type { Request, Response } from 'express';
 import { noStore } from '../common/no-store';
 import { deviceName } from '../common/user-agent';
-import { bodyField } from '../common/request-body';
+import { readForm, readQuery } from '../common/request-fields';
+import { ACCOUNT_QUERY, FORGOT_FORM, LINK_QUERY, PASSWORD_FORM, PROFILE_FORM, RESET_FORM, SIGN_UP_FORM } from './account.fields';
 import { clientAddress, displayAddress } from '../common/rate-limit';
-import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
@@ -16,7 +16,6 @@ import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
 import type { Csrf } from '../web/csrf';
 import {
-  ACCOUNT_NOTICES,
   accountPage,
   deadLinkPage,
   emailVerifiedPage,
@@ -40,17 +39,6 @@ const origin = (req: Request): Origin => ({
   device: deviceName(req.get('User-Agent')),
 });
 
-/** A form field as text (absent, repeated or over-long fields are empty). */
-function field(req: Request, name: string, max = MAX_PASSWORD_LENGTH): string {
-  const value = bodyField(req, name);
-  return typeof value === 'string' && value.length <= max ? value : '';
-}
-
-/** A page number from the query (0 for anything else). */
-function pageParam(value: unknown): number {
-  return typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : 0;
-}
-
 const RESET_AGAIN = { href: '/forgot-password', label: 'Ask for a new link' };
 
 export function createAccountController(
@@ -71,8 +59,7 @@ export function createAccountController(
 
   async function renderAccount(req: Request, res: Response, extra: Partial<Pick<AccountView, 'notice' | 'problem'>>, status = 200) {
     const user = signedInPerson(res);
-    const sessionsPage = pageParam(req.query.sessions_page);
-    const activityPage = pageParam(req.query.activity_page);
+    const { sessions_page: sessionsPage, activity_page: activityPage } = readQuery(ACCOUNT_QUERY, req);
     const [sessions, applications, events, factors, linked] = await Promise.all([
       sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
       grantsService.listConnected(clients, user._id),
@@ -130,15 +117,16 @@ export function createAccountController(
     },
 
     async signUp(req: Request, res: Response): Promise<void> {
+      const form = readForm(SIGN_UP_FORM, req);
       const fields = {
-        email: field(req, 'email'),
-        password: field(req, 'password'),
-        firstName: field(req, 'firstName'),
-        lastName: field(req, 'lastName'),
+        email: form.email ?? '',
+        password: form.password ?? '',
+        firstName: form.firstName ?? '',
+        lastName: form.lastName ?? '',
       };
       const outcome = await accounts.signUp(fields, origin(req));
       if ('problems' in outcome) {
-        const values = { email: fields.email.slice(0, MAX_EMAIL_LENGTH), firstName: fields.firstName, lastName: fields.lastName };
+        const values = { email: fields.email, firstName: fields.firstName, lastName: fields.lastName };
         return void page(res, 400, signUpPage({ csrfToken: csrf.token(req, res), providers, values, problems: outcome.problems }));
       }
       await journey.firstFactor(req, res, {
@@ -151,7 +139,7 @@ export function createAccountController(
     },
 
     async verifyEmail(req: Request, res: Response): Promise<void> {
-      const outcome = await accounts.verifyEmail(req.query.token, origin(req));
+      const outcome = await accounts.verifyEmail(readQuery(LINK_QUERY, req).token, origin(req));
       if ('dead' in outcome) {
         const again = req.session.userId
           ? { href: '/account', label: 'Send a new link from your account' }
@@ -171,7 +159,7 @@ export function createAccountController(
     },
 
     async forgot(req: Request, res: Response): Promise<void> {
-      const email = field(req, 'email', MAX_EMAIL_LENGTH);
+      const email = readForm(FORGOT_FORM, req).email ?? '';
       const view = { csrfToken: csrf.token(req, res), email, mail: accounts.mailAvailable };
       if (!accounts.mailAvailable) return void page(res, 503, forgotPasswordPage({ ...view, sent: false }));
       const problem = await accounts.emailProblem(email);
@@ -181,23 +169,24 @@ export function createAccountController(
     },
 
     async showReset(req: Request, res: Response): Promise<void> {
-      const token = req.query.token;
-      const outcome = await accounts.checkReset(token);
+      const outcome = await accounts.checkReset(readQuery(LINK_QUERY, req).token);
       if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
-      page(res, 200, resetPasswordPage({ csrfToken: csrf.token(req, res), token: token as string }));
+      page(res, 200, resetPasswordPage({ csrfToken: csrf.token(req, res), token: outcome.token }));
     },
 
     async reset(req: Request, res: Response): Promise<void> {
-      const token = field(req, 'token', 64);
-      const outcome = await accounts.resetPassword(token, field(req, 'password'), origin(req));
+      const form = readForm(RESET_FORM, req);
+      const outcome = await accounts.resetPassword(form.token, form.password ?? '', origin(req));
       if ('dead' in outcome) return void page(res, 400, deadLinkPage(outcome.dead, RESET_AGAIN));
-      if ('problem' in outcome)
-        return void page(res, 400, resetPasswordPage({ csrfToken: csrf.token(req, res), token, problem: outcome.problem }));
+      if ('problem' in outcome) {
+        const view = { csrfToken: csrf.token(req, res), token: form.token ?? '', problem: outcome.problem };
+        return void page(res, 400, resetPasswordPage(view));
+      }
       // Factors added before the address was verified may be a squatter's: the mailbox's owner gets the
       // account without them. Otherwise the person may remove the ones added lately.
       const since = outcome.wasUnverified
         ? new Date(0)
-        : field(req, 'remove_recent_factors') === '1'
+        : form.remove_recent_factors === '1'
           ? factorsService.recentSince(new Date())
           : null;
       const removed = since ? await factorsService.removeFactorsSince(outcome.userId, since) : [];
@@ -220,20 +209,15 @@ export function createAccountController(
     },
 
     async showAccount(req: Request, res: Response): Promise<void> {
-      const notice =
-        typeof req.query.done === 'string' && req.query.done in ACCOUNT_NOTICES ? (req.query.done as AccountNotice) : undefined;
-      await renderAccount(req, res, { notice });
+      await renderAccount(req, res, { notice: readQuery(ACCOUNT_QUERY, req).done });
     },
 
     async saveProfile(req: Request, res: Response): Promise<void> {
-      const claims: Record<string, unknown> = Object.fromEntries(CLAIM_FIELDS.map((name) => [name, field(req, name).trim()]));
-      claims.address = Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, field(req, `address.${name}`).trim()]));
-      const form = {
-        firstName: field(req, 'firstName').trim(),
-        lastName: field(req, 'lastName').trim(),
-        picture: field(req, 'picture').trim(),
-        claims,
-      };
+      const typed = readForm(PROFILE_FORM, req);
+      const field = (name: string) => ((typed as Record<string, string | undefined>)[name] ?? '').trim();
+      const claims: Record<string, unknown> = Object.fromEntries(CLAIM_FIELDS.map((name) => [name, field(name)]));
+      claims.address = Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, field(`address.${name}`)]));
+      const form = { firstName: field('firstName'), lastName: field('lastName'), picture: field('picture'), claims };
       const outcome = await accounts.updateProfile(signedInPerson(res), form);
       if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'profile', message: outcome.problem } }, 400);
       done(res, 'profile');
@@ -241,13 +225,8 @@ export function createAccountController(
 
     async changePassword(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      const outcome = await accounts.changePassword(
-        user,
-        field(req, 'currentPassword'),
-        field(req, 'password'),
-        origin(req),
-        verifyPassword,
-      );
+      const { currentPassword = '', password = '' } = readForm(PASSWORD_FORM, req);
+      const outcome = await accounts.changePassword(user, currentPassword, password, origin(req), verifyPassword);
       if ('problem' in outcome) return renderAccount(req, res, { problem: { form: 'password', message: outcome.problem } }, 400);
       // Every session ended with the old password, this one too: this browser starts a new one,
       // signed in as strongly as before.

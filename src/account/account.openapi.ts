@@ -1,37 +1,25 @@
 // The self-service pages (docs/accounts.md), and the development outbox.
-import {
-  formRequest,
-  json,
-  type OpenApiFragment,
-  page,
-  ref,
-  pageFaults,
-  pathParam,
-  redirect,
-  sessionAuth,
-  str,
-} from '../openapi/openapi.kit';
-import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
+import { formRequest, json, type OpenApiFragment, page, ref, pageFaults, pathParam, redirect, sessionAuth } from '../openapi/openapi.kit';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
+import { BUTTON_FORM } from '../session/session.fields';
+import { ACCOUNT_QUERY, FORGOT_FORM, LINK_QUERY, PASSWORD_FORM, PROFILE_FORM, RESET_FORM, SIGN_UP_FORM } from './account.fields';
 import { FACTOR_RULES } from '../factors/factors.service';
 
 const tags = ['Account pages'];
-const form = (fields: string[]) =>
-  formRequest({ type: 'object', properties: Object.fromEntries(['_csrf', ...fields].map((name) => [name, str])) });
+const form = (fields: Parameters<typeof bodySchemaOf>[0]) => formRequest(bodySchemaOf(fields));
 const refusals = {
   '403': page('Missing or wrong CSRF token'),
   '413': page('Body over 100 kB'),
 };
-const pageParameter = (name: string) => ({ name, in: 'query', required: false, schema: { type: 'string', maxLength: 20 } });
-const token = {
-  name: 'token',
-  in: 'query',
-  required: false,
-  description: 'The token from the mailed link',
-  schema: { type: 'string', maxLength: 1000 },
-};
 
 /** The account page's forms: signed in, with the CSRF token; a stale session is sent to sign in. */
-function accountForm(operationId: string, summary: string, fields: string[], done: string, extra: Record<string, unknown> = {}) {
+function accountForm(
+  operationId: string,
+  summary: string,
+  fields: Parameters<typeof form>[0],
+  done: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     post: {
       tags,
@@ -63,7 +51,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'signUpForm',
         security: [],
         summary: 'Create an account (the rules and messages of POST /users), sign in, and mail a verification link',
-        requestBody: form(['email', 'password', 'firstName', 'lastName']),
+        requestBody: form(SIGN_UP_FORM),
         responses: {
           '303': redirect('Signed up and signed in: to /account'),
           '400': page('The form again, with what to correct'),
@@ -79,7 +67,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'verifyEmail',
         security: [],
         summary: 'The mailed verification link: marks the email verified',
-        parameters: [token],
+        parameters: queryParametersOf(LINK_QUERY),
         responses: {
           '200': page('Email verified'),
           '400': page('The link is used, replaced, expired or not valid; nothing changed'),
@@ -100,7 +88,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'forgotPassword',
         security: [],
         summary: 'Mail a reset link if an account has this email (the same answer either way)',
-        requestBody: form(['email']),
+        requestBody: form(FORGOT_FORM),
         responses: {
           '200': page('A link is on its way if an account has this address'),
           '400': page('Not an email address this server accepts'),
@@ -116,7 +104,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'resetPasswordPage',
         security: [],
         summary: 'The mailed reset link: the new password form',
-        parameters: [token],
+        parameters: queryParametersOf(LINK_QUERY),
         responses: { '200': page('New password form'), '400': page('The link is used, replaced, expired or not valid'), ...pageFaults },
       },
       post: {
@@ -124,7 +112,7 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'resetPassword',
         security: [],
         summary: `Set the new password: every session and token of the account ends, and this browser is signed in; \`remove_recent_factors=1\` also removes the second factors added in the last ${FACTOR_RULES.recentFactorDays} days`,
-        requestBody: form(['token', 'password', 'remove_recent_factors']),
+        requestBody: form(RESET_FORM),
         responses: {
           '303': redirect('Password set: to /account, or to /login/verify when the account still has a second factor'),
           '400': page('The password breaks the rule (the form again), or the link cannot be used'),
@@ -139,41 +127,41 @@ export const accountOpenApi: OpenApiFragment = {
         operationId: 'accountPage',
         summary: 'The account page: email, profile, password, signed-in browsers, applications, recent activity',
         security: sessionAuth,
-        parameters: [
-          {
-            name: 'done',
-            in: 'query',
-            required: false,
-            description: 'Which notice to show after a form',
-            schema: { type: 'string', maxLength: 20 },
-          },
-          pageParameter('sessions_page'),
-          pageParameter('activity_page'),
-        ],
-        responses: { '200': page('The account page'), '302': redirect('To /login when not signed in'), ...pageFaults },
+        parameters: queryParametersOf(ACCOUNT_QUERY),
+        responses: {
+          '200': page('The account page'),
+          '302': redirect('To /login when not signed in'),
+          '400': page('A notice or a page number not among those stated'),
+          ...pageFaults,
+        },
       },
     },
-    '/account/verify-email': accountForm('resendVerification', 'Mail the verification link again', [], 'Sent: to /account', {
+    '/account/verify-email': accountForm('resendVerification', 'Mail the verification link again', BUTTON_FORM, 'Sent: to /account', {
       '429': page('Asked too often; see Retry-After'),
     }),
     '/account/profile': accountForm(
       'saveProfile',
       'Save the profile: names, picture and the OpenID Connect claims (an empty field shares nothing)',
-      ['firstName', 'lastName', 'picture', ...CLAIM_FIELDS, ...ADDRESS_FIELDS.map((field) => `address.${field}`)],
+      PROFILE_FORM,
       'Saved: to /account',
       { '400': page('The account page, with what to correct') },
     ),
     '/account/password': accountForm(
       'changePassword',
       'Change the password (the current one first): every other session and token ends',
-      ['currentPassword', 'password'],
+      PASSWORD_FORM,
       'Changed: to /account',
       { '400': page('The account page, with what to correct'), '429': page('Too many wrong passwords; see Retry-After') },
     ),
-    '/account/sessions/sign-out-others': accountForm('signOutOtherSessions', 'Sign out every other browser', [], 'Done: to /account'),
+    '/account/sessions/sign-out-others': accountForm(
+      'signOutOtherSessions',
+      'Sign out every other browser',
+      BUTTON_FORM,
+      'Done: to /account',
+    ),
     '/account/sessions/{handle}/sign-out': {
       post: {
-        ...accountForm('signOutSession', 'Sign out one of the other browsers', [], 'Done: to /account').post,
+        ...accountForm('signOutSession', 'Sign out one of the other browsers', BUTTON_FORM, 'Done: to /account').post,
         parameters: [pathParam('handle', 'The session as the account page names it')],
       },
     },

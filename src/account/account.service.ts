@@ -94,7 +94,7 @@ export function createAccounts(
     },
 
     /** The verification link was opened: the email is verified, or why the link is dead. */
-    async verifyEmail(token: unknown, origin: Origin): Promise<{ verified: string } | { dead: DeadLink }> {
+    async verifyEmail(token: string | undefined, origin: Origin): Promise<{ verified: string } | { dead: DeadLink }> {
       const found = await links.check('verify-email', token);
       if ('dead' in found) return found;
       if (!(await links.useUp(found.link))) return { dead: 'invalid' };
@@ -125,14 +125,15 @@ export function createAccounts(
     },
 
     /** Whether the reset link can be used (the page shows the form, or why not). */
-    async checkReset(token: unknown): Promise<{ ok: true } | { dead: DeadLink }> {
+    async checkReset(token: string | undefined): Promise<{ token: string } | { dead: DeadLink }> {
+      if (token === undefined) return { dead: 'invalid' };
       const found = await links.check('reset-password', token);
-      return 'dead' in found ? found : { ok: true };
+      return 'dead' in found ? found : { token };
     },
 
     /** Sets the new password from a reset link: the account's id, the password's problem, or why the link is dead. */
     async resetPassword(
-      token: unknown,
+      token: string | undefined,
       password: string,
       origin: Origin,
     ): Promise<{ userId: string; wasUnverified: boolean } | { problem: string } | { dead: DeadLink }> {

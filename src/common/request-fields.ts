@@ -3,7 +3,7 @@
 // surface's presenter). An operation's fields give both its reading (`readQuery`, `readBody`) and its
 // document's parameters or body (`queryParametersOf`, `bodySchemaOf`), so neither can say what the
 // other does not.
-import { withRulesFrom } from './validation';
+import { MAX_PAGE, withRulesFrom } from './validation';
 import type { Request } from 'express';
 import { Refusal } from './refusals';
 
@@ -76,6 +76,15 @@ export function onPage<T>(field: RequestField<T | undefined>): RequestField<T | 
     read: (value, name) => (value === '' ? undefined : field.read(value, name)),
   };
 }
+
+/**
+ * A page form's field whose rule its service holds it to, answering with the form again and the rule's
+ * own message: the document states the rule; the reading passes any text on to the service.
+ */
+export const checkedByService = (field: RequestField<string | undefined>): RequestField<string | undefined> => ({
+  ...field,
+  read: (value) => (typeof value === 'string' ? value : undefined),
+});
 
 type Fields = Readonly<Record<string, RequestField<unknown>>>;
 type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['read']> };
@@ -170,6 +179,30 @@ export const anyTextField = (description: string): RequestField<string | undefin
   description,
   schema: { type: 'string' },
   read: (value) => (typeof value === 'string' ? value : undefined),
+});
+
+/** A token the server made (`randomToken()`: 32 random bytes, base64url). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A token the server handed out (a form's CSRF token, a mailed link's): a value of another shape is
+ * no token, refused as a wrong one would be (the description says how).
+ */
+export const tokenField = (description: string): RequestField<string | undefined> => ({
+  description,
+  schema: { type: 'string', minLength: 43, maxLength: 43, pattern: TOKEN_SHAPE.source },
+  read: (value) => (typeof value === 'string' && TOKEN_SHAPE.test(value) ? value : undefined),
+});
+
+/** A page of a list on a page (from 0), the first when absent. */
+export const pageNumberField = (description: string): RequestField<number> => ({
+  description,
+  schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE, default: 0 },
+  read(value, name) {
+    if (value === undefined || value === '') return 0;
+    if (typeof value !== 'string' || !/^\d{1,7}$/.test(value) || Number(value) > MAX_PAGE) throw refused(name, `0 to ${MAX_PAGE}`);
+    return Number(value);
+  },
 });
 
 /** A JSON object of a JSON body, checked by what it is given to (a WebAuthn response, a JWK Set). */

@@ -6,23 +6,14 @@ import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { randomToken } from '../common/crypto';
 import { bodyField } from '../common/request-body';
-import type { RequestField } from '../common/request-fields';
+import { tokenField } from '../common/request-fields';
 import type { Config } from '../config';
 import { pageError } from './layout';
 import { cookieValue, sameText } from '../common/cookies';
 
 const COOKIE = 'csrf';
-/** A token is 32 random bytes in base64url. */
-const TOKEN_LENGTH = 43;
-
-/** The hidden field of every page form: a value of another length is no token (403, as a wrong one). */
-export const CSRF_FIELDS = {
-  _csrf: {
-    description: 'The CSRF token from the page that holds the form',
-    schema: { type: 'string', minLength: TOKEN_LENGTH, maxLength: TOKEN_LENGTH },
-    read: (value) => (typeof value === 'string' && value.length === TOKEN_LENGTH ? value : undefined),
-  } satisfies RequestField<string | undefined>,
-};
+/** The hidden field of every page form: a value of another shape is no token (403, as a wrong one). */
+export const CSRF_FIELDS = { _csrf: tokenField('The CSRF token from the page that holds the form; a missing or wrong one is answered 403') };
 
 export interface Csrf {
   /** The token for a form on this response, created (and stored) when there is none yet. */
@@ -45,7 +36,7 @@ export function createCsrf(config: Config): Csrf {
 
   function require(req: Request, _res: Response, next: () => void): void {
     const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
-    const presented = CSRF_FIELDS._csrf.read(bodyField(req, '_csrf'));
+    const presented = CSRF_FIELDS._csrf.read(bodyField(req, '_csrf'), '_csrf');
     if (typeof expected !== 'string' || presented === undefined || !sameText(presented, expected)) {
       throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
     }
@@ -61,7 +52,7 @@ export function createCsrf(config: Config): Csrf {
 
     token(req, res) {
       if (signedIn(req)) {
-        req.session.csrfToken ??= randomToken(); // TOKEN_LENGTH characters
+        req.session.csrfToken ??= randomToken();
         return req.session.csrfToken;
       }
       const existing = cookieToken(req);

@@ -20,17 +20,6 @@ const doc = openApiDocument as unknown as {
 /** Page forms and queries whose fields are still checked by hand in their controllers. */
 const NOT_YET = new Set([
   // the sign-in pages, the account pages and the second factors
-  'signUpForm',
-  'verifyEmail',
-  'forgotPassword',
-  'resetPasswordPage',
-  'resetPassword',
-  'accountPage',
-  'resendVerification',
-  'saveProfile',
-  'changePassword',
-  'signOutOtherSessions',
-  'signOutSession',
   'stepUp',
   'secondStep',
   'secondStepPasskeyOptions',
