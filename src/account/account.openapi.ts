@@ -1,7 +1,7 @@
 // The self-service pages (docs/accounts.md), and the development outbox.
 import { formRequest, json, type OpenApiFragment, page, ref, pageFaults, pathParam, redirect, sessionAuth } from '../openapi/openapi.kit';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
-import { BUTTON_FORM } from '../session/session.fields';
+import { CSRF_FIELDS } from '../web/csrf';
 import { ACCOUNT_QUERY, FORGOT_FORM, LINK_QUERY, PASSWORD_FORM, PROFILE_FORM, RESET_FORM, SIGN_UP_FORM } from './account.fields';
 import { FACTOR_RULES } from '../factors/factors.service';
 
@@ -136,7 +136,7 @@ export const accountOpenApi: OpenApiFragment = {
         },
       },
     },
-    '/account/verify-email': accountForm('resendVerification', 'Mail the verification link again', BUTTON_FORM, 'Sent: to /account', {
+    '/account/verify-email': accountForm('resendVerification', 'Mail the verification link again', CSRF_FIELDS, 'Sent: to /account', {
       '429': page('Asked too often; see Retry-After'),
     }),
     '/account/profile': accountForm(
@@ -156,12 +156,12 @@ export const accountOpenApi: OpenApiFragment = {
     '/account/sessions/sign-out-others': accountForm(
       'signOutOtherSessions',
       'Sign out every other browser',
-      BUTTON_FORM,
+      CSRF_FIELDS,
       'Done: to /account',
     ),
     '/account/sessions/{handle}/sign-out': {
       post: {
-        ...accountForm('signOutSession', 'Sign out one of the other browsers', BUTTON_FORM, 'Done: to /account').post,
+        ...accountForm('signOutSession', 'Sign out one of the other browsers', CSRF_FIELDS, 'Done: to /account').post,
         parameters: [pathParam('handle', 'The session as the account page names it')],
       },
     },

@@ -20,6 +20,3 @@ export const SIGN_IN_FORM = {
   remember: onPage(oneOfField(['1', 'on'] as const, 'Keep the session for 30 days')),
   return_to: RETURN_TO,
 };
-
-/** A form with nothing but its CSRF token (signing out, a button). */
-export const BUTTON_FORM = CSRF_FIELDS;

@@ -1,7 +1,8 @@
 // Browser sign-in pages.
 import { formRequest, type OpenApiFragment, page, pageFaults, redirect, sessionAuth } from '../openapi/openapi.kit';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
-import { BUTTON_FORM, SIGN_IN_FORM, SIGN_IN_QUERY } from './session.fields';
+import { SIGN_IN_FORM, SIGN_IN_QUERY } from './session.fields';
+import { CSRF_FIELDS } from '../web/csrf';
 
 export const sessionOpenApi: OpenApiFragment = {
   paths: {
@@ -42,7 +43,7 @@ export const sessionOpenApi: OpenApiFragment = {
         operationId: 'signOut',
         security: [],
         summary: 'Sign out',
-        requestBody: formRequest(bodySchemaOf(BUTTON_FORM)),
+        requestBody: formRequest(bodySchemaOf(CSRF_FIELDS)),
         responses: {
           '303': redirect('To /login'),
           '403': page('Missing or wrong CSRF token'),
