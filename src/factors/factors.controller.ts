@@ -4,7 +4,8 @@
 import type { Request, Response } from 'express';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { bodyField } from '../common/request-body';
+import { readBody, readForm, readQuery } from '../common/request-fields';
+import { CODE_FORM, NEW_PASSKEY, OPTIONS_REQUEST, PASSKEY_ANSWER, PASSKEY_SIGN_IN, RENAME_FORM, STEP_UP_QUERY } from './factors.fields';
 import { clientAddress, displayAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
@@ -89,7 +90,7 @@ export function createFactorsController(deps: {
     /** A signed-in person asked for more (acr_values=2): the second step, then back. */
     async stepUp(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      await journey.stepUp(req, res, { userId: user._id, returnTo: journey.returnTo(req.query.return_to) });
+      await journey.stepUp(req, res, { userId: user._id, returnTo: journey.returnTo(readQuery(STEP_UP_QUERY, req).return_to) });
     },
 
     async showVerify(req: Request, res: Response): Promise<void> {
@@ -99,10 +100,9 @@ export function createFactorsController(deps: {
     },
 
     async verifyCode(req: Request, res: Response): Promise<void> {
+      const typed = (readForm(CODE_FORM, req).code ?? '').trim();
       const pending = journey.pending(req);
       if (!pending) return void res.redirect(303, journey.nothingPending(req));
-      const code = bodyField(req, 'code');
-      const typed = typeof code === 'string' ? code.trim().slice(0, 40) : '';
       const user = await users.findCurrent(pending.userId);
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
@@ -134,24 +134,28 @@ export function createFactorsController(deps: {
     },
 
     async secondStepPasskeyOptions(req: Request, res: Response): Promise<void> {
+      readBody(OPTIONS_REQUEST, [], req.body);
       noStore(res).json(await passkeys.authenticationOptions(pendingJson(req).userId));
     },
 
     async secondStepPasskey(req: Request, res: Response): Promise<void> {
+      const { response } = readBody(PASSKEY_ANSWER, [], req.body);
       const pending = pendingJson(req);
-      const { method } = await passkeys.authenticate(bodyField(req, 'response') as never, pending.userId);
+      const { method } = await passkeys.authenticate(response as never, pending.userId);
       noStore(res).json({ redirect: await journey.secondFactor(req, pending, method, 'passkey') });
     },
 
-    async passkeyOptions(_req: Request, res: Response): Promise<void> {
+    async passkeyOptions(req: Request, res: Response): Promise<void> {
+      readBody(OPTIONS_REQUEST, [], req.body);
       noStore(res).json(await passkeys.authenticationOptions());
     },
 
     /** "Use a passkey" on the sign-in page: the passkey alone, then back to what asked (an application's request). */
     async passkeySignIn(req: Request, res: Response): Promise<void> {
-      const { userId, method } = await passkeys.authenticate(bodyField(req, 'response') as never);
+      const { response, return_to } = readBody(PASSKEY_SIGN_IN, [], req.body);
+      const { userId, method } = await passkeys.authenticate(response as never);
       if (!usersService.isActive(await usersService.findById(userId))) throw new PasskeyRefused('This account is disabled.');
-      const returnTo = journey.returnTo(bodyField(req, 'return_to'));
+      const returnTo = journey.returnTo(return_to);
       noStore(res).json({ redirect: await journey.passkey(req, { userId, method, returnTo }) });
     },
 
@@ -167,11 +171,11 @@ export function createFactorsController(deps: {
     },
 
     async confirmTotp(req: Request, res: Response): Promise<void> {
+      const { code } = readForm(CODE_FORM, req);
       const user = signedInPerson(res);
       const first = await confirmFirst(req, res, '/account/totp');
       if (first) return void res.redirect(303, first);
-      const code = bodyField(req, 'code');
-      if (typeof code !== 'string' || !(await totp.confirm(user._id, code.trim()))) {
+      if (code === undefined || !(await totp.confirm(user._id, code.trim()))) {
         const enrolment = await totp.pending(user._id, user.email ?? displayLabel(user));
         if (!enrolment) return void res.redirect(303, '/account');
         return void noStore(res)
@@ -212,16 +216,17 @@ export function createFactorsController(deps: {
     },
 
     async registrationOptions(req: Request, res: Response): Promise<void> {
+      readBody(OPTIONS_REQUEST, [], req.body);
       const user = signedInPerson(res);
       await passkeyAllowed(req, res);
       noStore(res).json(await passkeys.registrationOptions({ userId: user._id, userName: user.email ?? displayLabel(user) }));
     },
 
     async register(req: Request, res: Response): Promise<void> {
+      const { response, name = '' } = readBody(NEW_PASSKEY, [], req.body);
       const user = signedInPerson(res);
       await passkeyAllowed(req, res);
-      const name = bodyField(req, 'name');
-      const passkey = await passkeys.register(user._id, bodyField(req, 'response') as never, typeof name === 'string' ? name : '');
+      const passkey = await passkeys.register(user._id, response as never, name);
       await added(req, user._id, `passkey "${passkey.name}"`, passkey.deviceType === 'multiDevice' ? 'swk' : 'hwk');
       const first = (await recoveryCodes.remaining(user._id)) === 0;
       noStore(res).json({ redirect: first ? '/account/recovery-codes/first' : '/account?done=passkey' });
@@ -239,8 +244,8 @@ export function createFactorsController(deps: {
     },
 
     async renamePasskey(req: Request<{ id: string }>, res: Response): Promise<void> {
-      const name = bodyField(req, 'name');
-      await passkeys.rename(signedInPerson(res)._id, req.params.id, typeof name === 'string' ? name : '');
+      const { name = '' } = readForm(RENAME_FORM, req);
+      await passkeys.rename(signedInPerson(res)._id, req.params.id, name);
       res.redirect(303, '/account?done=passkey-renamed');
     },
 

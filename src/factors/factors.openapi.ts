@@ -14,12 +14,13 @@ import {
 } from '../openapi/openapi.kit';
 
 import { ASSET_SCRIPTS } from './factors.rules';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
+import { CSRF_FIELDS } from '../web/csrf';
+import { CODE_FORM, NEW_PASSKEY, OPTIONS_REQUEST, PASSKEY_ANSWER, PASSKEY_SIGN_IN, RENAME_FORM, STEP_UP_QUERY } from './factors.fields';
 
 const tags = ['Second factors'];
-const form = (fields: string[]) =>
-  formRequest({ type: 'object', properties: Object.fromEntries(['_csrf', ...fields].map((name) => [name, str])) });
-const ceremony = (fields: string[]) =>
-  jsonRequest({ type: 'object', properties: { _csrf: str, ...Object.fromEntries(fields.map((name) => [name, {}])) } });
+const form = (fields: Parameters<typeof bodySchemaOf>[0]) => formRequest(bodySchemaOf(fields));
+const ceremony = (fields: Parameters<typeof bodySchemaOf>[0]) => jsonRequest(bodySchemaOf(fields));
 const refusals = { '403': page('Missing or wrong CSRF token'), '413': page('Body over 100 kB') };
 const jsonRefusals = {
   '400': json(
@@ -58,7 +59,7 @@ export const factorsOpenApi: OpenApiFragment = {
         operationId: 'stepUp',
         summary: 'A signed-in person gives their second factor again (acr_values=2, removing a factor), then returns',
         security: sessionAuth,
-        parameters: [{ name: 'return_to', in: 'query', required: false, schema: { type: 'string', maxLength: 1000 } }],
+        parameters: queryParametersOf(STEP_UP_QUERY),
         responses: {
           '302': redirect('To /login/verify; to return_to for a person without a factor; to /login when not signed in'),
           ...pageFaults,
@@ -80,11 +81,12 @@ export const factorsOpenApi: OpenApiFragment = {
       ...post(
         'secondStep',
         'Give a one-time code from the authenticator app, or a recovery code',
-        form(['code']),
+        form(CODE_FORM),
         {
           '303': redirect(
             "Signed in (or confirmed): to where the sign-in was going, or the step-up's action done; to /login or /account when none is waiting",
           ),
+          '400': page('A code over its length'),
           '401': page('The code is wrong or used (counted like a wrong password)'),
           '429': page('Too many wrong passwords or codes; see Retry-After'),
           ...refusals,
@@ -95,28 +97,28 @@ export const factorsOpenApi: OpenApiFragment = {
     '/login/verify/passkey/options': post(
       'secondStepPasskeyOptions',
       'Passkey options for the second step',
-      ceremony([]),
+      ceremony(OPTIONS_REQUEST),
       { '200': options, ...jsonRefusals },
       [],
     ),
     '/login/verify/passkey': post(
       'secondStepPasskey',
       'A passkey as the second step',
-      ceremony(['response']),
+      ceremony(PASSKEY_ANSWER),
       { '200': next, ...jsonRefusals },
       [],
     ),
     '/login/passkey/options': post(
       'passkeySignInOptions',
       'Options for signing in with a passkey alone (discoverable credentials)',
-      ceremony([]),
+      ceremony(OPTIONS_REQUEST),
       { '200': options, '429': json(ref('Error'), 'Too many from this address'), ...jsonRefusals },
       [],
     ),
     '/login/passkey': post(
       'passkeySignIn',
       'Sign in with a passkey alone; `return_to` (a local path) is where the browser goes after (an authorization request)',
-      ceremony(['response', 'return_to']),
+      ceremony(PASSKEY_SIGN_IN),
       { '200': next, ...jsonRefusals },
       [],
     ),
@@ -135,21 +137,21 @@ export const factorsOpenApi: OpenApiFragment = {
           ...pageFaults,
         },
       },
-      ...post('confirmTotp', 'Turn the app on with its first code', form(['code']), {
+      ...post('confirmTotp', 'Turn the app on with its first code', form(CODE_FORM), {
         '200': page('On: the recovery codes, shown once'),
         '303': redirect('On (recovery codes exist already): to /account; the session must be confirmed first: to /login or /login/verify'),
-        '400': page('The code is wrong: the QR code again'),
+        '400': page('The code is wrong: the QR code again; or a code over its length'),
         ...refusals,
       }),
     },
-    '/account/totp/remove': post('removeTotp', 'Turn the authenticator app off (needs a recent second factor)', form([]), {
+    '/account/totp/remove': post('removeTotp', 'Turn the authenticator app off (needs a recent second factor)', form(CSRF_FIELDS), {
       '303': redirect('Done: to /account (after a step-up through /login/verify when the last second factor is not recent)'),
       ...refusals,
     }),
     '/account/recovery-codes': post(
       'regenerateRecoveryCodes',
       'Make new recovery codes (the old ones end; needs a recent second factor)',
-      form([]),
+      form(CSRF_FIELDS),
       {
         '303': redirect('To /account/recovery-codes/new; or to /login/verify for a fresh second factor first'),
         '400': page('The account has no second factor'),
@@ -174,25 +176,29 @@ export const factorsOpenApi: OpenApiFragment = {
         responses: { '200': page('The codes'), '302': redirect('Codes exist already, or no factor: to /account'), ...pageFaults },
       },
     },
-    '/account/passkeys/options': post('passkeyRegistrationOptions', 'Options for registering a passkey', ceremony([]), {
+    '/account/passkeys/options': post('passkeyRegistrationOptions', 'Options for registering a passkey', ceremony(OPTIONS_REQUEST), {
       '200': options,
       ...jsonRefusals,
       ...confirmFirst,
     }),
-    '/account/passkeys': post('registerPasskey', 'Register a passkey under a name', ceremony(['response', 'name']), {
+    '/account/passkeys': post('registerPasskey', 'Register a passkey under a name', ceremony(NEW_PASSKEY), {
       '200': next,
       ...jsonRefusals,
       ...confirmFirst,
     }),
     '/account/passkeys/{id}/rename': {
       post: {
-        ...post('renamePasskey', 'Rename a passkey', form(['name']), { '303': redirect('To /account'), ...refusals }).post,
+        ...post('renamePasskey', 'Rename a passkey', form(RENAME_FORM), {
+          '303': redirect('To /account'),
+          '400': page('A name over its length'),
+          ...refusals,
+        }).post,
         parameters: [pathParam('id', 'The passkey (its credential id)')],
       },
     },
     '/account/passkeys/{id}/remove': {
       post: {
-        ...post('removePasskey', 'Remove a passkey (needs a recent second factor)', form([]), {
+        ...post('removePasskey', 'Remove a passkey (needs a recent second factor)', form(CSRF_FIELDS), {
           '303': redirect('Done: to /account (after a step-up through /login/verify when the last second factor is not recent)'),
           ...refusals,
         }).post,

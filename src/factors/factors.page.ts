@@ -36,7 +36,7 @@ export function secondStepPage(view: SecondStepView): string {
   const code = html`<form method="post" action="/login/verify">
 ${csrfField(view.csrfToken)}
 <label for="code">${view.totp ? 'Code from your authenticator app, or a recovery code' : passkeyFirst ? 'Or a recovery code' : 'A recovery code'}</label>
-<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20"${passkeyFirst ? '' : new SafeHtml(' autofocus')}>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="${FACTOR_RULES.maxTypedCodeLength}"${passkeyFirst ? '' : new SafeHtml(' autofocus')}>
 <div class="row"><button type="submit"${passkeyFirst ? new SafeHtml(' class="secondary"') : ''}>Verify</button></div>
 </form>`;
   const title = view.stepUp ? 'Confirm it is you' : 'Second step';

@@ -22,6 +22,8 @@ export const FACTOR_RULES = {
   /** Passkeys one account may register. */
   maxPasskeys: 20,
   maxPasskeyNameLength: 60,
+  /** What the code fields take: an app's digits, or a recovery code with the spaces or dashes a person types. */
+  maxTypedCodeLength: 20,
 } as const;
 
 /** The scripts the passkey pages load from /assets. */

@@ -1,11 +1,9 @@
 // The sign-in page's query and forms, declared once: the controller reads through these fields and
 // session.openapi.ts states them (common/request-fields.ts).
-import { anyTextField, oneOfField, onPage, stringField } from '../common/request-fields';
+import { oneOfField, onPage, stringField } from '../common/request-fields';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../common/validation';
 import { CSRF_FIELDS } from '../web/csrf';
-
-/** Where to go once signed in: a local path; any other value (or one over 2048 characters) goes to /home. */
-export const RETURN_TO = anyTextField('A local path to go to once signed in; any other value goes to /home');
+import { RETURN_TO } from '../web/return-to';
 
 export const SIGN_IN_QUERY = {
   return_to: RETURN_TO,

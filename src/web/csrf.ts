@@ -13,7 +13,9 @@ import { cookieValue, sameText } from '../common/cookies';
 
 const COOKIE = 'csrf';
 /** The hidden field of every page form: a value of another shape is no token (403, as a wrong one). */
-export const CSRF_FIELDS = { _csrf: tokenField('The CSRF token from the page that holds the form; a missing or wrong one is answered 403') };
+export const CSRF_FIELDS = {
+  _csrf: tokenField('The CSRF token from the page that holds the form; a missing or wrong one is answered 403'),
+};
 
 export interface Csrf {
   /** The token for a form on this response, created (and stored) when there is none yet. */

@@ -20,19 +20,6 @@ const doc = openApiDocument as unknown as {
 /** Page forms and queries whose fields are still checked by hand in their controllers. */
 const NOT_YET = new Set([
   // the sign-in pages, the account pages and the second factors
-  'stepUp',
-  'secondStep',
-  'secondStepPasskeyOptions',
-  'secondStepPasskey',
-  'passkeySignInOptions',
-  'passkeySignIn',
-  'confirmTotp',
-  'removeTotp',
-  'regenerateRecoveryCodes',
-  'passkeyRegistrationOptions',
-  'registerPasskey',
-  'renamePasskey',
-  'removePasskey',
   // GitHub and the other OpenID providers
   'providerSignIn',
   'upstreamSignIn',

@@ -27,14 +27,16 @@ type Operation = {
 
 const FROM_FIELDS = /common\/request-fields\.ts/;
 /** A value the field refuses: one character over its length, or one not among its values. */
-const refusedValue = (field: Field): string | undefined =>
-  field.maxLength !== undefined
-    ? 'a'.repeat(field.maxLength + 1)
-    : field.maximum !== undefined
-      ? String(field.maximum + 1)
-      : field.enum
-        ? 'not-one-of-them'
-        : undefined;
+const refusedValue = (field: Field): unknown =>
+  field.type === 'object'
+    ? 'not an object'
+    : field.maxLength !== undefined
+      ? 'a'.repeat(field.maxLength + 1)
+      : field.maximum !== undefined
+        ? String(field.maximum + 1)
+        : field.enum
+          ? 'not-one-of-them'
+          : undefined;
 /** The pages' operations: anonymous or signed in with a session (the admin API has its own walk). */
 const onPages = (operation: Operation) => !operation.security || ['[]', '[{"session":[]}]'].includes(JSON.stringify(operation.security));
 
@@ -80,7 +82,10 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
             .post(filled(path))
             .type(type === 'application/json' ? 'json' : 'form')
             .send(body);
-          answers.push({ walked: `${method} ${path} ${name}`, status, expected: name === '_csrf' ? 403 : 400 });
+          // A token of another length is a wrong one (403); the second step's JSON routes answer 400
+          // first when no sign-in waits, as they do for any body (factors.routes.ts).
+          const expected = name === '_csrf' && !path.startsWith('/login/verify/') ? 403 : 400;
+          answers.push({ walked: `${method} ${path} ${name}`, status, expected });
         }
       }
     }
@@ -96,6 +101,10 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
     'get /reset-password ?token',
     'post /account/profile address.country',
     'post /reset-password remove_recent_factors',
+    'post /login/verify code',
+    'post /account/passkeys name',
+    'post /login/passkey response',
+    'post /account/passkeys/{id}/rename name',
   ])
     expect(walked).toContain(expected);
 });
