@@ -9,6 +9,8 @@ import type { Request } from 'express';
 import { randomToken } from '../common/crypto';
 import { safeReturnTo } from '../session/session.service';
 import { cookieValue, sameText } from '../common/cookies';
+import { readQuery } from '../common/request-fields';
+import { PROVIDER_QUERY } from './social.fields';
 
 const LIFETIME_MS = 10 * 60_000;
 const PATH = '/auth/';
@@ -25,7 +27,7 @@ export function signedCookieStateStore(options: { provider: string; secret: stri
     // passport-oauth2 picks the call by arity: (req, meta, callback).
     store(req: Request, _meta: unknown, done: Stored): void {
       const state = randomToken();
-      const back = safeReturnTo(req.query.return_to);
+      const back = safeReturnTo(readQuery(PROVIDER_QUERY, req).return_to);
       req.res!.cookie(cookie, `${state}.${Buffer.from(back).toString('base64url')}.${sign(state, back)}`, {
         httpOnly: true,
         sameSite: 'lax',

@@ -10,6 +10,8 @@ import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
 import * as usersService from '../users/users.service';
 import type { SocialProvider } from './social.types';
+import { readQuery } from '../common/request-fields';
+import { PROVIDER_QUERY } from './social.fields';
 
 /** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
 const PROVIDER_DEADLINE_MS = 15_000;
@@ -37,7 +39,7 @@ export function createSocialController(config: Config, logger: Logger, journey: 
       );
     }
     if (typeof userId !== 'string') {
-      if (req.query.error === 'access_denied') {
+      if (readQuery(PROVIDER_QUERY, req).error === 'access_denied') {
         throw pageError(403, 'Sign-in cancelled', `You did not allow ${provider.label} to sign you in.`);
       }
       throw pageError(

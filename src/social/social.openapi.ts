@@ -1,5 +1,7 @@
 // Sign-in through an identity provider.
 import { type OpenApiFragment, page, pathParam, redirect, ref, str } from '../openapi/openapi.kit';
+import { queryParametersOf } from '../common/request-fields';
+import { PROVIDER_QUERY } from './social.fields';
 
 export const socialOpenApi: OpenApiFragment = {
   paths: {
@@ -10,18 +12,7 @@ export const socialOpenApi: OpenApiFragment = {
         operationId: 'providerSignIn',
         security: [],
         summary: 'Sign in through an identity provider (redirect to it, or handle its callback)',
-        parameters: [
-          { name: 'code', in: 'query', required: false, schema: str },
-          { name: 'state', in: 'query', required: false, schema: str },
-          { name: 'error', in: 'query', required: false, schema: str },
-          {
-            name: 'return_to',
-            in: 'query',
-            required: false,
-            description: 'On the first leg: a local path to go to once signed in (else /home)',
-            schema: str,
-          },
-        ],
+        parameters: queryParametersOf(PROVIDER_QUERY),
         responses: {
           '302': redirect(
             'To the provider; once signed in (30-day cookie), to return_to or /home, or to /login/verify for a second factor',

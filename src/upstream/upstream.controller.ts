@@ -8,8 +8,8 @@ import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import { noStore } from '../common/no-store';
 import { clientAddress, displayAddress } from '../common/rate-limit';
-import { bodyField } from '../common/request-body';
-import { MAX_PASSWORD_LENGTH } from '../common/validation';
+import { readForm, readQuery } from '../common/request-fields';
+import { LINK_FORM, START_QUERY } from './upstream.fields';
 import type { Config } from '../config';
 import { saveSession } from '../session/session.middleware';
 import { safeReturnTo } from '../session/session.service';
@@ -121,7 +121,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
   return {
     async start(req: Request<{ id: string }>, res: Response): Promise<void> {
       const provider = providerOf(req);
-      await leave(req, res, provider, safeReturnTo(req.query.return_to));
+      await leave(req, res, provider, safeReturnTo(readQuery(START_QUERY, req).return_to));
     },
 
     /** POST /account/providers/:id/link: the signed-in person links a provider, coming back to /account. */
@@ -206,13 +206,10 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
 
     /** POST /login/link: the account's password, then the link, then the journey's next step. */
     async link(req: Request, res: Response): Promise<void> {
+      const { password } = readForm(LINK_FORM, req);
       const pending = pendingLink(req);
       if (!pending) return void res.redirect(303, '/login');
-      const password = bodyField(req, 'password');
-      let person: Awaited<ReturnType<PersonVerifier>> = null;
-      if (typeof password === 'string' && password.length <= MAX_PASSWORD_LENGTH) {
-        person = await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
-      }
+      const person = password === undefined ? null : await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
       if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
       const provider = providers.get(pending.provider)!;
       delete req.session.upstreamLink;

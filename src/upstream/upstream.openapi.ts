@@ -1,5 +1,8 @@
 // Sign-in through upstream OpenID providers (docs/upstream.md).
-import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, sessionAuth, str } from '../openapi/openapi.kit';
+import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, sessionAuth } from '../openapi/openapi.kit';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
+import { CSRF_FIELDS } from '../web/csrf';
+import { CALLBACK_QUERY, LINK_FORM, START_QUERY } from './upstream.fields';
 
 const tags = ['Browser sign-in'];
 const provider = pathParam('id', 'An upstream provider id from UPSTREAM_PROVIDERS');
@@ -11,7 +14,7 @@ const providerForm = (operationId: string, summary: string, done: string, extra:
     operationId,
     summary,
     security: sessionAuth,
-    requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+    requestBody: formRequest(bodySchemaOf(CSRF_FIELDS)),
     responses: {
       '303': redirect(`${done}; to /login when not signed in`),
       '404': page('Unknown provider'),
@@ -31,15 +34,7 @@ export const upstreamOpenApi: OpenApiFragment = {
         operationId: 'upstreamSignIn',
         security: [],
         summary: 'Sign in through an upstream OpenID provider: to its authorization endpoint (code, PKCE, state, nonce)',
-        parameters: [
-          {
-            name: 'return_to',
-            in: 'query',
-            required: false,
-            description: 'A local path to go to once signed in (else /home)',
-            schema: str,
-          },
-        ],
+        parameters: queryParametersOf(START_QUERY),
         responses: {
           '302': redirect('To the provider, with the checks kept in a signed cookie for the callback'),
           '404': page('Unknown provider'),
@@ -57,12 +52,7 @@ export const upstreamOpenApi: OpenApiFragment = {
         security: [],
         summary:
           "The provider's redirect URI: the code exchanged, the ID token checked, the person signed in, linked or asked to prove an account",
-        parameters: ['code', 'state', 'iss', 'error', 'error_description'].map((name) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: str,
-        })),
+        parameters: queryParametersOf(CALLBACK_QUERY),
         responses: {
           '302': redirect(
             'Signed in (30-day cookie): to return_to; to /login/verify for a second factor; to /login/link to prove an account with the same email; to /account after a link',
@@ -94,7 +84,7 @@ export const upstreamOpenApi: OpenApiFragment = {
         operationId: 'upstreamLink',
         security: [],
         summary: 'Proves the account with its password; links the provider and signs in',
-        requestBody: formRequest({ type: 'object', properties: { _csrf: str, email: str, password: str } }),
+        requestBody: formRequest(bodySchemaOf(LINK_FORM)),
         responses: {
           '302': redirect('Signed in: to where the sign-in was asked from'),
           '303': redirect(
@@ -102,6 +92,7 @@ export const upstreamOpenApi: OpenApiFragment = {
           ),
           '401': page('The page again: wrong password'),
           '409': page('The provider account was linked to someone else meanwhile'),
+          '400': page('A password over its length'),
           '429': page('Too many attempts; see Retry-After'),
           ...csrfRefusals,
           ...pageFaults,

@@ -21,12 +21,6 @@ const doc = openApiDocument as unknown as {
 const NOT_YET = new Set([
   // the sign-in pages, the account pages and the second factors
   // GitHub and the other OpenID providers
-  'providerSignIn',
-  'upstreamSignIn',
-  'upstreamCallback',
-  'upstreamLink',
-  'upstreamLinkFromAccount',
-  'upstreamUnlink',
   // seed 000's refresh, RFC 7591's registration (checked by registration.service.ts), the device page,
   // end-session's query, the development callback, the admin API's bodies
   'refreshAccessToken',
