@@ -1,7 +1,9 @@
 // The admin API's people, applications, keys and events (docs/operations.md, "The admin API"), for
 // access tokens with the admin scope; and the console's pages.
 import { ADMIN_QUERIES, CONSOLE_QUERIES } from './admin.queries';
-import { queryParametersOf } from '../common/request-fields';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
+import { CSRF_FIELDS } from '../web/csrf';
+import { CHANGE_APPLICATION_FORM, NEW_APPLICATION_FORM } from './console.fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -74,7 +76,7 @@ const consoleForm = (operationId: string, summary: string, done: string, paramet
     operationId,
     summary,
     security: sessionAuth,
-    requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+    requestBody: formRequest(bodySchemaOf(CSRF_FIELDS)),
     responses: {
       '303': redirect(`${done}; to /login when not signed in`),
       '302': redirect('An older or one-factor session: to the step-up'),
@@ -146,7 +148,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'consoleRegisterApplication',
         summary: 'Registers the application, owned by no person; the answer shows its secret, once',
         security: sessionAuth,
-        requestBody: formRequest({ type: 'object', properties: { _csrf: str } }),
+        requestBody: formRequest(bodySchemaOf(NEW_APPLICATION_FORM)),
         responses: {
           '201': page('The client id and secret, shown this once'),
           '400': page('The form again, saying what the registration refused'),
@@ -168,6 +170,7 @@ export const adminOpenApi: OpenApiFragment = {
       ),
       post: {
         ...consoleForm('consoleChangeApplication', 'Saves the name, website, redirect URIs and grants', 'To the application', []).post,
+        requestBody: formRequest(bodySchemaOf(CHANGE_APPLICATION_FORM)),
         responses: {
           ...consoleForm('consoleChangeApplication', '', 'To the application', []).post.responses,
           '400': page('The page again, saying what was refused'),

@@ -5,7 +5,8 @@
 // CSRF token, is an event naming the admin, and answers with a redirect back to the page.
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS } from '../account/activity.service';
-import { readQuery } from '../common/request-fields';
+import { readForm, readQuery } from '../common/request-fields';
+import { CHANGE_APPLICATION_FORM, NEW_APPLICATION_FORM } from './console.fields';
 import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
@@ -48,18 +49,14 @@ const NOTICES: Record<string, string> = {
 };
 
 /** The registration form as typed: every field a string, lists one per line, grants as checked. */
-function registrationForm(body: Record<string, unknown>): RegistrationForm {
-  const text = (name: string) => {
-    const value = body[name];
-    return typeof value === 'string' ? value : '';
-  };
-  const checked = ([] as unknown[]).concat(body.grant_types ?? []).filter((grant): grant is string => typeof grant === 'string');
+function registrationForm(typed: Partial<ReturnType<typeof readNewApplication>>): RegistrationForm {
+  const text = (name: Exclude<keyof RegistrationForm, 'grant_types'>) => typed[name] ?? '';
   return {
     client_name: text('client_name'),
     client_uri: text('client_uri'),
     redirect_uris: text('redirect_uris'),
     post_logout_redirect_uris: text('post_logout_redirect_uris'),
-    grant_types: checked,
+    grant_types: typed.grant_types ?? [],
     token_endpoint_auth_method: text('token_endpoint_auth_method') || DEFAULT_CLIENT_AUTH_METHOD,
     jwks_uri: text('jwks_uri'),
     jwks: text('jwks'),
@@ -70,6 +67,7 @@ function registrationForm(body: Record<string, unknown>): RegistrationForm {
     tos_uri: text('tos_uri'),
   };
 }
+const readNewApplication = (req: Request) => readForm(NEW_APPLICATION_FORM, req);
 
 const listOf = (typed: string) =>
   typed
@@ -327,7 +325,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
 
     /** Registers the application as POST /oauth/register would (owned by no person); its secret is shown on this answer only. */
     async register(req: Request, res: Response): Promise<void> {
-      const form = registrationForm(req.body as Record<string, unknown>);
+      const form = registrationForm(readNewApplication(req));
       let registered: Awaited<ReturnType<Administration['registerApplication']>>;
       try {
         registered = await admin.registerApplication(registrationOf(form), operator(req, res));
@@ -350,7 +348,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     application: (req: Request, res: Response) => showApplication(req, res),
 
     async changeApplication(req: Request, res: Response): Promise<void> {
-      const form = registrationForm(req.body as Record<string, unknown>);
+      const form = registrationForm(readForm(CHANGE_APPLICATION_FORM, req));
       const clientId = String(req.params.clientId);
       try {
         const changed = await admin.changeApplication(

@@ -86,6 +86,14 @@ export const checkedByService = (field: RequestField<string | undefined>): Reque
   read: (value) => (typeof value === 'string' ? value : undefined),
 });
 
+/** A page form's checkboxes of one name: the values checked (none, one or many), each one of `values` as the service holds them. */
+export const checkboxesField = (values: readonly string[], description: string): RequestField<string[]> => ({
+  description,
+  // One box checked sends one value; more send the name again.
+  schema: { anyOf: [{ type: 'string', enum: [...values] }, { type: 'array', items: { type: 'string', enum: [...values] } }] },
+  read: (value) => [value ?? []].flat().filter((item): item is string => typeof item === 'string'),
+});
+
 type Fields = Readonly<Record<string, RequestField<unknown>>>;
 type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]['read']> };
 

@@ -31,20 +31,6 @@ const NOT_YET = new Set([
   'registerApplication',
   'changeApplication',
   // the operator's console
-  'consoleEndSessions',
-  'consoleResetFactors',
-  'consoleDisable',
-  'consoleEnable',
-  'consoleRevokeApplication',
-  'consoleSendResetLink',
-  'consoleDeletePerson',
-  'consoleEndSession',
-  'consoleUnlock',
-  'consoleRegisterApplication',
-  'consoleChangeApplication',
-  'consoleRotateSecret',
-  'consoleDeleteApplication',
-  'consoleRotateKeys',
 ]);
 
 const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);

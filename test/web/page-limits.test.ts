@@ -105,6 +105,9 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
     'post /account/passkeys name',
     'post /login/passkey response',
     'post /account/passkeys/{id}/rename name',
+    'post /admin/applications/new client_name',
+    'post /admin/applications/new token_endpoint_auth_method',
+    'post /admin/people/{id}/disable _csrf',
   ])
     expect(walked).toContain(expected);
 });

@@ -1,0 +1,33 @@
+// The console's application form, declared once: console.controller.ts reads through these fields
+// and admin.openapi.ts states them (common/request-fields.ts). What each field takes is the
+// registration's rule (registration.service.ts, RFC 7591), answered with the form again and its words.
+import { anyTextField, checkboxesField, checkedByService, oneOfField, stringField } from '../common/request-fields';
+import { CLIENT_AUTH_METHODS, GRANT_TYPES, LIMITS } from '../oauth/protocol';
+import { CSRF_FIELDS } from '../web/csrf';
+
+const uri = (what: string) => anyTextField(`${what}: an absolute URI (empty: none)`);
+const uris = (what: string) => anyTextField(`${what}: one per line, at most ${LIMITS.urisPerClient}`);
+
+/** What both the new application's form and an application's page send. */
+const CHANGEABLE = {
+  ...CSRF_FIELDS,
+  client_name: checkedByService(stringField('The name people see', { maxLength: LIMITS.clientNameLength })),
+  client_uri: uri("The application's website"),
+  redirect_uris: uris('Redirect URIs'),
+  grant_types: checkboxesField(GRANT_TYPES, 'The grants checked'),
+};
+
+export const CHANGE_APPLICATION_FORM = CHANGEABLE;
+
+export const NEW_APPLICATION_FORM = {
+  ...CHANGEABLE,
+  post_logout_redirect_uris: uris('Where RP-initiated logout may return'),
+  token_endpoint_auth_method: checkedByService(oneOfField(CLIENT_AUTH_METHODS, 'How the application authenticates (empty: the default)')),
+  jwks_uri: uri('Where its public keys are'),
+  jwks: anyTextField('Its public keys, a JWK Set as JSON (empty: none)'),
+  backchannel_logout_uri: uri('Where back-channel logout tokens go'),
+  initiate_login_uri: uri('Where a sign-in started here goes (OIDC Core §4)'),
+  logo_uri: uri('Its logo'),
+  policy_uri: uri('Its privacy policy'),
+  tos_uri: uri('Its terms of service'),
+};
