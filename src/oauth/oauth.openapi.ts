@@ -1,5 +1,8 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import { RULES_MARK, withRulesFrom } from '../common/validation';
+import { queryParametersOf } from '../common/request-fields';
+import { CALLBACK_QUERY } from './demo/callback-debug.fields';
+import { VERIFICATION_QUERY } from './device/device.fields';
 import {
   bodyOf,
   conditional,
@@ -89,9 +92,14 @@ const withEnforcedLengths = (properties: Record<string, Schema>): Record<string,
         : schema,
     ]),
   );
+const OAUTH_RULES = 'OAuth parameters (oauth.parameters.ts lengths, protocol.ts values)';
+/** A URL parameter of an OAuth endpoint, read as its forms' are. */
+const oauthQuery = (parameter: { name: string; schema: Schema }) =>
+  withRulesFrom(OAUTH_RULES, { ...parameter, in: 'query', required: false });
+
 /** OAuth endpoints ignore parameters they do not know, but refuse a repeated, non-string or over-long one. */
 const oauthForm = (properties: Record<string, Schema>, required: string[] = []) =>
-  withRulesFrom('OAuth parameters (oauth.parameters.ts lengths, protocol.ts values)', {
+  withRulesFrom(OAUTH_RULES, {
     type: 'object',
     required,
     properties: withEnforcedLengths(properties),
@@ -229,7 +237,7 @@ function endSessionOperation(from: 'query' | 'body') {
   if (from === 'query') {
     return {
       ...shared,
-      parameters: Object.keys(endSessionParameters).map((name) => ({ name, in: 'query', required: false, schema: urlParam })),
+      parameters: Object.keys(endSessionParameters).map((name) => oauthQuery({ name, schema: urlParam })),
     };
   }
   return {
@@ -292,9 +300,7 @@ const authorizeQuery = [
       description: 'OIDC Core 6.2: where the request object is, one of the request_uris the client registered',
     },
   },
-].map((parameter) =>
-  withRulesFrom('OAuth parameters (oauth.parameters.ts lengths, protocol.ts values)', { ...parameter, in: 'query', required: false }),
-);
+].map(oauthQuery);
 
 /** The authorization request's parameters in a body, where the server's own lengths hold (there is no URL to fit). */
 const authorizeForm = (parameters: typeof authorizeQuery): Record<string, Schema> => ({
@@ -667,10 +673,13 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'deviceVerificationPage',
         summary: 'The verification page: a form with an input named user_code (filled from ?user_code=)',
         security: sessionAuth,
-        parameters: [
-          { name: 'user_code', in: 'query', required: false, schema: { type: 'string', maxLength: MAX_TYPED_USER_CODE_LENGTH } },
-        ],
-        responses: { '200': page('The form'), '302': redirect('To /login, to come back here, when not signed in'), ...pageFaults },
+        parameters: queryParametersOf(VERIFICATION_QUERY),
+        responses: {
+          '200': page('The form'),
+          '302': redirect('To /login, to come back here, when not signed in'),
+          '400': page('A user code over its length'),
+          ...pageFaults,
+        },
       },
       post: {
         tags: ['Device sign-in'],
@@ -726,12 +735,7 @@ export const oauthOpenApi: OpenApiFragment = {
         security: [],
         summary:
           'Development only (404 in production): a redirect URI that shows the authorization response and a form to exchange its code',
-        parameters: ['code', 'state', 'iss', 'error', 'error_description'].map((name) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: urlParam,
-        })),
+        parameters: queryParametersOf(CALLBACK_QUERY),
         responses: {
           '200': page('What the authorization response brought, and the exchange form'),
           '404': json(ref('Error'), 'Not served in production'),

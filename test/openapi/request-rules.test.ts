@@ -25,9 +25,6 @@ const NOT_YET = new Set([
   // end-session's query, the development callback, the admin API's bodies
   'refreshAccessToken',
   'dynamicRegistration',
-  'deviceVerificationPage',
-  'endSession',
-  'callbackDebugPage',
   'registerApplication',
   'changeApplication',
   // the operator's console

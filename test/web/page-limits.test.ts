@@ -108,6 +108,7 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
     'post /admin/applications/new client_name',
     'post /admin/applications/new token_endpoint_auth_method',
     'post /admin/people/{id}/disable _csrf',
+    'get /device ?user_code',
   ])
     expect(walked).toContain(expected);
 });

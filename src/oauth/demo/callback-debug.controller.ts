@@ -4,13 +4,12 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { bodyField } from '../../common/request-body';
+import { MAX_FIELD_LENGTH } from './callback-debug.fields';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { callbackDebugPage } from './callback-debug.page';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, exchangeCode, type CodeExchangeForm } from './demo.service';
 import { HTML_CONTENT_TYPE } from '../../web/html';
-
-const MAX_FIELD_LENGTH = 4096;
 
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : '');
 

@@ -4,6 +4,8 @@ import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { bodyField } from '../../common/request-body';
+import { readQuery } from '../../common/request-fields';
+import { VERIFICATION_QUERY } from './device.fields';
 import type { Config } from '../../config';
 import { signedInPerson } from '../../session/session.middleware';
 import { displayName } from '../../users/users.types';
@@ -44,7 +46,7 @@ export function createDeviceController(config: Config, csrf: Csrf, stores: Pick<
     },
 
     async showVerification(req: Request, res: Response): Promise<void> {
-      const typed = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, MAX_TYPED_USER_CODE_LENGTH) : undefined;
+      const typed = readQuery(VERIFICATION_QUERY, req).user_code;
       noStore(res)
         .type(HTML)
         .send(verificationPage({ csrfToken: csrf.token(req, res), userCode: typed }));
