@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
 import { matchedData } from 'express-validator';
 import type { AccessTokens } from '../common/access-tokens';
-import { InvalidRequestError } from '../common/errors';
 import { jwtClaims } from '../common/guards';
 import { noStore } from '../common/no-store';
 import { bodyField } from '../common/request-body';
 import { clientAddress } from '../common/rate-limit';
 import * as authService from './auth.service';
-
-const MAX_REFRESH_TOKEN_LENGTH = 512;
+import * as authValidation from './auth.validation';
+import { readBody } from '../common/request-fields';
 
 async function sendTokenPair(res: Response, issue: () => Promise<authService.TokenPair>): Promise<void> {
   noStore(res)
@@ -24,13 +23,8 @@ export function createAuthController(accessTokens: AccessTokens, verifyPassword:
     },
 
     async refresh(req: Request, res: Response): Promise<void> {
-      const refreshToken = bodyField(req, 'refreshToken');
-      if (refreshToken === undefined || refreshToken === null || refreshToken === '') {
-        throw new InvalidRequestError(['Missing required field: refreshToken']);
-      }
-      if (typeof refreshToken !== 'string' || refreshToken.length > MAX_REFRESH_TOKEN_LENGTH) {
-        throw new InvalidRequestError(['Invalid refresh token']);
-      }
+      // The field says "missing" itself, in seed 000's words; a body that is not an object has no token.
+      const { refreshToken } = readBody(authValidation.refresh, [], { refreshToken: bodyField(req, 'refreshToken') });
       const claims = jwtClaims(res);
       await sendTokenPair(res, () => authService.refresh(accessTokens, claims, refreshToken));
     },

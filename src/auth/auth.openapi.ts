@@ -1,5 +1,6 @@
 // Seed 000's token endpoints.
 import * as authValidation from './auth.validation';
+import { bodySchemaOf } from '../common/request-fields';
 import { bodyOf, empty, json, jsonFaults, jsonRequest, jwtAuth, type OpenApiFragment, ref, str } from '../openapi/openapi.kit';
 
 export const authOpenApi: OpenApiFragment = {
@@ -26,7 +27,7 @@ export const authOpenApi: OpenApiFragment = {
         operationId: 'refreshAccessToken',
         summary: 'A new token pair for a valid access token and its refresh token',
         security: jwtAuth,
-        requestBody: jsonRequest({ type: 'object', required: ['refreshToken'], properties: { refreshToken: str } }),
+        requestBody: jsonRequest(bodySchemaOf(authValidation.refresh, ['refreshToken'])),
         responses: {
           '201': json(ref('TokenPair'), 'A new pair'),
           '400': json(ref('Errors'), 'Missing required field: refreshToken, or Invalid refresh token'),

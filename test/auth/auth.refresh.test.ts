@@ -97,6 +97,15 @@ describe('POST /auth/refresh-token', () => {
     expect(res.body).toEqual({ errors: ['Invalid refresh token'] });
   });
 
+  it('refuses one character over the length the document states, and keeps the pair usable', async () => {
+    const { accessToken, refreshToken } = await login();
+    const { body: document } = await request(app).get('/openapi.json').expect(200);
+    const { maxLength } = document.paths['/auth/refresh-token'].post.requestBody.content['application/json'].schema.properties.refreshToken;
+    const res = await refresh(`Bearer ${accessToken}`, { refreshToken: 'r'.repeat(maxLength + 1) }).expect(400);
+    expect(res.body).toEqual({ errors: ['Invalid refresh token'] });
+    await refresh(`Bearer ${accessToken}`, { refreshToken }).expect(201);
+  });
+
   describe('Authorization header checks, before the body', () => {
     it('answers 401 with an empty body when the header is absent, even with no body', async () => {
       const res = await refresh(undefined, {}).expect(401);

@@ -23,7 +23,6 @@ const NOT_YET = new Set([
   // GitHub and the other OpenID providers
   // seed 000's refresh, RFC 7591's registration (checked by registration.service.ts), the device page,
   // end-session's query, the development callback, the admin API's bodies
-  'refreshAccessToken',
   'dynamicRegistration',
   'registerApplication',
   'changeApplication',
