@@ -22,8 +22,8 @@ import {
   type OpenApiFragment,
 } from '../openapi/openapi.kit';
 import { ACTIVITY_KINDS } from '../account/activity.service';
-import { CHANGEABLE_METADATA } from '../oauth/clients/registration.service';
-import { ADMIN_API, LIMITS } from '../oauth/protocol';
+import { CHANGEABLE_METADATA, CHANGEABLE_METADATA_FIELDS } from '../oauth/clients/registration.service';
+import { ADMIN_API } from '../oauth/protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 
 const tags = ['Admin'];
@@ -40,13 +40,6 @@ const change = (operationId: string, summary: string) => ({
 const nullableText = { type: ['string', 'null'] };
 const application = pathParam('clientId', 'A client id');
 const noApplication = json(ref('OAuthError'), 'not_found: no such application');
-/** Each field PATCH may change (registration.service.ts CHANGEABLE_METADATA, every one of them), as it is checked. */
-const CHANGEABLE_SCHEMAS: Record<(typeof CHANGEABLE_METADATA)[number], unknown> = {
-  client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
-  client_uri: { type: 'string' },
-  redirect_uris: { type: 'array', items: str, minItems: 1, maxItems: LIMITS.urisPerClient },
-  grant_types: { type: 'array', items: ref('Grant'), minItems: 1 },
-};
 
 const consoleTags = ['Operator console'];
 /** A console page: for people with the admin role and a second factor from the last 10 minutes. */
@@ -342,12 +335,7 @@ export const adminOpenApi: OpenApiFragment = {
         operationId: 'changeApplication',
         summary: `Changes ${CHANGEABLE_METADATA.join(', ')}, each checked as a registration checks it (an operator may also give the password grant)`,
         security,
-        requestBody: jsonRequest({
-          type: 'object',
-          minProperties: 1,
-          properties: CHANGEABLE_SCHEMAS,
-          additionalProperties: false,
-        }),
+        requestBody: jsonRequest({ ...bodySchemaOf(CHANGEABLE_METADATA_FIELDS), minProperties: 1, additionalProperties: false }),
         responses: {
           '200': json(ref('ClientMetadata'), 'The registration as it is now'),
           '400': json(ref('OAuthError'), 'invalid_client_metadata or invalid_redirect_uri, naming the field'),

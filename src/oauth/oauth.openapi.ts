@@ -1,6 +1,6 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import { RULES_MARK, withRulesFrom } from '../common/validation';
-import { queryParametersOf } from '../common/request-fields';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CALLBACK_QUERY } from './demo/callback-debug.fields';
 import { VERIFICATION_QUERY } from './device/device.fields';
 import {
@@ -28,10 +28,7 @@ import {
   str,
 } from '../openapi/openapi.kit';
 import {
-  ASSERTION_SIGNING_ALGORITHMS,
   CLIENT_ASSERTION_TYPE,
-  CLIENT_AUTH_METHODS,
-  REQUEST_OBJECT_ALGORITHMS,
   GRANT_TYPES,
   LIMITS,
   PERSON_CLAIMS,
@@ -41,13 +38,10 @@ import {
   PUBLIC_CLIENT_GRANTS,
   PUSHED_REQUEST_URI_PREFIX,
   DPOP_TOKEN_TYPE,
-  FAPI_PROFILES,
   RESPONSE_MODES,
   RESPONSE_TYPES,
   SCOPE_LIST_PATTERN,
   SCOPES,
-  SELF_REGISTRABLE_GRANTS,
-  SIGNING_ALGORITHMS,
   TOKEN_GRANT_TYPES,
   V1_TOKEN_GRANT_TYPES,
   maxLengthOf,
@@ -55,8 +49,8 @@ import {
 } from './protocol';
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
-import { JWKS_LIMITS } from './clients/client-keys.service';
 import { PAGE_METADATA, SIGNING_METADATA } from './clients/registration.service';
+import { CLIENT_METADATA, JWKS_SCHEMA } from './clients/client-metadata';
 import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {
@@ -107,12 +101,6 @@ const oauthForm = (properties: Record<string, Schema>, required: string[] = []) 
   });
 
 /** A client's public keys (RFC 7517 JWK Set). */
-const jwksSchema = {
-  type: 'object',
-  description: `A JWK Set of at most ${JWKS_LIMITS.registeredBytes / 1024} kB; only each key's kty, crv, x, y, n, e, kid, alg and use are kept`,
-  required: ['keys'],
-  properties: { keys: { type: 'array', minItems: 1, maxItems: JWKS_LIMITS.keys, items: { type: 'object' } } },
-};
 
 /** A request object (OIDC Core 6.1): a JWT in compact form, of at most LIMITS.requestObjectLength characters. */
 const requestObjectSchema = (maxLength: number) => ({
@@ -261,7 +249,6 @@ const v1TokenParameters = tokenParameters(V1_TOKEN_GRANT_TYPES);
 const tokenEndpointParameters = tokenParameters(TOKEN_GRANT_TYPES);
 
 /** Redirect URIs in registration metadata: https, http on loopback, or a private-use scheme. */
-const uriList = { type: 'array', items: { type: 'string', maxLength: LIMITS.redirectUriLength }, maxItems: LIMITS.urisPerClient };
 
 const authorizeQuery = [
   { name: 'response_type', schema: responseTypeEnum },
@@ -861,48 +848,11 @@ export const oauthOpenApi: OpenApiFragment = {
       additionalProperties: false,
     },
     ClientMetadataRequest: {
-      type: 'object',
+      ...bodySchemaOf(CLIENT_METADATA),
       description:
         'redirect_uris is required for the code and implicit flows; ' +
         'grant_types and response_types must agree (code needs authorization_code, the others implicit); ' +
         `a public client (none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}.`,
-      properties: {
-        redirect_uris: uriList,
-        post_logout_redirect_uris: uriList,
-        client_name: { type: 'string', minLength: 1, maxLength: LIMITS.clientNameLength, pattern: '\\S' },
-        client_uri: { type: 'string', format: 'uri' },
-        ...Object.fromEntries(PAGE_METADATA.map((field) => [field, { type: 'string', format: 'uri' }])),
-        ...Object.fromEntries(SIGNING_METADATA.map((field) => [field, { type: 'string', enum: [...SIGNING_ALGORITHMS] }])),
-        jwks: jwksSchema,
-        jwks_uri: { type: 'string', format: 'uri' },
-        token_endpoint_auth_signing_alg: { type: 'string', enum: ASSERTION_SIGNING_ALGORITHMS },
-        request_object_signing_alg: { type: 'string', enum: [...REQUEST_OBJECT_ALGORITHMS] },
-        request_uris: {
-          type: 'array',
-          items: { type: 'string', format: 'uri', maxLength: LIMITS.requestUriLength },
-          maxItems: LIMITS.urisPerClient,
-          description: 'Where request objects by reference may be (request_uri); https to public hosts in production',
-        },
-        require_pushed_authorization_requests: { type: 'boolean', description: 'RFC 9126: authorization requests must be pushed first' },
-        fapi_profile: { type: 'string', enum: [...FAPI_PROFILES], description: 'FAPI 2.0 Security Profile: its rules apply to the client' },
-        backchannel_logout_uri: { type: 'string', format: 'uri' },
-        backchannel_logout_session_required: { type: 'boolean' },
-        initiate_login_uri: {
-          type: 'string',
-          format: 'uri',
-          maxLength: LIMITS.redirectUriLength,
-          description: 'OIDC Core §4: https; a connected person’s Open link sends them there with iss',
-        },
-        grant_types: {
-          type: 'array',
-          items: { type: 'string', enum: [...SELF_REGISTRABLE_GRANTS] },
-          minItems: 1,
-          maxItems: SELF_REGISTRABLE_GRANTS.length,
-          description: 'Any grant but password, which only an operator gives',
-        },
-        response_types: { type: 'array', items: responseTypeEnum, maxItems: RESPONSE_TYPES.length },
-        token_endpoint_auth_method: { type: 'string', enum: [...CLIENT_AUTH_METHODS] },
-      },
     },
     ClientMetadata: {
       type: 'object',
@@ -931,7 +881,7 @@ export const oauthOpenApi: OpenApiFragment = {
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
         ...Object.fromEntries([...PAGE_METADATA, ...SIGNING_METADATA].map((field) => [field, str])),
-        jwks: jwksSchema,
+        jwks: JWKS_SCHEMA,
         jwks_uri: str,
         token_endpoint_auth_signing_alg: str,
         request_object_signing_alg: str,

@@ -1,8 +1,7 @@
 // Issue 35: an operation's request rules in the OpenAPI document come from the rules the server checks
-// (express-validator schemas, the query fields of common/request-fields.ts, the OAuth parameters of
+// (express-validator schemas, the fields of common/request-fields.ts, the OAuth parameters of
 // protocol.ts and oauth.parameters.ts), marked `x-request-rules` by the generators. Every query
-// parameter and request body is held to it. The operations below are not there yet: this list only
-// shrinks (an operation that gains its rules must leave it, and a new one cannot join it).
+// parameter and request body is held to it.
 import { RULES_MARK } from '../../src/common/validation';
 import { openApiDocument } from '../../src/openapi/openapi.document';
 
@@ -16,18 +15,6 @@ const doc = openApiDocument as unknown as {
   paths: Record<string, Record<string, Operation> & { parameters?: Operation['parameters'] }>;
   components: { schemas: Record<string, Schema> };
 };
-
-/** Page forms and queries whose fields are still checked by hand in their controllers. */
-const NOT_YET = new Set([
-  // the sign-in pages, the account pages and the second factors
-  // GitHub and the other OpenID providers
-  // seed 000's refresh, RFC 7591's registration (checked by registration.service.ts), the device page,
-  // end-session's query, the development callback, the admin API's bodies
-  'dynamicRegistration',
-  'registerApplication',
-  'changeApplication',
-  // the operator's console
-]);
 
 const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
 const generated = (schema: Schema): boolean => {
@@ -51,11 +38,6 @@ function handWritten(): string[] {
   );
 }
 
-it('states no request rule by hand, but for the operations still listed', () => {
-  expect(handWritten().filter((operation) => !NOT_YET.has(operation))).toEqual([]);
-});
-
-it('lists no operation whose rules are generated now (the list only shrinks)', () => {
-  const byHand = new Set(handWritten());
-  expect([...NOT_YET].filter((operation) => !byHand.has(operation))).toEqual([]);
+it('states no request rule by hand: every query parameter and body comes from what the server reads', () => {
+  expect(handWritten()).toEqual([]);
 });

@@ -1,35 +1,39 @@
 // RFC 7591 dynamic client registration and RFC 7592 reading and deleting a registration. The client
 // metadata is checked here (the RFC's error codes, not the users' validation format); a registration
 // access token, shown once and stored as a hash, manages the registration afterwards.
-import { NO_STORE } from '../../common/no-store';
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../common/errors';
+import { readBody } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
 import { isIP } from 'node:net';
 import { randomToken, seal, sha256 } from '../../common/crypto';
 import { isPrivateAddress } from '../../common/guarded-fetch';
 import { CLIENT_SECRET_PURPOSE, type JwtContext } from './client-assertions.service';
-import { JWKS_LIMITS, jwksProblem, publicKeysOf } from './client-keys.service';
+import {
+  ASSERTION_ALGORITHM_RULE,
+  BACKCHANNEL_RULE,
+  CHANGEABLE_METADATA_FIELDS,
+  CLIENT_METADATA,
+  INITIATE_LOGIN_RULE,
+  JWKS_URI_RULE,
+  invalid,
+  isWebAddress,
+  redirectUriError,
+} from './client-metadata';
+
+export { CHANGEABLE_METADATA_FIELDS, RegistrationError } from './client-metadata';
+import { publicKeysOf } from './client-keys.service';
 import {
   ASSERTION_ALGORITHMS,
-  CLIENT_AUTH_METHODS,
   isAssertionMethod,
-  REQUEST_OBJECT_ALGORITHMS,
   DEFAULT_CLIENT_AUTH_METHOD,
   DEFAULT_REGISTRATION_GRANTS,
   FAPI_ALGORITHMS,
   FAPI_GRANTS,
-  FAPI_PROFILES,
   FAPI_SIGNING_ALGORITHM,
-  GRANT_TYPES,
-  SELF_REGISTRABLE_GRANTS,
-  LIMITS,
   PUBLIC_CLIENT_GRANTS,
   RESPONSE_TYPE_GRANTS,
   allowsResponseType,
   RESPONSE_TYPES,
-  SIGNING_ALGORITHMS,
-  isSigningAlgorithm,
   type ClientAuthMethod,
   type GrantType,
   type ResponseType,
@@ -37,26 +41,7 @@ import {
 import { webOriginsOf } from './client-origins.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument, RegisteredMetadata } from './clients.model';
-import {
-  insertWithinCap,
-  isRegistrableRedirectUri,
-  normalizeRedirectUri,
-  REDIRECT_URI_RULE,
-  removeClient,
-  update,
-  type ClientDetails,
-  type ClientRemovedHook,
-} from './clients.service';
-
-const MAX_URIS = LIMITS.urisPerClient;
-const MAX_NAME_LENGTH = LIMITS.clientNameLength;
-
-/** RFC 7591 §3.2.2 errors. */
-export class RegistrationError extends AppError {
-  constructor(error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) {
-    super(400, { error, error_description: description }, NO_STORE);
-  }
-}
+import { insertWithinCap, removeClient, update, type ClientDetails, type ClientRemovedHook } from './clients.service';
 
 /** A registration as RFC 7591 §3.2.1 answers it: the stored metadata (RegisteredMetadata) under its own names, and the rest. */
 export interface ClientMetadata extends RegisteredMetadata {
@@ -84,9 +69,6 @@ export const SIGNING_METADATA = [
 
 /** The client's own pages (RFC 7591 §2): http(s) addresses the consent page links to (and shows the logo of). */
 export const PAGE_METADATA = ['logo_uri', 'policy_uri', 'tos_uri'] as const;
-const isWebAddress = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= LIMITS.redirectUriLength && /^https?:/.test(normalizeRedirectUri(value) ?? '');
-
 /**
  * An address this server will call (jwks_uri, backchannel_logout_uri): https on a host that is not a
  * private address; outside production (`allowPrivate`) http and loopback too. Names are checked again
@@ -100,142 +82,93 @@ function isCallableAddress(value: unknown, allowPrivate: boolean): value is stri
   return url.protocol === 'https:' && (isIP(host) === 0 || !isPrivateAddress(host));
 }
 
-const invalid = (description: string) => new RegistrationError('invalid_client_metadata', description);
-
-function stringList(value: unknown, name: string, check: (item: string) => boolean, error = invalid): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length > MAX_URIS || !value.every((item): item is string => typeof item === 'string')) {
-    throw invalid(`${name} must be a list of at most ${MAX_URIS} strings`);
-  }
-  const bad = value.find((item) => !check(item));
-  if (bad !== undefined) throw error(`${name} has a value this server does not accept: ${bad.slice(0, 200)}`);
-  return [...new Set(value)];
-}
-
-const redirectUriError = (description: string) => new RegistrationError('invalid_redirect_uri', `${description} (${REDIRECT_URI_RULE})`);
+type Metadata = ReturnType<typeof readBody<typeof CLIENT_METADATA>>;
 
 /**
  * The client's keys and the algorithms it signs with (RFC 7591 §2, OIDC Dynamic Registration §2):
  * `jwks` or `jwks_uri` (never both; private_key_jwt needs one), and algorithms this server checks.
  */
-function readKeyMetadata(input: Record<string, unknown>, authMethod: ClientAuthMethod, allowPrivate: boolean): RegisteredMetadata {
+function readKeyMetadata(input: Metadata, authMethod: ClientAuthMethod, allowPrivate: boolean): RegisteredMetadata {
   const metadata: RegisteredMetadata = {};
-  if (input.jwks !== undefined && input.jwks_uri !== undefined) throw invalid('Send jwks or jwks_uri, not both');
-  if (input.jwks !== undefined) {
-    if (JSON.stringify(input.jwks).length > JWKS_LIMITS.registeredBytes)
-      throw invalid(`jwks must be at most ${JWKS_LIMITS.registeredBytes / 1024} kB: register a jwks_uri for larger sets`);
-    const problem = jwksProblem(input.jwks);
-    if (problem) throw invalid(`jwks ${problem}`);
-    metadata.jwks = { keys: publicKeysOf(input.jwks as { keys: unknown[] }) };
-  }
+  if (input.jwks !== undefined) metadata.jwks = { keys: publicKeysOf(input.jwks) };
   if (input.jwks_uri !== undefined) {
-    if (!isCallableAddress(input.jwks_uri, allowPrivate)) throw invalid('jwks_uri must be an https URL of a public host');
+    if (!isCallableAddress(input.jwks_uri, allowPrivate)) throw invalid(JWKS_URI_RULE);
     metadata.jwks_uri = input.jwks_uri;
   }
   if (authMethod === 'private_key_jwt' && !metadata.jwks && !metadata.jwks_uri) throw invalid('private_key_jwt needs jwks or jwks_uri');
   const signing = input.token_endpoint_auth_signing_alg;
   if (signing !== undefined) {
     const allowed: readonly string[] = isAssertionMethod(authMethod) ? ASSERTION_ALGORITHMS[authMethod] : [];
-    if (typeof signing !== 'string' || !allowed.includes(signing))
-      throw invalid(
-        `token_endpoint_auth_signing_alg must go with private_key_jwt (${ASSERTION_ALGORITHMS.private_key_jwt.join(', ')}) or client_secret_jwt (HS256)`,
-      );
+    if (!allowed.includes(signing)) throw invalid(ASSERTION_ALGORITHM_RULE);
     metadata.token_endpoint_auth_signing_alg = signing;
   }
   const requestAlg = input.request_object_signing_alg;
   if (requestAlg !== undefined) {
-    if (typeof requestAlg !== 'string' || !(REQUEST_OBJECT_ALGORITHMS as readonly string[]).includes(requestAlg))
-      throw invalid(`request_object_signing_alg must be one of ${REQUEST_OBJECT_ALGORITHMS.join(', ')}`);
     if (requestAlg.startsWith('HS') && authMethod !== 'client_secret_jwt') throw invalid('HS256 request objects need client_secret_jwt');
     metadata.request_object_signing_alg = requestAlg;
   }
-  const requestUris = stringList(input.request_uris, 'request_uris', (uri) => isRequestUri(uri, allowPrivate));
+  // OIDC Dynamic Client Registration §2: each an address this server may call, its fragment (the client's own) set aside.
+  const requestUris = input.request_uris;
+  const uncallable = requestUris?.find((uri) => !isCallableAddress(uri.split('#', 1)[0], allowPrivate));
+  if (uncallable !== undefined) throw invalid(`request_uris has a value this server does not accept: ${uncallable.slice(0, 200)}`);
   if (requestUris) metadata.request_uris = requestUris;
-  const pushOnly = input.require_pushed_authorization_requests;
-  if (pushOnly !== undefined) {
-    if (typeof pushOnly !== 'boolean') throw invalid('require_pushed_authorization_requests must be true or false');
-    metadata.require_pushed_authorization_requests = pushOnly;
-  }
+  if (input.require_pushed_authorization_requests !== undefined)
+    metadata.require_pushed_authorization_requests = input.require_pushed_authorization_requests;
   return metadata;
 }
 
-/**
- * A `request_uris` entry (OIDC Dynamic Client Registration §2): at most LIMITS.requestUriLength
- * characters, an address this server may call once its fragment (the client's own) is set aside.
- */
-const isRequestUri = (uri: string, allowPrivate: boolean): boolean =>
-  uri.length <= LIMITS.requestUriLength && isCallableAddress(uri.split('#', 1)[0], allowPrivate);
-
 /** OpenID Connect Back-Channel Logout 1.0 §2.2: where to post logout tokens (https; http on loopback outside production). */
-function readLogoutMetadata(input: Record<string, unknown>, allowPrivate: boolean): RegisteredMetadata {
+function readLogoutMetadata(input: Metadata, allowPrivate: boolean): RegisteredMetadata {
   const metadata: RegisteredMetadata = {};
   const uri = input.backchannel_logout_uri;
   if (uri !== undefined) {
-    if (!isCallableAddress(uri, allowPrivate))
-      throw invalid('backchannel_logout_uri must be an https URL of a public host, without a fragment');
+    if (!isCallableAddress(uri, allowPrivate)) throw invalid(BACKCHANNEL_RULE);
     metadata.backchannel_logout_uri = uri;
   }
-  const sessionRequired = input.backchannel_logout_session_required;
-  if (sessionRequired !== undefined) {
-    if (typeof sessionRequired !== 'boolean') throw invalid('backchannel_logout_session_required must be true or false');
-    metadata.backchannel_logout_session_required = sessionRequired;
-  }
+  if (input.backchannel_logout_session_required !== undefined)
+    metadata.backchannel_logout_session_required = input.backchannel_logout_session_required;
   return metadata;
 }
 
-/** The checked metadata of a registration request. */
+/** The checked metadata of a registration request: each member as CLIENT_METADATA reads it, then how they go together. */
 function readMetadata(body: unknown, allowPrivate: boolean) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
-  const input = body as Record<string, unknown>;
-  const method = input.token_endpoint_auth_method ?? DEFAULT_CLIENT_AUTH_METHOD;
-  if (!CLIENT_AUTH_METHODS.includes(method as ClientAuthMethod))
-    throw invalid(`token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
-  const authMethod = method as ClientAuthMethod;
-  const grants = (stringList(input.grant_types, 'grant_types', (grant) =>
-    (SELF_REGISTRABLE_GRANTS as readonly string[]).includes(grant),
-  ) ?? [...DEFAULT_REGISTRATION_GRANTS]) as GrantType[];
-  if (grants.length === 0) throw invalid('grant_types must name at least one grant type');
+  if ('jwks' in body && 'jwks_uri' in body) throw invalid('Send jwks or jwks_uri, not both');
+  const input = readBody(CLIENT_METADATA, [], body);
+  const authMethod = input.token_endpoint_auth_method ?? DEFAULT_CLIENT_AUTH_METHOD;
+  const grants = input.grant_types ?? [...DEFAULT_REGISTRATION_GRANTS];
   if (authMethod === 'none' && !grants.every((grant) => PUBLIC_CLIENT_GRANTS.includes(grant))) {
     throw invalid(`A public client (token_endpoint_auth_method none) may use only ${PUBLIC_CLIENT_GRANTS.join(', ')}`);
   }
-  const responseTypes =
-    (stringList(input.response_types, 'response_types', (type) => type in RESPONSE_TYPE_GRANTS) as ResponseType[] | undefined) ??
-    (grants.includes('authorization_code') ? ['code'] : []);
+  const responseTypes = input.response_types ?? (grants.includes('authorization_code') ? ['code'] : []);
   const missing = responseTypes.find((type) => !allowsResponseType(grants, type));
   if (missing) throw invalid(`response_type ${missing} needs the grant types ${RESPONSE_TYPE_GRANTS[missing].join(' and ')}`);
-  const redirectUris = stringList(input.redirect_uris, 'redirect_uris', isRegistrableRedirectUri, redirectUriError) ?? [];
+  const redirectUris = input.redirect_uris ?? [];
   if (responseTypes.length > 0 && redirectUris.length === 0)
     throw redirectUriError('redirect_uris is required for the code and implicit flows');
-  const postLogoutRedirectUris =
-    stringList(input.post_logout_redirect_uris, 'post_logout_redirect_uris', isRegistrableRedirectUri, redirectUriError) ?? [];
-  const name = input.client_name ?? 'Unnamed application';
-  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH)
-    throw invalid(`client_name must be 1 to ${MAX_NAME_LENGTH} characters`);
-  const website = input.client_uri;
-  if (website !== undefined && !isWebAddress(website)) throw invalid('client_uri must be an http(s) URL');
   const metadata: RegisteredMetadata = {};
-  for (const field of PAGE_METADATA) {
+  for (const field of [...PAGE_METADATA, ...SIGNING_METADATA]) {
     const value = input[field];
-    if (value === undefined) continue;
-    if (!isWebAddress(value)) throw invalid(`${field} must be an http(s) URL`);
-    metadata[field] = value;
-  }
-  for (const field of SIGNING_METADATA) {
-    const value = input[field];
-    if (value === undefined) continue;
-    if (!isSigningAlgorithm(value)) throw invalid(`${field} must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
-    metadata[field] = value;
+    if (value !== undefined) Object.assign(metadata, { [field]: value });
   }
   // OIDC Dynamic Client Registration §2: https (http too outside production, for loopback development).
   const initiate = input.initiate_login_uri;
   if (initiate !== undefined) {
-    if (!isWebAddress(initiate) || (!allowPrivate && !initiate.startsWith('https:')) || initiate.includes('#'))
-      throw invalid('initiate_login_uri must be an https URL without a fragment');
+    if (!allowPrivate && !initiate.startsWith('https:')) throw invalid(INITIATE_LOGIN_RULE);
     metadata.initiate_login_uri = initiate;
   }
   Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate), readLogoutMetadata(input, allowPrivate));
   if (input.fapi_profile !== undefined) applyFapiProfile(input.fapi_profile, { authMethod, grants, responseTypes, metadata });
-  return { authMethod, grants, responseTypes, redirectUris, postLogoutRedirectUris, name: name.trim(), website, metadata };
+  return {
+    authMethod,
+    grants,
+    responseTypes,
+    redirectUris,
+    postLogoutRedirectUris: input.post_logout_redirect_uris ?? [],
+    name: input.client_name ?? 'Unnamed application',
+    website: input.client_uri,
+    metadata,
+  };
 }
 
 /**
@@ -247,7 +180,6 @@ function applyFapiProfile(
   profile: unknown,
   client: { authMethod: ClientAuthMethod; grants: GrantType[]; responseTypes: ResponseType[]; metadata: RegisteredMetadata },
 ): void {
-  if (!(FAPI_PROFILES as readonly unknown[]).includes(profile)) throw invalid(`fapi_profile must be ${FAPI_PROFILES.join(' or ')}`);
   if (client.authMethod !== 'private_key_jwt') throw invalid('A FAPI 2.0 client authenticates with private_key_jwt');
   if (!client.grants.every((grant) => FAPI_GRANTS.includes(grant)))
     throw invalid(`A FAPI 2.0 client may use only ${FAPI_GRANTS.join(', ')}`);
@@ -325,7 +257,7 @@ export async function metadataOf(clientId: string, issuer: string): Promise<Clie
 }
 
 /** What an operator may change of a registration (the console's edit form, the admin API's PATCH), by RFC 7591's names. */
-export const CHANGEABLE_METADATA = ['client_name', 'client_uri', 'redirect_uris', 'grant_types'] as const;
+export const CHANGEABLE_METADATA = Object.keys(CHANGEABLE_METADATA_FIELDS) as (keyof typeof CHANGEABLE_METADATA_FIELDS)[];
 export type RegistrationChanges = Partial<Record<(typeof CHANGEABLE_METADATA)[number], unknown>>;
 
 /**
@@ -333,22 +265,15 @@ export type RegistrationChanges = Partial<Record<(typeof CHANGEABLE_METADATA)[nu
  * (an operator may also allow the password grant, which nobody registers for themselves); null when
  * there is no such client. Throws RegistrationError naming the first field refused.
  */
-export async function change(clientId: string, input: RegistrationChanges): Promise<ClientDetails | null> {
-  const name = input.client_name;
-  if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH))
-    throw invalid(`client_name must be 1 to ${MAX_NAME_LENGTH} characters`);
-  const website = input.client_uri;
-  if (website !== undefined && website !== '' && !isWebAddress(website)) throw invalid('client_uri must be an http(s) URL');
-  const redirectUris = stringList(input.redirect_uris, 'redirect_uris', isRegistrableRedirectUri, redirectUriError);
-  if (redirectUris?.length === 0) throw redirectUriError('redirect_uris must keep at least one address');
-  const grants = stringList(input.grant_types, 'grant_types', (grant) => (GRANT_TYPES as readonly string[]).includes(grant));
-  if (grants?.length === 0) throw invalid('grant_types must name at least one grant type');
+export async function change(clientId: string, changes: RegistrationChanges): Promise<ClientDetails | null> {
+  const input = readBody(CHANGEABLE_METADATA_FIELDS, [], changes);
+  const { client_name: name, client_uri: website, redirect_uris: redirectUris, grant_types: grants } = input;
   try {
     return await update(clientId, {
-      ...(typeof name === 'string' && { name: name.trim() }),
-      ...(typeof website === 'string' && { website }),
+      ...(name !== undefined && { name }),
+      ...(website !== undefined && { website }),
       ...(redirectUris && { redirect_uris: redirectUris }),
-      ...(grants && { grants: grants as GrantType[] }),
+      ...(grants && { grants }),
     });
   } catch (err) {
     // A public client asked for a grant it may not use.
