@@ -90,7 +90,12 @@ export const checkedByService = (field: RequestField<string | undefined>): Reque
 export const checkboxesField = (values: readonly string[], description: string): RequestField<string[]> => ({
   description,
   // One box checked sends one value; more send the name again.
-  schema: { anyOf: [{ type: 'string', enum: [...values] }, { type: 'array', items: { type: 'string', enum: [...values] } }] },
+  schema: {
+    anyOf: [
+      { type: 'string', enum: [...values] },
+      { type: 'array', items: { type: 'string', enum: [...values] } },
+    ],
+  },
   read: (value) => [value ?? []].flat().filter((item): item is string => typeof item === 'string'),
 });
 
