@@ -1,7 +1,8 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
 import { RULES_MARK, withRulesFrom } from '../common/validation';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
-import { CALLBACK_QUERY } from './demo/callback-debug.fields';
+import { CALLBACK_EXCHANGE_FORM, CALLBACK_QUERY } from './demo/callback-debug.fields';
+import { REVOKE_FORM } from '../web/applications';
 import { VERIFICATION_QUERY } from './device/device.fields';
 import {
   bodyOf,
@@ -217,7 +218,7 @@ function endSessionOperation(from: 'query' | 'body') {
     responses: {
       '200': page('Confirmation form, or "Signed out"'),
       '303': redirect('To the registered post_logout_redirect_uri, with state'),
-      '400': page('Bad id_token_hint, client_id not its audience, or a post_logout_redirect_uri not registered'),
+      '400': page('Bad id_token_hint, client_id not its audience, a post_logout_redirect_uri not registered, or a confirm other than yes'),
       '403': page('Missing or wrong CSRF token (signed in)'),
       ...pageFaults,
     },
@@ -574,10 +575,10 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'revokeConnectedApplicationFromHome',
         summary: "The Revoke button of /home: forgets the consent and ends the person's tokens for the client",
         security: sessionAuth,
-        requestBody: formRequest(oauthForm({ _csrf: param }, ['_csrf'])),
+        requestBody: formRequest(bodySchemaOf(REVOKE_FORM)),
         responses: {
           '303': redirect('Back to /home (or to /login when not signed in)'),
-          '400': page('Malformed path'),
+          '400': page('Malformed path, or a back other than /home or /account'),
           '403': page('Missing or wrong CSRF token'),
           '413': page('Body over 100 kB'),
           ...pageFaults,
@@ -734,13 +735,10 @@ export const oauthOpenApi: OpenApiFragment = {
         operationId: 'callbackDebugExchange',
         security: [],
         summary: "Development only: exchanges a code at this server's token endpoint and shows the request and the response",
-        requestBody: formRequest(
-          oauthForm({ _csrf: param, code: param, redirect_uri: param, client_id: param, client_secret: param, code_verifier: param }, [
-            '_csrf',
-          ]),
-        ),
+        requestBody: formRequest(bodySchemaOf(CALLBACK_EXCHANGE_FORM)),
         responses: {
           '200': page("The token endpoint's answer, the ID token's claims decoded"),
+          '400': page('A field over its length'),
           '403': page('Missing or wrong CSRF token'),
           '404': json(ref('Error'), 'Not served in production'),
           '413': page('Body over 100 kB'),

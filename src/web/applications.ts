@@ -1,7 +1,14 @@
 // The connected applications list of /home and /account: each application the person authorized,
 // what it may do, and a Revoke button.
+import { oneOfField, onPage } from '../common/request-fields';
+import { CSRF_FIELDS } from './csrf';
 import { html } from './html';
 import { csrfField } from './layout';
+
+const BACK = ['/home', '/account'] as const;
+
+/** The Revoke button's form: its CSRF token, and the page it came from (/home when none). */
+export const REVOKE_FORM = { ...CSRF_FIELDS, back: onPage(oneOfField(BACK, 'The page to come back to')) };
 
 /** An application the person authorized, as /home lists it. */
 export interface ConnectedApplicationView {
@@ -44,7 +51,7 @@ const day = (date: Date) => {
 };
 
 /** The list with a Revoke button each; the form comes back to `back` (/home or /account). */
-export function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string, back: '/home' | '/account') {
+export function connectedApplications(applications: ConnectedApplicationView[], csrfToken: string, back: (typeof BACK)[number]) {
   if (applications.length === 0) return html`<p>No application has access to your account.</p>`;
   return html`<ul class="apps">${applications.map(
     (app) => html`<li>

@@ -1,7 +1,7 @@
-// Every rule the OpenAPI document states for a page's query or form (and for the JSON the pages'
-// scripts post) is the one the server holds a value to: walking the document, one character over a
-// field's maxLength, or a value not among its enum, is refused with a 400, and a wrong-length CSRF
-// token with a 403 (issue 35). The walker is an operator signed in with a second factor just now, so
+// Every rule the OpenAPI document states for a page's query or form (its fields, or the OAuth
+// parameters of a form a page posts, and the JSON the pages' scripts post) is the one the server holds
+// a value to: walking the document, one character over a field's maxLength, or a value not among its
+// enum, is refused with a 400, and a wrong-length CSRF token with a 403 (issue 35). The walker is an operator signed in with a second factor just now, so
 // no page sends it to sign in or to confirm before the form is read.
 import request from 'supertest';
 import { RULES_MARK } from '../../src/common/validation';
@@ -73,11 +73,16 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
         answers.push({ walked: `${method} ${path} ?${parameter.name}`, status, expected: 400 });
       }
       for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
-        if (!FROM_FIELDS.test(schema[RULES_MARK] ?? '')) continue;
+        // The pages' fields, and the OAuth forms a page posts (consent, the device page, end-session's).
+        const pageForm = schema.properties?._csrf !== undefined;
+        if (!FROM_FIELDS.test(schema[RULES_MARK] ?? '') && !pageForm) continue;
         for (const [name, field] of Object.entries(schema.properties ?? {})) {
           const value = name === '_csrf' ? 'a'.repeat(csrf.length + 1) : refusedValue(field);
           if (value === undefined) continue;
-          const body = { _csrf: csrf, [name]: value };
+          // An anonymous form's token is its page's (a signed cookie) where the path is not under the session.
+          const page = method === 'post' && !filled(path).includes('/admin/') ? await agent.get(filled(path)) : undefined;
+          const token = page?.status === 200 && page.text.includes('name="_csrf"') ? csrfFrom(page.text) : csrf;
+          const body = { _csrf: token, [name]: value };
           const { status } = await agent
             .post(filled(path))
             .type(type === 'application/json' ? 'json' : 'form')
@@ -109,6 +114,10 @@ it('refuses a value over each rule the document states for the pages, and a CSRF
     'post /admin/applications/new token_endpoint_auth_method',
     'post /admin/people/{id}/disable _csrf',
     'get /device ?user_code',
+    'post /device user_code',
+    'post /oauth/end-session confirm',
+    'post /home/applications/{clientId}/revoke back',
+    'post /oauth/callback-debug client_secret',
   ])
     expect(walked).toContain(expected);
 });

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { bodyField } from '../../common/request-body';
-import { MAX_FIELD_LENGTH } from './callback-debug.fields';
+import { readForm } from '../../common/request-fields';
+import { CALLBACK_EXCHANGE_FORM, MAX_FIELD_LENGTH } from './callback-debug.fields';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { callbackDebugPage } from './callback-debug.page';
@@ -45,12 +45,13 @@ export function createCallbackDebugController(config: Config, csrf: Csrf) {
     },
 
     async exchange(req: Request, res: Response): Promise<void> {
+      const typed = readForm(CALLBACK_EXCHANGE_FORM, req);
       const form: CodeExchangeForm = {
-        code: text(bodyField(req, 'code')),
-        redirect_uri: text(bodyField(req, 'redirect_uri')),
-        client_id: text(bodyField(req, 'client_id')),
-        client_secret: text(bodyField(req, 'client_secret')),
-        code_verifier: text(bodyField(req, 'code_verifier')),
+        code: typed.code ?? '',
+        redirect_uri: typed.redirect_uri ?? '',
+        client_id: typed.client_id ?? '',
+        client_secret: typed.client_secret ?? '',
+        code_verifier: typed.code_verifier ?? '',
       };
       // This server's own listener, whatever PUBLIC_URL says (a proxy in front may not be reachable from here).
       const result = await exchangeCode(`http://127.0.0.1:${req.socket.localPort}/oauth/token`, form);

@@ -1,7 +1,8 @@
-// The development callback's query, declared once for oauth.openapi.ts (common/request-fields.ts): the
+// The development callback's query and exchange form, declared once (common/request-fields.ts): the
 // page shows every parameter that came, each cut at MAX_FIELD_LENGTH, and these are the ones an
-// authorization response brings.
-import { anyTextField } from '../../common/request-fields';
+// authorization response brings; the form sends the token request's parameters.
+import { anyTextField, onPage, stringField } from '../../common/request-fields';
+import { CSRF_FIELDS } from '../../web/csrf';
 
 export const MAX_FIELD_LENGTH = 4096;
 
@@ -11,3 +12,14 @@ export const CALLBACK_QUERY = Object.fromEntries(
     anyTextField(`Shown as it came (cut at ${MAX_FIELD_LENGTH} characters), as any other parameter is`),
   ]),
 );
+
+/** The exchange form: what the token request will carry, each at most MAX_FIELD_LENGTH characters. */
+const exchanged = (name: string) => onPage(stringField(`The token request's ${name}`, { maxLength: MAX_FIELD_LENGTH }));
+export const CALLBACK_EXCHANGE_FORM = {
+  ...CSRF_FIELDS,
+  code: exchanged('code'),
+  redirect_uri: exchanged('redirect_uri'),
+  client_id: exchanged('client_id'),
+  client_secret: exchanged('client_secret'),
+  code_verifier: exchanged('code_verifier'),
+};

@@ -5,7 +5,8 @@ import { NotFoundError } from '../../common/errors';
 import { jwtClaims } from '../../common/guards';
 import { matchedData } from 'express-validator';
 import { noStore } from '../../common/no-store';
-import { bodyField } from '../../common/request-body';
+import { readForm } from '../../common/request-fields';
+import { REVOKE_FORM } from '../../web/applications';
 import { LIMITS } from '../protocol';
 import { signedInPerson } from '../../session/session.middleware';
 import * as grantsService from './grants.service';
@@ -13,13 +14,14 @@ import * as grantsService from './grants.service';
 const jwtUser = (res: Response) => jwtClaims(res).userId;
 
 export async function revokeFromHome(req: Request<{ clientId: string }>, res: Response): Promise<void> {
+  const { back = '/home' } = readForm(REVOKE_FORM, req);
   try {
     await grantsService.revoke(signedInPerson(res)._id, req.params.clientId);
   } catch (err) {
     // Already revoked (another tab, another instance): the page shows what is left either way.
     if (!(err instanceof NotFoundError)) throw err;
   }
-  res.redirect(303, bodyField(req, 'back') === '/account' ? '/account' : '/home');
+  res.redirect(303, back);
 }
 
 /** GET /oauth/grants: a page of the caller's connected applications. */

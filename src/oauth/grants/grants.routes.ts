@@ -6,6 +6,7 @@ import { requireJwt } from '../../common/guards';
 import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { pageFormBody } from '../../web/form-body';
+import { pageRefusals } from '../../web/layout';
 import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
@@ -29,6 +30,7 @@ export function createGrantsRouter(
     csrf.require,
     requireSession(),
     grantsController.revokeFromHome,
+    pageRefusals,
   );
   router.get('/oauth/grants', jwt, validate(listGrants), grantsController.listFor(clients));
   router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke);

@@ -44,6 +44,8 @@ export function createEndSessionController(
   return {
     async endSession(req: Request, res: Response): Promise<void> {
       const parameters = readParameters(req);
+      // The confirmation form's button says yes; nothing else confirms (or is asked again).
+      if (parameters.confirm !== undefined && parameters.confirm !== 'yes') throw refused('confirm, when sent, must be yes.');
       const hint = parameters.id_token_hint ? await idTokens.verifyHint(parameters.id_token_hint) : null;
       if (parameters.id_token_hint && !hint) throw refused('The id_token_hint was not issued by this server.');
       const hintClient = Array.isArray(hint?.aud) ? hint.aud[0] : hint?.aud;
