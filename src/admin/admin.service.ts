@@ -2,7 +2,6 @@
 // console's pages: each change is an event in the person's activity naming who made it.
 import type { ActivityKind, ActivityLog, EventFilter } from '../account/activity.service';
 import type { Accounts } from '../account/account.service';
-import { NotFoundError } from '../common/errors';
 import type { Config } from '../config';
 import * as factorsService from '../factors/factors.service';
 import * as clientsService from '../oauth/clients/clients.service';
@@ -123,12 +122,7 @@ export function createAdministration(
 
     /** Forgets the person's consent for the client and ends its tokens; false when there was none. */
     async revokeApplication(userId: string, clientId: string, by: Operator): Promise<boolean> {
-      try {
-        await grantsService.revoke(userId, clientId);
-      } catch (err) {
-        if (err instanceof NotFoundError) return false;
-        throw err;
-      }
+      if (!(await grantsService.revoke(userId, clientId))) return false;
       await record(userId, 'application-revoked', `access of ${clientId} ended`, by);
       return true;
     },

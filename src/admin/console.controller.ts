@@ -102,9 +102,6 @@ function registrationOf(form: RegistrationForm): Record<string, unknown> {
   return body;
 }
 
-/** A refusal of a registration or change, in words for the form (RFC 7591's description). */
-const refusalOf = (err: RegistrationError) => (err.body as { error_description: string }).error_description;
-
 /** The notice of a change just made (`done`); none for an unknown one. */
 const noticeOf = (done: string | undefined): string | undefined =>
   done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
@@ -323,16 +320,22 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
 
     newApplication: (req: Request, res: Response) => newApplication(req, res, registrationForm({})),
 
+    /** A registration's refusal on the new application's form: the form again, as typed, saying what was refused. */
+    registrationRefused(err: unknown, req: Request, res: Response, next: (err: unknown) => void): void {
+      if (!(err instanceof RegistrationError)) return next(err);
+      newApplication(req, res, registrationForm(readNewApplication(req)), 400, err.message);
+    },
+
+    /** A change's refusal on the application's page: the page again, saying what was refused. */
+    async changeRefused(err: unknown, req: Request, res: Response, next: (err: unknown) => void): Promise<void> {
+      if (!(err instanceof RegistrationError)) return next(err);
+      await showApplication(req, res, 400, err.message);
+    },
+
     /** Registers the application as POST /oauth/register would (owned by no person); its secret is shown on this answer only. */
     async register(req: Request, res: Response): Promise<void> {
       const form = registrationForm(readNewApplication(req));
-      let registered: Awaited<ReturnType<Administration['registerApplication']>>;
-      try {
-        registered = await admin.registerApplication(registrationOf(form), operator(req, res));
-      } catch (err) {
-        if (err instanceof RegistrationError) return newApplication(req, res, form, 400, refusalOf(err));
-        throw err;
-      }
+      const registered = await admin.registerApplication(registrationOf(form), operator(req, res));
       send(
         res.status(201),
         secretPage({
@@ -350,22 +353,14 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     async changeApplication(req: Request, res: Response): Promise<void> {
       const form = registrationForm(readForm(CHANGE_APPLICATION_FORM, req));
       const clientId = String(req.params.clientId);
-      try {
-        const changed = await admin.changeApplication(
-          clientId,
-          {
-            client_name: form.client_name,
-            client_uri: form.client_uri,
-            redirect_uris: listOf(form.redirect_uris),
-            grant_types: form.grant_types,
-          },
-          operator(req, res),
-        );
-        if (!changed) throw pageError(404, 'No such application', 'No application here has that client id.');
-      } catch (err) {
-        if (err instanceof RegistrationError) return showApplication(req, res, 400, refusalOf(err));
-        throw err;
-      }
+      const changes = {
+        client_name: form.client_name,
+        client_uri: form.client_uri,
+        redirect_uris: listOf(form.redirect_uris),
+        grant_types: form.grant_types,
+      };
+      if (!(await admin.changeApplication(clientId, changes, operator(req, res))))
+        throw pageError(404, 'No such application', 'No application here has that client id.');
       res.redirect(303, `/admin/applications/${encodeURIComponent(clientId)}?done=saved`);
     },
 

@@ -33,11 +33,11 @@ export function createConsoleRouter(
   router
     .route('/admin/applications/new')
     .get(...page, pages.newApplication)
-    .post(...form, pages.register);
+    .post(...form, pages.register, pages.registrationRefused);
   router
     .route('/admin/applications/:clientId')
     .get(...page, pages.application)
-    .post(...form, pages.changeApplication);
+    .post(...form, pages.changeApplication, pages.changeRefused);
   router.post('/admin/applications/:clientId/secret', ...form, pages.rotateSecret);
   router.post('/admin/applications/:clientId/delete', ...form, pages.removeApplication);
   router.get('/admin/keys', ...page, pages.keys);

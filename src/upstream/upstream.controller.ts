@@ -20,7 +20,7 @@ import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';
 import { pageError } from '../web/layout';
 import { STATE_LIFETIME_MS, callbackPath, createStateCookie } from './upstream-state';
-import type { UpstreamClient, UpstreamFailure } from './upstream.client';
+import { UpstreamFailure, type UpstreamClient } from './upstream.client';
 import { linkPage } from './upstream.page';
 import * as upstreamService from './upstream.service';
 import type { UpstreamProvider } from './upstream.settings';
@@ -81,12 +81,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
 
   /** Leaves for the provider, with the checks kept in this browser's state cookie. */
   async function leave(req: Request, res: Response, provider: UpstreamProvider, returnTo: string, linkFor?: string) {
-    let started: Awaited<ReturnType<UpstreamClient['start']>>;
-    try {
-      started = await client.start(provider, redirectUri(provider));
-    } catch (err) {
-      throw failed(provider, err as UpstreamFailure);
-    }
+    const started = await client.start(provider, redirectUri(provider));
     state.set(res, provider.id, { ...started.checks, returnTo, linkFor, at: clock.now() });
     noStore(res).redirect(req.method === 'GET' ? 302 : 303, started.url);
   }
@@ -119,6 +114,11 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
       : pageError(409, 'Already linked', `Your account has another ${provider.name} account linked. Unlink it on your account page first.`);
 
   return {
+    /** The page for a provider that failed (start, callback): on the routes of a provider (`:id`), before the pages' presenter. */
+    failures(err: unknown, req: Request<{ id: string }>, _res: Response, next: (err: unknown) => void): void {
+      next(err instanceof UpstreamFailure ? failed(providerOf(req), err) : err);
+    },
+
     async start(req: Request<{ id: string }>, res: Response): Promise<void> {
       const provider = providerOf(req);
       await leave(req, res, provider, safeReturnTo(readQuery(START_QUERY, req).return_to));
@@ -140,12 +140,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
           'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
         );
       }
-      let claims: Awaited<ReturnType<UpstreamClient['finish']>>;
-      try {
-        claims = await client.finish(provider, new URL(req.originalUrl, config.publicUrl), redirectUri(provider), saved);
-      } catch (err) {
-        throw failed(provider, err as UpstreamFailure);
-      }
+      const claims = await client.finish(provider, new URL(req.originalUrl, config.publicUrl), redirectUri(provider), saved);
       const person = upstreamService.personOf(provider, claims);
       const now = new Date(clock.now());
       if (saved.linkFor !== undefined) {

@@ -10,11 +10,11 @@ export function createUpstreamRouter(sessions: RequestHandler, csrf: Csrf, deps:
   const upstream = createUpstreamController({ ...deps, csrf });
   const signedInForm = [sessions, pageFormBody, requireSession('sign-in', '/account'), csrf.require];
   const router = Router();
-  router.get('/auth/upstream/:id', sessions, upstream.start);
-  router.get('/auth/upstream/:id/callback', sessions, upstream.callback);
+  router.get('/auth/upstream/:id', sessions, upstream.start, upstream.failures);
+  router.get('/auth/upstream/:id/callback', sessions, upstream.callback, upstream.failures);
   router.get('/login/link', sessions, upstream.showLink);
   router.post('/login/link', sessions, pageFormBody, csrf.require, upstream.link);
-  router.post('/account/providers/:id/link', ...signedInForm, upstream.startLink);
+  router.post('/account/providers/:id/link', ...signedInForm, upstream.startLink, upstream.failures);
   router.post('/account/providers/:id/unlink', ...signedInForm, upstream.unlink);
   router.use(pageRefusals);
   return router;

@@ -2,8 +2,7 @@
 // states it (ClientMetadataRequest, the admin API's PATCH) and the reading that holds a value to it,
 // refused with RFC 7591 §3.2.2's error and words. What depends on another field or on the deployment
 // (an address this server will call, a grant that needs a response type) is registration.service.ts's.
-import { AppError } from '../../common/errors';
-import { NO_STORE } from '../../common/no-store';
+import { Refusal } from '../../common/refusals';
 import type { RequestField } from '../../common/request-fields';
 import { JWKS_LIMITS, jwksProblem } from './client-keys.service';
 import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
@@ -23,10 +22,10 @@ import {
   type ResponseType,
 } from '../protocol';
 
-/** RFC 7591 §3.2.2 errors. */
-export class RegistrationError extends AppError {
+/** RFC 7591 §3.2.2's refusals: a Refusal with the RFC's error code, worded by the surface's presenter. */
+export class RegistrationError extends Refusal {
   constructor(error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) {
-    super(400, { error, error_description: description }, NO_STORE);
+    super('invalid', description, error);
   }
 }
 

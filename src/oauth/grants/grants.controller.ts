@@ -15,12 +15,8 @@ const jwtUser = (res: Response) => jwtClaims(res).userId;
 
 export async function revokeFromHome(req: Request<{ clientId: string }>, res: Response): Promise<void> {
   const { back = '/home' } = readForm(REVOKE_FORM, req);
-  try {
-    await grantsService.revoke(signedInPerson(res)._id, req.params.clientId);
-  } catch (err) {
-    // Already revoked (another tab, another instance): the page shows what is left either way.
-    if (!(err instanceof NotFoundError)) throw err;
-  }
+  // Already revoked (another tab, another instance): the page shows what is left either way.
+  await grantsService.revoke(signedInPerson(res)._id, req.params.clientId);
   res.redirect(303, back);
 }
 
@@ -33,7 +29,8 @@ export function listFor(clients: grantsService.ClientStore) {
 }
 
 export async function revoke(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-  await grantsService.revoke(jwtUser(res), req.params.clientId);
+  if (!(await grantsService.revoke(jwtUser(res), req.params.clientId)))
+    throw new NotFoundError(`No connected application ${req.params.clientId}`);
   res.status(204).end();
 }
 

@@ -1,7 +1,6 @@
 // Connected applications: the consent a person gave each client, remembered so that a later
 // authorization for the same or narrower scopes skips the consent page, listed on /home and in the
 // API, and revocable, which ends every token of that person for that client at once.
-import { NotFoundError } from '../../common/errors';
 import * as clientsService from '../clients/clients.service';
 import * as tokensService from '../tokens/tokens.service';
 import * as grantsDao from './grants.dao';
@@ -93,12 +92,12 @@ export async function loginInitiation(
   return url.toString();
 }
 
-/** Forgets the consent and ends every token and code of the person for the client. */
-export async function revoke(userId: string, clientId: string): Promise<void> {
+/** Forgets the consent and ends every token and code of the person for the client; false when there was no consent. */
+export async function revoke(userId: string, clientId: string): Promise<boolean> {
   const removed = await grantsDao.remove(userId, clientId);
   if (removed) await consentsForgotten.raise();
   await tokensService.endForUserAndClient(userId, clientId);
-  if (!removed) throw new NotFoundError(`No connected application ${clientId}`);
+  return removed;
 }
 
 /** A deleted account or a new password forgets what the person approved. */
