@@ -121,10 +121,7 @@ describe('addresses the server calls, registered in production', () => {
     const owner = await createUser();
     await expect(
       registrationService.register(owner.id, { redirect_uris: [REDIRECT_URI], [field]: value }, production),
-    ).rejects.toMatchObject({
-      status: 400,
-      body: { error: 'invalid_client_metadata', error_description: description },
-    });
+    ).rejects.toMatchObject({ kind: 'invalid', protocolError: 'invalid_client_metadata', message: description });
     expect(await clientsService.listAll(owner.id)).toEqual([]);
   });
 
