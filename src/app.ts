@@ -104,7 +104,7 @@ export function createApp({
   upstreamFetch,
   stores = createStores(clock),
 }: AppDeps): Express {
-  const keys = createKeyRing(keyRingOptions(config.oauth));
+  const keys = createKeyRing(keyRingOptions(config.oauth), clock);
   return buildApp(
     { config, logger },
     (app) => {

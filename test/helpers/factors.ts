@@ -13,14 +13,14 @@ export function totpCode(key: string, at = Date.now()): string {
   return new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(key) }).generate({ timestamp: at });
 }
 
-/** Turns the app on from the account page; returns its key and the recovery codes shown. */
-export async function enrolTotp(agent: Agent): Promise<{ key: string; recoveryCodes: string[] }> {
+/** Turns the app on from the account page (its first code for `at`, the app's time); returns its key and the recovery codes shown. */
+export async function enrolTotp(agent: Agent, at = Date.now()): Promise<{ key: string; recoveryCodes: string[] }> {
   const page = await agent.get('/account/totp').expect(200);
   const key = /<code>([A-Z2-7 ]+)<\/code>/.exec(page.text)![1].replace(/ /g, '');
   const done = await agent
     .post('/account/totp')
     .type('form')
-    .send({ _csrf: csrfFrom(page.text), code: totpCode(key) })
+    .send({ _csrf: csrfFrom(page.text), code: totpCode(key, at) })
     .expect(200);
   const recoveryCodes = [...done.text.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((match) => unescapeHtml(match[1]));
   return { key, recoveryCodes };

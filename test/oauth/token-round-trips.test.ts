@@ -1,15 +1,19 @@
 // The database round trips of one token request, counted with the driver's command monitoring:
-// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six with
-// RATE_LIMITS=off and eight with the default settings, and a client_credentials token costs one write. The change signals the caches poll (at most twice a
-// second, whatever the load) are not the request's, and are left out.
+// docs/architecture.md walks POST /oauth/token (code + PKCE + openid) and promises at most six, with
+// the rate limits off or on (the default), and a client_credentials token costs one write. The change
+// signals the caches poll (at most twice a second, whatever the load) are not the request's, and are
+// left out; the apps' clock stands still, so no cache read again after an interval of time (the
+// signing keys every 30 s) lands in a slow run's count.
 import request from 'supertest';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useMonitoredTestDatabase } from '../helpers/db';
 import { authorizationCode, clientSecretPost, codeExchange, passwordGrant, pkcePair, registerClient } from '../helpers/oauth';
 
-const app = testApp();
-const limitedApp = testApp({ RATE_LIMITS: 'on' });
+const frozen = Date.now();
+const clock = { now: () => frozen };
+const app = testApp({}, { clock });
+const limitedApp = testApp({ RATE_LIMITS: 'on' }, { clock });
 const { commands } = useMonitoredTestDatabase();
 async function exchange(through = app): Promise<string[]> {
   const client = await registerClient();

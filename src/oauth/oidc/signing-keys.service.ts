@@ -5,6 +5,7 @@
 // default, 60 at most), so a rotation made by `npm run keys -- rotate` is picked up within that time;
 // the retired key stays published until every ID token it signed has expired.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { systemClock, type Clock } from '../../common/clock';
 import { randomToken, seal, unseal } from '../../common/crypto';
 import { staticDocument, type StaticDocument } from '../../common/static-document';
 import type { Config } from '../../config';
@@ -98,8 +99,8 @@ interface LoadedKeys {
   document?: StaticDocument;
 }
 
-/** The published keys of one process, read again at most every `refresh` seconds. */
-export function createKeyRing(options: KeyRingOptions) {
+/** The published keys of one process, read again at most every `refresh` seconds of `clock`. */
+export function createKeyRing(options: KeyRingOptions, clock: Clock = systemClock) {
   let loaded: LoadedKeys | null = null;
   let loading: Promise<LoadedKeys> | null = null;
 
@@ -113,11 +114,11 @@ export function createKeyRing(options: KeyRingOptions) {
       const privateKey = current ? decrypt(current.privateKey, options.secret) : null;
       if (current && privateKey) signing[alg] = { kid: current._id, alg, privateKey };
     }
-    return { at: now, keys, signing };
+    return { at: clock.now(), keys, signing };
   }
 
   async function fresh(): Promise<LoadedKeys> {
-    if (loaded && Date.now() - loaded.at < options.refresh * 1000) return loaded;
+    if (loaded && clock.now() - loaded.at < options.refresh * 1000) return loaded;
     loading ??= load().finally(() => (loading = null));
     loaded = await loading;
     return loaded;
