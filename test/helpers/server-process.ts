@@ -1,6 +1,7 @@
 // Runs the server as a real process (dist/server.js, which the global setup compiles when stale), for
 // tests of signals and of several instances sharing one database.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { findFreePort, waitForPort } from '../../src/db/ports';
 import { TEST_JWT_SECRET } from './app';
 import { ROOT } from './commands';
@@ -13,8 +14,38 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `env` may depend on the port the server will listen on (its PUBLIC_URL, say). */
+/** Whether this server's own liveness probe answers on the port (another process may hold it). */
+function answersHealthz(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 2_000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      })
+      .on('timeout', function (this: http.ClientRequest) {
+        this.destroy();
+      })
+      .on('error', () => resolve(false));
+  });
+}
+
+/** Attempts at a port: a free port can be taken by another test's process before the server listens on it. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * `env` may depend on the port the server will listen on (its PUBLIC_URL, say). Resolves once the
+ * server itself answers /healthz on its port; if it exits first (the port was taken meanwhile), it
+ * starts again on another port.
+ */
 export async function spawnServer(env: Record<string, string> | ((port: number) => Record<string, string>)): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await spawnOnce(env);
+    if (started !== null) return started;
+    if (attempt >= PORT_ATTEMPTS) throw new Error(`the server exited before answering on ${PORT_ATTEMPTS} ports`);
+  }
+}
+
+async function spawnOnce(env: Record<string, string> | ((port: number) => Record<string, string>)): Promise<ServerProcess | null> {
   const port = await findFreePort();
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
@@ -36,7 +67,17 @@ export async function spawnServer(env: Record<string, string> | ((port: number) 
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await Promise.race([waitForPort(port, 60_000), exited.then((code) => Promise.reject(new Error(`server exited with ${code}`)))]);
+  let gone = false;
+  void exited.then(() => (gone = true));
+  await Promise.race([waitForPort(port, 60_000), exited]);
+  // Bounded: 60 s of probes, or the server's exit.
+  for (let tries = 0; !gone && tries < 600 && !(await answersHealthz(port)); tries++) await new Promise((wait) => setTimeout(wait, 100));
+  if (gone) return null;
+  if (!(await answersHealthz(port))) {
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(`the server did not answer /healthz on port ${port}`);
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     child,
