@@ -102,6 +102,8 @@ const RESERVE_ROUNDS = 4;
 
 /** A slot of `limit` that none of `held` names: a random one, so that racing requests seldom pick the same. */
 function freeSlot(limit: number, held: ReadonlySet<number>): number {
+  // All named held (only hits known beforehand can do that here): a slot to find held, and the key full.
+  if (held.size >= limit) return randomInt(limit);
   for (let tries = 0; tries < 8; tries++) {
     const slot = randomInt(limit);
     if (!held.has(slot)) return slot;
@@ -119,12 +121,21 @@ function freeSlot(limit: number, held: ReadonlySet<number>): number {
  * free, or still contended after a few rounds, takes the request's hits back and throws
  * TooManyRequestsError. Under a burst some may be refused that a one-at-a-time order would have let
  * through, never the reverse. Single-use marks (`once`) ride in the first round's command: the
- * reservation says which were fresh, and a refused request takes back the ones it wrote.
+ * reservation says which were fresh, and a refused request takes back the ones it wrote. Hits the
+ * caller knows are held (`known`: the password step's, which the second step gives back with its own)
+ * are not tried as slots, so a second step does not pick its own first step's slot.
  */
-export async function reserve(hits: Hit[], now = new Date(), once: readonly SingleUse[] = []): Promise<Reservation> {
+export async function reserve(
+  hits: Hit[],
+  now = new Date(),
+  once: readonly SingleUse[] = [],
+  /** Hits this caller knows are held (an earlier step's, handed on): their slots are not tried. */
+  known: readonly string[] = [],
+): Promise<Reservation> {
   const written: string[] = [];
   const release = (also: readonly string[] = []) => rateLimitStore.deleteHits([...written, ...also]);
-  let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: new Set<number>() }));
+  const slotsNamed = (key: string) => new Set(known.filter((id) => id.startsWith(`${key}#`)).map((id) => Number(id.slice(key.length + 1))));
+  let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: slotsNamed(storeKey(hit)) }));
   // The marks go with the first round's hits; one this request wrote is taken back if it is refused.
   const marks = once.map(singleUseDoc);
   let fresh: boolean[] = [];

@@ -125,9 +125,11 @@ export async function reserveAttempt(
   attempt: Attempt,
   also: Hit[] = [],
   once: readonly SingleUse[] = [],
+  /** Hits an earlier step holds (the password's, for the second step): their slots are not tried. */
+  held: readonly string[] = [],
 ): Promise<AttemptOutcome> {
   if (!limits) return unlimited(once.length > 0 ? await useOnce(once) : []);
-  const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also], new Date(), once);
+  const reservation: Reservation = await reserve([...hitsOf(limits, attempt), ...also], new Date(), once, held);
   return {
     held: reservation.ids,
     fresh: reservation.fresh,

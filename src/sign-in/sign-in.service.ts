@@ -150,7 +150,7 @@ export function createSignIn(
       const attempt = { email: account.email ?? `user:${account.userId}`, address: account.address };
       let outcome: Awaited<ReturnType<typeof reserveAttempt>>;
       try {
-        outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)], once);
+        outcome = await reserveAttempt(limits, attempt, [secondFactorDay(account.userId)], once, held);
       } catch (err) {
         // The refusal is the surface's to word; the owner hears that someone ran into the budget.
         if (err instanceof TooManyRequestsError && guessing) await guessing(account.userId);

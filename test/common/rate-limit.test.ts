@@ -25,6 +25,23 @@ it('takes a free slot in one round trip, and gives it back in one', async () => 
   expect(await liveHits(`${rule.name}:a`, now)).toBe(0);
 });
 
+it("takes a slot beside the ones it knows are held (an earlier step's) in one round trip, and a known full key still refuses", async () => {
+  const now = new Date();
+  // Two slots, one held by the first step: without the known id, the second step would pick it half
+  // the time, and look again (three more commands); twenty keys make that all but certain.
+  for (let i = 0; i < 20; i++) {
+    const rule = ruleOf(2);
+    const first = await reserve([{ rule, key: 'k' }], now);
+    commands.length = 0;
+    const second = await reserve([{ rule, key: 'k' }], now, [], first.ids);
+    expect({ i, commands }).toEqual({ i, commands: ['insert rate_limit_hits'] });
+    expect(second.ids).not.toEqual(first.ids);
+    // Both slots held and known: refused, nothing written.
+    await expect(reserve([{ rule, key: 'k' }], now, [], [...first.ids, ...second.ids])).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(await liveHits(`${rule.name}:k`, now)).toBe(2);
+  }
+});
+
 it('lets no more than the limit through of 100 at once, and the refused write nothing', async () => {
   const rule = ruleOf(7);
   const now = new Date();
