@@ -132,8 +132,10 @@ export function createAdminController(admin: Administration) {
         throw new RegistrationError('invalid_client_metadata', `Send one or more of ${CHANGEABLE_METADATA.join(', ')} (and nothing else)`);
       }
       const changed = await admin.changeApplication(String(req.params.clientId), body, operator(req, res));
-      if (!changed) throw noApplication(req);
-      noStore(res).json(await admin.application(changed.client_id));
+      // Deleted before it could be read back (a DELETE racing this change): gone, as for any other.
+      const now = changed && (await admin.application(changed.client_id));
+      if (!now) throw noApplication(req);
+      noStore(res).json(now);
     },
 
     /** DELETE /admin/api/applications/:clientId: with every token, code and consent issued to it. */
