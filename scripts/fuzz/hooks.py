@@ -13,8 +13,28 @@ import re
 import uuid
 from urllib.parse import parse_qs, urlsplit
 
+import hypothesis.internal.lambda_sources as lambda_sources
 import requests
 import schemathesis
+
+
+def _describe_lambda(describe):
+    """Hypothesis names a lambda by parsing its source (only for a strategy's repr). Deep in a
+    recursion, CPython 3.11's ast.parse can raise SystemError ("AST constructor recursion depth
+    mismatch"), which Hypothesis does not expect: one such error failed a whole run on a tool's repr,
+    not on anything the server did. The lambda is then described as unknown, as Hypothesis does when
+    its source cannot be read."""
+
+    def described(f, *args, **kwargs):
+        try:
+            return describe(f, *args, **kwargs)
+        except SystemError:
+            return "lambda: <unknown>"
+
+    return described
+
+
+lambda_sources._lambda_description = _describe_lambda(lambda_sources._lambda_description)
 
 ENV = os.environ
 BASE = ENV["FUZZ_BASE_URL"]
