@@ -131,7 +131,13 @@ export const stringField = (
     problem?: (value: string) => string | null;
   },
 ): RequestField<string | undefined> => {
-  const { maxLength, minLength = 0, pattern, rule = `text of ${minLength} to ${maxLength} characters`, problem } = options;
+  const {
+    maxLength,
+    minLength = 0,
+    pattern,
+    rule = minLength > 0 ? `text of ${minLength} to ${maxLength} characters` : `text of at most ${maxLength} characters`,
+    problem,
+  } = options;
   return {
     description,
     schema: { type: 'string', ...(minLength > 0 && { minLength }), maxLength, ...(pattern && { pattern: pattern.source }) },

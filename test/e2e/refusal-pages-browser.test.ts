@@ -1,6 +1,7 @@
-// The pages' one 429 (web/layout.ts tooManyPage), met as a person meets it in Chromium: a wrong
-// password spends a budget of one, and the right one is then refused with a page that says how long to
-// wait. Screenshot at 1280 and 390 px, checked by axe-core.
+// The pages' refusals (web/layout.ts), met as a person meets them in Chromium: the one 429, where a
+// wrong password spends a budget of one and the right one is then refused with a page that says how
+// long to wait; and a link whose value breaks its field's rule (issue 35), refused with a page that
+// says which rule. Screenshots at 1280 and 390 px, checked by axe-core.
 import type { Browser } from 'playwright-core';
 import { describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
@@ -36,6 +37,16 @@ describeWithBrowser('refusal-pages-browser')('a page refused by a budget', () =>
     await page.getByRole('heading', { name: 'Too many attempts' }).waitFor();
     expect(await page.textContent('main')).toMatch(/Please wait (15 minutes|a minute|\d+ minutes) and try again\./);
     await lookAt(page, 'too-many-attempts');
+    await page.close();
+  });
+
+  it('says which rule a link broke, and changes nothing', async () => {
+    const page = await browser.newPage();
+    const answer = await page.goto(`${base}/login?login_hint=${'a'.repeat(255)}%40example.com`);
+    expect(answer?.status()).toBe(400);
+    await page.getByRole('heading', { name: 'Invalid request' }).waitFor();
+    expect(await page.textContent('main')).toContain('login_hint must be text of at most 254 characters');
+    await lookAt(page, 'invalid-request');
     await page.close();
   });
 });
