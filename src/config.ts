@@ -60,7 +60,7 @@ export interface Config {
     readonly pushedRequestsPerAddress: number;
     readonly pushedRequestsPerClient: number;
   };
-  /** `open`: seed 000's credential-free /users; `jwt`: own record only, admins (flag 8) for everyone's. */
+  /** `open`: seed 000's credential-free /users; `jwt`: own record only, people with the admin role for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
   /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
   readonly corsOrigins: readonly string[];
@@ -386,8 +386,15 @@ export function startupWarnings(config: Config): string[] {
   );
   if (config.isProduction && config.usersApiAuth === 'open') {
     warnings.push(
-      'USERS_API_AUTH=open in production: anyone can list every user and change or delete any account without credentials ' +
-        "(seed 000's behaviour); set USERS_API_AUTH=jwt to require the account's own access token",
+      'USERS_API_AUTH=open in production: anyone can list every user, and change (password and permissionFlags included) ' +
+        "or delete any account without credentials (seed 000's behaviour; permissionFlags give no role, the console and the " +
+        "admin API stay closed); set USERS_API_AUTH=jwt to require the account's own access token",
+    );
+  }
+  if (config.publicUrl.startsWith('https:') && config.trustProxy === false) {
+    warnings.push(
+      'PUBLIC_URL is https but TRUST_PROXY is false: the server sees plain http, so browsers get no session or CSRF cookie ' +
+        '(over https they are Secure, named __Host-sid and __Host-csrf); set TRUST_PROXY to the proxy that terminates TLS',
     );
   }
   if (config.isProduction && !config.mail.smtpUrl) {

@@ -158,11 +158,13 @@ const productionEnv = () => ({
 });
 
 describe('start() in production with USERS_API_AUTH=open', () => {
-  it('warns that anyone can change or delete every account', async () => {
+  it('warns that anyone can change or delete every account, and that the flags they write give no role', async () => {
     // Mail is configured (nothing is sent here), so only the users API's warning remains.
     const production = { ...productionEnv(), SMTP_URL: 'smtp://127.0.0.1:2525' };
     const open = await warningsAtStart(testConfig(production));
-    expect(open.warnings).toEqual([expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials/)]);
+    expect(open.warnings).toEqual([
+      expect.stringMatching(/^USERS_API_AUTH=open in production: anyone can .* without credentials .*permissionFlags give no role/),
+    ]);
     const quiet = await warningsAtStart(testConfig({ ...production, USERS_API_AUTH: 'jwt' }));
     expect(quiet.lines).toEqual([]);
   });
@@ -200,6 +202,14 @@ describe('start() without weather keys', () => {
     const failure = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'request failed');
     expect(failure).toMatchObject({ level: 50, error: 'weather provider wunderground has no API key (set WUNDERGROUND_API_KEY)' });
     expect(lines.join('')).not.toMatch(/"stack"|owm-key/);
+  });
+
+  it('warns that an https PUBLIC_URL without TRUST_PROXY gives browsers no session cookie', () => {
+    const keys = { OPENWEATHERMAP_API_KEY: 'k', WUNDERGROUND_API_KEY: 'k' };
+    expect(startupWarnings(testConfig({ ...keys, PUBLIC_URL: 'https://id.example.com' }))).toEqual([
+      expect.stringMatching(/^PUBLIC_URL is https but TRUST_PROXY is false: .*set TRUST_PROXY/),
+    ]);
+    expect(startupWarnings(testConfig({ ...keys, PUBLIC_URL: 'https://id.example.com', TRUST_PROXY: '1' }))).toEqual([]);
   });
 
   it('names both keys in one warning when neither is set', () => {

@@ -62,7 +62,6 @@ export function createSessionController(
     async logout(req: Request, res: Response): Promise<void> {
       const ended = await signOut(req);
       if (ended) await sessionEnded(ended);
-      res.clearCookie('sid', { path: '/' });
       res.redirect(303, '/login');
     },
 

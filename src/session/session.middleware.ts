@@ -1,5 +1,6 @@
 // Sessions for the browser routes only (login, logout, home, sign-in providers, authorize and consent,
-// client registration by session). Cookie `sid`: httpOnly, SameSite=Lax, Secure in production.
+// client registration by session). Cookie `sid` (`__Host-sid` over https, web/cookies.ts): httpOnly,
+// SameSite=Lax, Secure over https and in production.
 // Who a session belongs to is changed only by the sign-in journey (sign-in/journey.service.ts),
 // through regenerateSession and saveSession; signing out lives here.
 import type { Request, RequestHandler, Response } from 'express';
@@ -7,12 +8,13 @@ import session from 'express-session';
 import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
+import { browserCookies } from '../web/cookies';
 import type { UserRecord } from '../users/users.types';
 import type { UserStore } from '../users/users.service';
 import type { PendingStep } from '../sign-in/journey.service';
 import type { PendingLink } from '../upstream/upstream.service';
 import { currentUser, type EndedSession } from './session.service';
-import { MongoSessionStore, retireOnSave } from './session.store';
+import { MongoSessionStore, retireOnSave, wasStored } from './session.store';
 
 declare module 'express-session' {
   interface SessionData {
@@ -43,22 +45,30 @@ export type SessionEndedHook = (ended: EndedSession) => Promise<void>;
 
 export const REMEMBER_ME_MS = 30 * 24 * 3600 * 1000;
 
+/** The session cookie's name before its https prefix (web/cookies.ts). */
+export const SESSION_COOKIE = 'sid';
+
 /** The app's people, handed to each request by its session middleware (the app's one users cache). */
 const PEOPLE = Symbol('people');
-type WithPeople = Request & { [PEOPLE]?: UserStore };
+/** The session cookie's name on this app (web/cookies.ts), for signing out. */
+const COOKIE_NAME = Symbol('session cookie');
+type WithPeople = Request & { [PEOPLE]?: UserStore; [COOKIE_NAME]?: string };
 
 /** The session middleware of one app: whom a session belongs to is read through `users`, the app's store. */
 export function createSessionMiddleware(config: Config, users: UserStore): RequestHandler {
+  const cookies = browserCookies(config);
+  const name = cookies.name(SESSION_COOKIE);
   const sessions = session({
-    name: 'sid',
+    name,
     secret: config.sessionSecret,
     store: new MongoSessionStore(),
     resave: false,
     saveUninitialized: false,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' },
+    cookie: { httpOnly: true, sameSite: 'lax', secure: cookies.secure, path: '/' },
   });
   return (req, res, next) => {
     (req as WithPeople)[PEOPLE] = users;
+    (req as WithPeople)[COOKIE_NAME] = name;
     return sessions(req, res, next);
   };
 }
@@ -78,13 +88,14 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
 }
 
 /**
- * A new session id for this browser, its data empty: no session fixation. A session this request made
- * (nothing stored: it holds only its cookie) has a new id already, which nobody else was given. The
- * old id is retired by the same command that first stores the new one (session.store.ts), which the
- * callers do before answering.
+ * A new session id for this browser, its data empty: no session fixation. Only a session this request
+ * made (none was found for the cookie it sent) keeps its id, which nobody else was given; one read
+ * from the store is replaced whatever it holds now (a pending step or link just emptied included).
+ * The old id is retired by the same command that first stores the new one (session.store.ts), which
+ * the callers do before answering.
  */
 export async function regenerateSession(req: Request): Promise<void> {
-  if (Object.keys(req.session).every((key) => key === 'cookie')) return;
+  if (!wasStored(req.session)) return;
   retireOnSave(req, req.sessionID);
   req.sessionStore.generate(req);
   return Promise.resolve();
@@ -96,10 +107,12 @@ export async function regenerateSession(req: Request): Promise<void> {
  */
 export const saveSession = (req: Request): Promise<void> => settled((done) => req.session.save(done));
 
-/** Ends the session; returns it when someone was signed in, for what must follow (SessionEndedHook). */
+/** Ends the session and clears its cookie; returns it when someone was signed in, for what must follow (SessionEndedHook). */
 export async function signOut(req: Request): Promise<EndedSession | null> {
   const { userId, oidcSid } = req.session;
   await settled((done) => req.session.destroy(done));
+  const name = (req as WithPeople)[COOKIE_NAME];
+  if (name) req.res?.clearCookie(name, { path: '/' });
   return userId && oidcSid ? { userId, sid: oidcSid } : null;
 }
 

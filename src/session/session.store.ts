@@ -45,7 +45,20 @@ export function retireOnSave(req: object, sid: string): void {
   if (!retiring.has(req)) retiring.set(req, sid);
 }
 
+/** The sessions express-session built from a stored record (not made by the request that holds them). */
+const loaded = new WeakSet<object>();
+
+/** Whether this session object was read from the store (its id came with the browser's cookie). */
+export const wasStored = (session: object): boolean => loaded.has(session);
+
 export class MongoSessionStore extends Store {
+  /** express-session's hook for a session read from the store: remembered as such (wasStored). */
+  override createSession(req: Parameters<Store['createSession']>[0], data: SessionData): ReturnType<Store['createSession']> {
+    const session = super.createSession(req, data);
+    loaded.add(session);
+    return session;
+  }
+
   /**
    * Recently read or written sessions, so that a save of unchanged data (the sign-in journey stores a
    * session before its redirect goes out, and express-session saves it again at the end) and a touch

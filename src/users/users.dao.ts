@@ -152,42 +152,15 @@ export async function refreshFields(id: string, fields: Record<string, string | 
   await raisedIf(result.modifiedCount === 1);
 }
 
-/** Adds permission flags (a bitwise OR) to the user with this email; false when there is none. */
-export async function addPermissionFlags(email: string, flags: number): Promise<boolean> {
-  const found = await UserModel.findOne({ email }, { _id: 1 }).lean<{ _id: string }>().exec();
-  if (!found) return false;
-  return locked(found._id, async () => {
-    const user = await findById(found._id);
-    if (!user) return false;
-    if ((user.permissionFlags & flags) !== flags) {
-      await UserModel.updateOne({ _id: user._id }, { $set: { permissionFlags: user.permissionFlags | flags }, $inc: { __v: 1 } }).exec();
-      await usersChanged.raise();
-    }
-    return true;
-  });
-}
-
-/**
- * Gives or takes one role under the record's lock: a role's name in `roles`, or for `admin` the
- * permission flag it is (one place for both: they cannot drift apart). False when the user is gone.
- */
-export async function setRole(id: string, role: string, held: boolean, adminFlag: number): Promise<boolean> {
+/** Gives or takes one role under the record's lock (`admin` like any other); false when the user is gone. */
+export async function setRole(id: string, role: string, held: boolean): Promise<boolean> {
   return locked(id, async () => {
     const user = await findById(id);
     if (!user) return false;
-    const roles = new Set(user.roles ?? []);
-    let permissionFlags = user.permissionFlags;
-    if (role === 'admin') permissionFlags = held ? permissionFlags | adminFlag : permissionFlags & ~adminFlag;
-    else if (held) roles.add(role);
-    else roles.delete(role);
-    const unchanged =
-      permissionFlags === user.permissionFlags &&
-      roles.size === (user.roles ?? []).length &&
-      [...roles].every((name) => user.roles?.includes(name));
-    if (unchanged) return true;
-    const update = roles.size
-      ? { $set: { permissionFlags, roles: [...roles].sort() } }
-      : { $set: { permissionFlags }, $unset: { roles: 1 } };
+    const before = user.roles ?? [];
+    if (before.includes(role) === held) return true;
+    const roles = held ? [...before, role].sort() : before.filter((name) => name !== role);
+    const update = roles.length ? { $set: { roles } } : { $unset: { roles: 1 } };
     await UserModel.updateOne({ _id: id }, { ...update, $inc: { __v: 1 } }).exec();
     await usersChanged.raise();
     return true;

@@ -37,7 +37,7 @@ export interface UserDocument extends ProviderIds {
   secondFactor?: boolean;
   /** Which kinds the account has, kept with `secondFactor` (both true while a change is under way). */
   factorKinds?: { totp: boolean; passkeys: boolean };
-  /** The roles an operator gave the person (roles/), besides `admin`, which is permission flag 8. */
+  /** The roles an operator gave the person (roles/), `admin` among them; never derived from permissionFlags. */
   roles?: string[];
   __v: number;
 }

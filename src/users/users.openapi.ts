@@ -22,7 +22,7 @@ import * as usersValidation from './users.validation';
 const usersSecurity = [{}, { jwt: [] }];
 const usersAuthErrors: Responses = {
   '401': empty('USERS_API_AUTH=jwt: Authorization header absent or not Bearer'),
-  '403': empty("USERS_API_AUTH=jwt: bad access token, or another user's record without the admin flag (8)"),
+  '403': empty("USERS_API_AUTH=jwt: bad access token, or another user's record without the admin role"),
 };
 
 const userWriteResponses = (done: string): Responses => ({

@@ -11,8 +11,6 @@ import { providerIdField, type ProviderName } from './users.providers';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;
-/** docs/decisions.md (USERS_API_AUTH): a caller whose permissionFlags include 8 may manage every user (USERS_API_AUTH=jwt). */
-export const ADMIN_FLAG = 8;
 export const MAX_PAGE_SIZE = 100;
 
 /**
@@ -22,23 +20,28 @@ export const MAX_PAGE_SIZE = 100;
  */
 export type AccessEndedHook = (userId: string) => Promise<void>;
 
-export const isAdmin = (user: Pick<UserRecord, 'permissionFlags'>) => (user.permissionFlags & ADMIN_FLAG) === ADMIN_FLAG;
-
-/** The built-in role that is seed 000's permission flag 8 (docs/oauth.md, Roles). */
+/**
+ * The built-in role of operators (docs/oauth.md, Roles): given only by an operator (npm run make-admin,
+ * the admin API, the console), never read from seed 000's permissionFlags, which anyone may write
+ * while the users API is open (docs/decisions.md, "The admin role").
+ */
 export const ADMIN_ROLE = 'admin';
 
-/** The roles the person holds, `admin` first when flag 8 is set: what the `roles` claim says. */
-export const rolesOf = (user: Pick<UserRecord, 'permissionFlags' | 'roles'>): string[] => [
-  ...(isAdmin(user) ? [ADMIN_ROLE] : []),
-  ...(user.roles ?? []),
-];
+/** The roles the person holds, `admin` first: what the `roles` claim says. */
+export const rolesOf = (user: Pick<UserRecord, 'roles'>): string[] => {
+  const roles = user.roles ?? [];
+  return roles.includes(ADMIN_ROLE) ? [ADMIN_ROLE, ...roles.filter((role) => role !== ADMIN_ROLE)] : [...roles];
+};
+
+/** Whether an operator gave the person the admin role. */
+export const isAdmin = (user: Pick<UserRecord, 'roles'>): boolean => user.roles?.includes(ADMIN_ROLE) === true;
 
 /** The admin API's search: people whose email or name starts with `prefix`, in id order. */
 export const search = (prefix: string | undefined, after: string | undefined, limit: number): Promise<UserRecord[]> =>
   usersDao.search(prefix?.toLowerCase(), after, limit);
 
 /** Gives (`held`) or takes a role; false when there is no such user. */
-export const setRole = (id: string, role: string, held: boolean): Promise<boolean> => usersDao.setRole(id, role, held, ADMIN_FLAG);
+export const setRole = (id: string, role: string, held: boolean): Promise<boolean> => usersDao.setRole(id, role, held);
 
 /** A role that was deleted is taken from everyone. */
 export const dropRole = (role: string): Promise<void> => usersDao.dropRole(role);
@@ -148,9 +151,10 @@ export async function remove(id: string, endAccess: AccessEndedHook): Promise<vo
   await endAccess(id);
 }
 
-/** Makes the user with this email an admin (the first admin comes from the command line). */
+/** Gives the user with this email the admin role (the first admin comes from the command line); false when there is none. */
 export async function grantAdmin(email: string): Promise<boolean> {
-  return usersDao.addPermissionFlags(normalizeEmail(email), ADMIN_FLAG);
+  const user = await usersDao.findByEmail(normalizeEmail(email));
+  return user !== null && usersDao.setRole(user._id, ADMIN_ROLE, true);
 }
 
 /** See users.dao.ts changeSecondFactors: how factors are added and removed. */

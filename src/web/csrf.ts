@@ -10,8 +10,8 @@ import { tokenField } from '../common/request-fields';
 import type { Config } from '../config';
 import { pageError } from './layout';
 import { cookieValue, sameText } from '../common/cookies';
+import { browserCookies } from './cookies';
 
-const COOKIE = 'csrf';
 /** The hidden field of every page form: a value of another shape is no token (403, as a wrong one). */
 export const CSRF_FIELDS = {
   _csrf: tokenField('The CSRF token from the page that holds the form; a missing or wrong one is answered 403'),
@@ -27,6 +27,8 @@ export interface Csrf {
 }
 
 export function createCsrf(config: Config): Csrf {
+  const cookies = browserCookies(config);
+  const COOKIE = cookies.name('csrf');
   const sign = (token: string) => createHmac('sha256', config.sessionSecret).update(`csrf:${token}`).digest('base64url');
 
   function cookieToken(req: Request): string | undefined {
@@ -60,10 +62,8 @@ export function createCsrf(config: Config): Csrf {
       const existing = cookieToken(req);
       if (existing) return existing;
       const token = randomToken();
-      // Like the session cookie: in production only over https (TRUST_PROXY tells when a proxy terminated it).
-      if (!config.isProduction || req.secure) {
-        res.cookie(COOKIE, `${token}.${sign(token)}`, { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' });
-      }
+      // Like the session cookie: a Secure one only over https (TRUST_PROXY tells when a proxy terminated it).
+      if (!cookies.secure || req.secure) res.cookie(COOKIE, `${token}.${sign(token)}`, cookies.options);
       return token;
     },
   };

@@ -1,5 +1,5 @@
 // USERS_API_AUTH=jwt (docs/decisions.md, Users): POST /users stays open; the rest of /users needs the
-// access token from POST /auth; own record only, admins (permissionFlags & 8) for everyone's.
+// access token from POST /auth; own record only, people with the admin role for everyone's.
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { UserModel } from '../../src/users/users.model';
@@ -18,7 +18,7 @@ async function signIn(user: { email: string; password: string }): Promise<string
 
 async function admin() {
   const user = await createUser();
-  await UserModel.updateOne({ _id: user.id }, { $set: { permissionFlags: 1 | 8 } });
+  await UserModel.updateOne({ _id: user.id }, { $set: { roles: ['admin'] } });
   return { ...user, authorization: await signIn(user) };
 }
 
@@ -112,12 +112,12 @@ describe('the open mode (default)', () => {
 });
 
 describe('npm run make-admin', () => {
-  it('adds the admin flag to a user, as a real process on the same database', async () => {
+  it('gives a user the admin role, as a real process on the same database, and leaves the flags alone', async () => {
     const user = await createUser();
     const uri = testDatabaseUriWithName(mongoose.connection.db!.databaseName);
     const { stdout } = await runCommand('make-admin', [user.email.toUpperCase()], { MONGODB_URI: uri, LOG_LEVEL: 'silent' });
-    expect(stdout).toContain('is now an admin');
-    expect((await UserModel.findById(user.id).lean())!.permissionFlags).toBe(9);
+    expect(stdout).toContain('now has the admin role');
+    expect(await UserModel.findById(user.id).lean()).toMatchObject({ roles: ['admin'], permissionFlags: 1 });
     const authorization = await signIn(user);
     await request(app).get('/users').set('Authorization', authorization).expect(200);
   }, 60_000);

@@ -1,6 +1,7 @@
 // Roles (docs/oauth.md, Roles): operators define them, give them to people and take them back; an
-// application with the `roles` scope reads them in the `roles` claim. `admin` is built in: it is seed
-// 000's permission flag 8 (users.service.ts rolesOf), so the two never disagree.
+// application with the `roles` scope reads them in the `roles` claim. `admin` is built in, and like
+// every role only an operator gives it: seed 000's permissionFlags, which anyone may write while the
+// users API is open, never make an admin.
 import { LIMITS } from '../protocol';
 import { limitField, readBody, stringField, textField } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
@@ -59,7 +60,11 @@ export interface RoleView {
   built_in: boolean;
 }
 
-const ADMIN_VIEW: RoleView = { name: usersService.ADMIN_ROLE, description: 'Administers this server (permission flag 8)', built_in: true };
+const ADMIN_VIEW: RoleView = {
+  name: usersService.ADMIN_ROLE,
+  description: 'Administers this server: the console and the admin API',
+  built_in: true,
+};
 
 /** A page of roles in name order, `admin` first; `next` names the last one when more follow. */
 export async function page(limit: number, after?: string): Promise<{ roles: RoleView[]; next: string | null }> {
