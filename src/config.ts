@@ -42,8 +42,11 @@ export interface Config {
     readonly signInPerAccount: number;
     /** Failed password checks from one address, whatever the account. */
     readonly signInPerAddress: number;
+    /** Token requests from one address, and by one client once it authenticated. */
     readonly tokenPerAddress: number;
     readonly tokenPerClient: number;
+    /** Failed client authentications as one client from one address (token, PAR, device authorization). */
+    readonly clientFailuresPerAddress: number;
     readonly refreshPerAddress: number;
     /** Device flow user codes typed on the verification page, or approved or denied, from one address. */
     readonly userCodePerAddress: number;
@@ -51,12 +54,12 @@ export interface Config {
     readonly signUpPerAddress: number;
     /** Clients registered (POST /oauth/clients, POST /oauth/register) from one address. */
     readonly registrationPerAddress: number;
-    /** Device authorizations started (POST /oauth/device_authorization) from one address, and by one client. */
+    /** Device authorizations started (POST /oauth/device_authorization) from one address, and by one authenticated client. */
     readonly deviceAuthorizationPerAddress: number;
     readonly deviceAuthorizationPerClient: number;
-    /** Request objects fetched from one client's `request_uris` (OIDC Core §6.2), whoever starts the request. */
-    readonly requestUriFetchesPerClient: number;
-    /** Pushed authorization requests (POST /oauth/par) from one address, and by one client. */
+    /** Request objects fetched from one client's `request_uris` (OIDC Core §6.2) for requests from one address. */
+    readonly requestUriFetchesPerClientAndAddress: number;
+    /** Pushed authorization requests (POST /oauth/par) from one address, and by one authenticated client. */
     readonly pushedRequestsPerAddress: number;
     readonly pushedRequestsPerClient: number;
   };
@@ -321,13 +324,14 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       signInPerAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_IN_PER_ADDRESS', 100, MAX_LIMIT),
       tokenPerAddress: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_ADDRESS', 300, MAX_LIMIT),
       tokenPerClient: positiveInteger(env, 'RATE_LIMIT_TOKEN_PER_CLIENT', 1000, MAX_LIMIT),
+      clientFailuresPerAddress: positiveInteger(env, 'RATE_LIMIT_CLIENT_FAILURES_PER_ADDRESS', 30, MAX_LIMIT),
       userCodePerAddress: positiveInteger(env, 'RATE_LIMIT_USER_CODE_PER_ADDRESS', 20, MAX_LIMIT),
       refreshPerAddress: positiveInteger(env, 'RATE_LIMIT_REFRESH_PER_ADDRESS', 300, MAX_LIMIT),
       signUpPerAddress: positiveInteger(env, 'RATE_LIMIT_SIGN_UP_PER_ADDRESS', 20, MAX_LIMIT),
       registrationPerAddress: positiveInteger(env, 'RATE_LIMIT_REGISTRATION_PER_ADDRESS', 20, MAX_LIMIT),
       deviceAuthorizationPerAddress: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_ADDRESS', 60, MAX_LIMIT),
       deviceAuthorizationPerClient: positiveInteger(env, 'RATE_LIMIT_DEVICE_AUTHORIZATION_PER_CLIENT', 300, MAX_LIMIT),
-      requestUriFetchesPerClient: positiveInteger(env, 'RATE_LIMIT_REQUEST_URI_PER_CLIENT', 300, MAX_LIMIT),
+      requestUriFetchesPerClientAndAddress: positiveInteger(env, 'RATE_LIMIT_REQUEST_URI_PER_CLIENT_AND_ADDRESS', 30, MAX_LIMIT),
       pushedRequestsPerAddress: positiveInteger(env, 'RATE_LIMIT_PAR_PER_ADDRESS', 300, MAX_LIMIT),
       pushedRequestsPerClient: positiveInteger(env, 'RATE_LIMIT_PAR_PER_CLIENT', 1000, MAX_LIMIT),
     }),
@@ -391,10 +395,10 @@ export function startupWarnings(config: Config): string[] {
         "admin API stay closed); set USERS_API_AUTH=jwt to require the account's own access token",
     );
   }
-  if (config.publicUrl.startsWith('https:') && config.trustProxy === false) {
+  if (config.isProduction && config.trustProxy === false) {
     warnings.push(
-      'PUBLIC_URL is https but TRUST_PROXY is false: the server sees plain http, so browsers get no session or CSRF cookie ' +
-        '(over https they are Secure, named __Host-sid and __Host-csrf); set TRUST_PROXY to the proxy that terminates TLS',
+      'TRUST_PROXY is false in production: the server speaks plain http and sees no proxy, so browsers get no session or ' +
+        'CSRF cookie (they are Secure there) and nobody can sign in on its pages; set TRUST_PROXY to the proxy that terminates TLS',
     );
   }
   if (config.isProduction && !config.mail.smtpUrl) {

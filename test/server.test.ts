@@ -154,6 +154,7 @@ const productionEnv = () => ({
   WEATHER_PORT: 'off',
   MONGODB_URI: testDatabaseUriWithName(),
   LOG_LEVEL: 'warn',
+  TRUST_PROXY: '1',
   ...WEATHER_KEYS,
 });
 
@@ -204,12 +205,13 @@ describe('start() without weather keys', () => {
     expect(lines.join('')).not.toMatch(/"stack"|owm-key/);
   });
 
-  it('warns that an https PUBLIC_URL without TRUST_PROXY gives browsers no session cookie', () => {
-    const keys = { OPENWEATHERMAP_API_KEY: 'k', WUNDERGROUND_API_KEY: 'k' };
-    expect(startupWarnings(testConfig({ ...keys, PUBLIC_URL: 'https://id.example.com' }))).toEqual([
-      expect.stringMatching(/^PUBLIC_URL is https but TRUST_PROXY is false: .*set TRUST_PROXY/),
+  it('warns that production without TRUST_PROXY gives browsers no session cookie', () => {
+    const production = { NODE_ENV: 'production', OPENWEATHERMAP_API_KEY: 'k', WUNDERGROUND_API_KEY: 'k', SMTP_URL: 'smtp://127.0.0.1:25' };
+    const settings = { ...production, USERS_API_AUTH: 'jwt', PUBLIC_URL: 'https://id.example.com' };
+    expect(startupWarnings(testConfig({ ...settings, TRUST_PROXY: 'false' }))).toEqual([
+      expect.stringMatching(/^TRUST_PROXY is false in production: .*set TRUST_PROXY/),
     ]);
-    expect(startupWarnings(testConfig({ ...keys, PUBLIC_URL: 'https://id.example.com', TRUST_PROXY: '1' }))).toEqual([]);
+    expect(startupWarnings(testConfig({ ...settings, TRUST_PROXY: '1' }))).toEqual([]);
   });
 
   it('names both keys in one warning when neither is set', () => {

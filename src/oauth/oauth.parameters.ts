@@ -3,8 +3,6 @@
 // string or is absurdly long; empty values count as absent. RFC 8707 lets `resource` repeat; a token
 // here is for one audience, so a second one is invalid_target (§2).
 import type { Request } from 'express';
-import { basicClientCredentials } from '../common/authorization';
-import { bodyField } from '../common/request-body';
 import { Refusal } from '../common/refusals';
 import { maxLengthOf } from './protocol';
 
@@ -39,15 +37,4 @@ function addParameters(parameters: OAuthParameters, values: unknown): OAuthParam
     if (value !== '') parameters[name] = value;
   }
   return parameters;
-}
-
-/**
- * The client a request names, by HTTP Basic or a client_id parameter (body, then query), before it is
- * authenticated: what per-client rate limits count. Cut to 256 characters so a huge one is not a key.
- */
-export function namedClientId(req: Request): string | undefined {
-  const fromParameters: unknown = bodyField(req, 'client_id') ?? req.query.client_id;
-  const clientId =
-    basicClientCredentials(req.headers.authorization)?.name ?? (typeof fromParameters === 'string' ? fromParameters : undefined);
-  return clientId ? clientId.slice(0, 256) : undefined;
 }

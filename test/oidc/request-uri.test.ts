@@ -13,7 +13,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { approve, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
-const liveApp = useLiveApp({ RATE_LIMITS: 'on', RATE_LIMIT_REQUEST_URI_PER_CLIENT: '3' });
+const liveApp = useLiveApp({ RATE_LIMITS: 'on', RATE_LIMIT_REQUEST_URI_PER_CLIENT_AND_ADDRESS: '3', TRUST_PROXY: 'true' });
 const CALLBACK = 'http://127.0.0.1:8400/callback';
 
 let keys: Record<'RS256' | 'ES256', { privateKey: CryptoKey; jwk: Record<string, unknown> }>;
@@ -237,27 +237,31 @@ describe('refusals, each invalid_request_uri at the redirect URI', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it("fetches at most RATE_LIMIT_REQUEST_URI_PER_CLIENT times per 15 minutes for one client's requests", async () => {
+  it("fetches at most RATE_LIMIT_REQUEST_URI_PER_CLIENT_AND_ADDRESS times per 15 minutes for one client's requests from one address, and another address is not locked out", async () => {
     const uri = serve('');
     const clientId = (await register([uri])).clientMetadata().client_id;
     served.set(new URL(uri).pathname, (res) =>
       res.end(unsigned({ client_id: clientId, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid' })),
     );
     const before = documents.requests.length;
-    const send = () =>
+    const send = (address = '203.0.113.7') =>
       request(liveApp().app)
         .get('/oauth/authorize')
+        .set('X-Forwarded-For', address)
         .query({ client_id: clientId, response_type: 'code', redirect_uri: CALLBACK, request_uri: uri });
     // Anonymous visitors of a client with an owner get errors on a page of this server; a fetched
     // object sends them on to /login.
     const tooMany = (res: request.Response) => res.status === 400 && res.text.includes('too many request objects fetched for this client');
-    const burst = await Promise.all(Array.from({ length: 10 }, send));
+    const burst = await Promise.all(Array.from({ length: 10 }, () => send()));
     expect(burst.every((res) => tooMany(res) || res.status === 302)).toBe(true);
     expect(documents.requests.length - before).toBeLessThanOrEqual(3);
     // One at a time, the rest of the budget: then refusals, with nothing more fetched.
     for (let i = documents.requests.length - before; i < 3; i++) expect((await send()).status).toBe(302);
     expect(tooMany(await send())).toBe(true);
     expect(documents.requests.length - before).toBe(3);
+    // The client's own requests, from elsewhere, still fetch (issue 48, finding 2: ids are public).
+    expect((await send('198.51.100.20')).status).toBe(302);
+    expect(documents.requests.length - before).toBe(4);
   });
 
   it('refuses http and private addresses in production, at registration and when fetching', async () => {

@@ -1,7 +1,7 @@
 // Every completed sign-in gets a new session id, whatever the session held before (issue 48, finding
 // 5): an attacker who planted a session id of theirs in the victim's browser (cookie tossing) gains
-// nothing when the victim signs in with it. Over https the cookie is `__Host-sid`, which a sibling
-// subdomain cannot set at all.
+// nothing when the victim signs in with it. In production over https the cookie is `__Host-sid`,
+// which a sibling subdomain cannot set at all.
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -108,9 +108,9 @@ describe('the link page (/login/link)', () => {
   });
 });
 
-describe('the session cookie over https', () => {
+describe('the session cookie in production over https', () => {
   it('is __Host-sid: Secure, Path=/, no Domain; and the CSRF cookie is __Host-csrf', async () => {
-    const app = testApp({ PUBLIC_URL: 'https://id.example.com', TRUST_PROXY: 'true' });
+    const app = testApp({ NODE_ENV: 'production', PUBLIC_URL: 'https://id.example.com', TRUST_PROXY: 'true' });
     const user = await createUser();
     const login = await request(app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
     const csrfCookie = ([] as string[]).concat(login.headers['set-cookie']).find((cookie) => cookie.startsWith('__Host-csrf='))!;

@@ -2,6 +2,7 @@
 // /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
+import { clientAddress } from '../../common/rate-limit';
 import { randomToken } from '../../common/crypto';
 import { bodyField } from '../../common/request-body';
 import { saveSession, sessionPerson } from '../../session/session.middleware';
@@ -125,7 +126,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if ('request' in parameters || 'request_uri' in parameters) return false;
       const person = await signedIn(req);
       if (!person) return false;
-      const reviewed = await authorize.review(parameters, true);
+      const reviewed = await authorize.review(parameters, true, { address: clientAddress(req) });
       if (reviewed.kind !== 'consent') return false;
       const next = await authorize.beforeConsent(reviewed.request, person);
       if (typeof next !== 'object') return false;
@@ -136,7 +137,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
     async show(req: Request, res: Response): Promise<void> {
       const person = await signedIn(req);
       const parameters = readParameters(req, req.method === 'POST' ? 'body' : 'query');
-      const reviewed = await authorize.review(parameters, person !== null);
+      const reviewed = await authorize.review(parameters, person !== null, { address: clientAddress(req) });
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
       const { request } = reviewed;
       const next = await authorize.beforeConsent(request, person);
@@ -170,7 +171,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if (!parameters) {
         throw pageError(400, 'This page has expired', 'Go back to the application and start signing in again.');
       }
-      const outcome = await authorize.decide(parameters, bodyField(req, 'decision'), person);
+      const outcome = await authorize.decide(parameters, bodyField(req, 'decision'), person, clientAddress(req));
       if (outcome === 'sign-in') return res.redirect(303, signInLocation(req, parameters));
       if (outcome === 'step-up') return res.redirect(303, stepUpLocation(req, parameters));
       answer(res, outcome);

@@ -13,9 +13,8 @@ import { formBody, pageFormBody } from '../../web/form-body';
 import type { AuthorizationSigner } from './authorize.service';
 import { createAuthorizeController } from './authorize.controller';
 import { createPushedRequestsController } from './pushed-requests.controller';
-import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
+import { limitRule } from '../../common/rate-limit';
 import { OAuthErrorResponse, oauthBodyErrors, oauthRefusals } from '../oauth.errors';
-import { namedClientId } from '../oauth.parameters';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
 import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
@@ -37,14 +36,15 @@ export function createAuthorizeRouter(
 ): { router: Router; resume: AuthorizeResume } {
   const service = createAuthorizeService(config, idTokens, backchannel, jwts, stores, clock);
   const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
-  const pushed = createPushedRequestsController(config, service, clock, dpop, clientsService.createClientAuthentication(config, stores));
-  const pushLimits = limitsFor(config, [
-    perAddress('par:address', config.limits.pushedRequestsPerAddress),
-    { rule: limitRule('par:client', config.limits.pushedRequestsPerClient), key: namedClientId },
-  ]);
+  // RATE_LIMITS: counted once the client is known (clients.service.ts ClientBudgets).
+  const authenticate = clientsService.createClientAuthentication(config, stores, {
+    perAddress: limitRule('par:address', config.limits.pushedRequestsPerAddress),
+    perClient: limitRule('par:client', config.limits.pushedRequestsPerClient),
+  });
+  const pushed = createPushedRequestsController(config, service, clock, dpop, authenticate);
   const router = Router();
   // RFC 9126 §2: a form, authenticated as at the token endpoint; answered in JSON.
-  router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, ...pushLimits, pushed.push, oauthRefusals);
+  router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, pushed.push, oauthRefusals);
   // RFC 9126 §2.3: any other method is 405.
   router.all(ENDPOINTS.pushedAuthorization, () => {
     throw new OAuthErrorResponse('invalid_request', 'Push with POST', 405, { Allow: 'POST' });

@@ -126,6 +126,8 @@ export interface RequestSource {
   pushing?: boolean;
   /** They are those of this pushed request. */
   pushedUri?: string;
+  /** The client address the request came from: what a request_uri's fetches count against. */
+  address?: string;
 }
 
 export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
@@ -199,7 +201,7 @@ export function createAuthorizeService(
         : undefined;
     const stored = pushed === undefined ? null : await pushedRequests.open(client._id, pushed, new Date(clock.now()));
     if (pushed && stored) {
-      const reviewed = await review(stored, signedIn, { pushedUri: pushed });
+      const reviewed = await review(stored, signedIn, { pushedUri: pushed, address: source.address });
       return reviewed.kind === 'consent' ? { ...reviewed, parameters: { client_id: client._id, request_uri: pushed } } : reviewed;
     }
     const registered = clientsService.redirectUrisOf(client);
@@ -250,7 +252,7 @@ export function createAuthorizeService(
     // Request objects (OIDC Core §6), by value or by reference; the request is reviewed again with its parameters.
     if (parameters.request_uri !== undefined) {
       if (parameters.request !== undefined) return fail('invalid_request', 'send request or request_uri, not both');
-      const fetched = await fetchRequestObject(config, client, parameters.request_uri);
+      const fetched = await fetchRequestObject(config, client, parameters.request_uri, source.address ?? '');
       if ('refused' in fetched) return fail('invalid_request_uri', fetched.refused);
       const { request_uri: _reference, ...rest } = parameters;
       parameters = { ...rest, request: fetched.jwt };
@@ -473,8 +475,13 @@ export function createAuthorizeService(
      * by the server, never re-sent by the browser): reviewed again, and an approval goes through the
      * same checks as the page did (prompt, max_age, acr), so what changed since is not skipped.
      */
-    async decide(parameters: OAuthParameters, decision: unknown, person: SignedIn): Promise<Redirect | Refusal | 'sign-in' | 'step-up'> {
-      const reviewed = await review(parameters, true);
+    async decide(
+      parameters: OAuthParameters,
+      decision: unknown,
+      person: SignedIn,
+      address: string,
+    ): Promise<Redirect | Refusal | 'sign-in' | 'step-up'> {
+      const reviewed = await review(parameters, true, { address });
       if (reviewed.kind !== 'consent') return reviewed;
       const { request } = reviewed;
       if (decision === 'deny') {

@@ -4,6 +4,7 @@
 // endpoint's own rules, so an error is answered here in JSON and never reaches the browser.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
+import { clientAddress } from '../../common/rate-limit';
 import type { Clock } from '../../common/clock';
 import type { Config } from '../../config';
 import * as clientsService from '../clients/clients.service';
@@ -34,7 +35,8 @@ export function createPushedRequestsController(
   return {
     async push(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
+      const at = { path: req.path, address: clientAddress(req) };
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at);
       if (parameters.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
       const request = Object.fromEntries(Object.entries(parameters).filter(([name]) => !CLIENT_AUTHENTICATION.includes(name)));
       // RFC 9449 §10.1: a DPoP proof with the push binds the code to its key, as dpop_jkt would.
@@ -44,7 +46,7 @@ export function createPushedRequestsController(
           throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");
         request.dpop_jkt = proof.jkt;
       }
-      const reviewed = await authorize.review({ ...request, client_id: client._id }, true, { pushing: true });
+      const reviewed = await authorize.review({ ...request, client_id: client._id }, true, { pushing: true, address: at.address });
       if (reviewed.kind === 'refusal') throw invalidRequest(`${reviewed.title}: ${reviewed.message}`);
       if (reviewed.kind !== 'consent') {
         const { error, error_description: description } = reviewed.error ?? { error: 'invalid_request' };

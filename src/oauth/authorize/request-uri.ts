@@ -2,8 +2,9 @@
 // object, at an address the client registered in `request_uris` (discovery says
 // require_request_uri_registration). It is fetched through the guarded fetcher (https to public
 // addresses only in production, no redirects, at most LIMITS.requestObjectLength bytes, 3 s), and
-// the fetches one client's requests cause are bounded (RATE_LIMIT_REQUEST_URI_PER_CLIENT per 15
-// minutes), since anyone may start a request with any client's id.
+// the fetches one client's requests from one address cause are bounded
+// (RATE_LIMIT_REQUEST_URI_PER_CLIENT_AND_ADDRESS per 15 minutes). Anyone may start a request with any
+// client's id, so no budget is the client's alone: one would let anyone use it up (issue 48, finding 2).
 import type { Config } from '../../config';
 import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
 import { limitRule, reserve, TooManyRequestsError } from '../../common/rate-limit';
@@ -27,14 +28,17 @@ export async function fetchRequestObject(
   config: Config,
   client: ClientDocument,
   uri: string,
+  /** The client address the authorization request came from. */
+  address: string,
 ): Promise<{ jwt: string } | { refused: string }> {
   if (!isRegisteredRequestUri(client, uri)) return { refused: 'request_uri is not one of the request_uris this client registered' };
   if (config.rateLimits) {
     try {
-      await reserve([{ rule: limitRule('request-uri:client', config.limits.requestUriFetchesPerClient), key: client._id }]);
+      const rule = limitRule('request-uri:client+address', config.limits.requestUriFetchesPerClientAndAddress);
+      await reserve([{ rule, key: `${client._id}|${address}` }]);
     } catch (err) {
       if (err instanceof TooManyRequestsError)
-        return { refused: `too many request objects fetched for this client: try again in ${err.retryAfterSeconds} s` };
+        return { refused: `too many request objects fetched for this client from this address: try again in ${err.retryAfterSeconds} s` };
       throw err;
     }
   }

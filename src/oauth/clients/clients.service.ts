@@ -4,7 +4,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { basicClientCredentials } from '../../common/authorization';
 import { NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
-import { invalidClient, invalidRequest } from '../oauth.errors';
+import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
+import { limitRule, reserve, type LimitRule } from '../../common/rate-limit';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
   CLIENT_ASSERTION_TYPE,
@@ -356,12 +357,53 @@ export function jwtContext(config: Config, keySets: ClientKeySets, path?: string
   };
 }
 
-/** Client authentication as one app does it: with its clients and fetched key sets, for a request to `path`. */
-export type ClientAuthentication = (credentials: ClientCredentials, path?: string) => Promise<ClientDocument>;
+/** Where a request to authenticate a client came: the endpoint's path (assertions' audience) and the client address. */
+export interface AuthenticationAt {
+  path: string;
+  address: string;
+}
+
+/** Client authentication as one app does it: with its clients and fetched key sets, for a request to `at.path`. */
+export type ClientAuthentication = (credentials: ClientCredentials, at: AuthenticationAt) => Promise<ClientDocument>;
+
+/**
+ * An endpoint's budgets (RATE_LIMITS): every request counts against its address; one that
+ * authenticated counts against its client, and one that failed against the client and the address
+ * together (issue 48, finding 2: client ids are public, so counting a client before it proved itself
+ * let anyone lock it out). Either way one command, after the check.
+ */
+export interface ClientBudgets {
+  perAddress: LimitRule;
+  perClient: LimitRule;
+}
+
+/** The failures to authenticate as one client from one address, at every endpoint that counts them. */
+export const clientFailureRule = (config: Pick<Config, 'limits'>): LimitRule =>
+  limitRule('client-auth-failures:client+address', config.limits.clientFailuresPerAddress);
 
 export function createClientAuthentication(
   config: Config,
   stores: { clients: ClientStore; clientKeySets: ClientKeySets },
+  budgets?: ClientBudgets,
 ): ClientAuthentication {
-  return (credentials, path) => authenticateRequest(stores.clients, credentials, jwtContext(config, stores.clientKeySets, path));
+  const check = (credentials: ClientCredentials, at: AuthenticationAt) =>
+    authenticateRequest(stores.clients, credentials, jwtContext(config, stores.clientKeySets, at.path));
+  if (!budgets || !config.rateLimits) return check;
+  const failures = clientFailureRule(config);
+  return async (credentials, at) => {
+    const address = { rule: budgets.perAddress, key: at.address };
+    let client: ClientDocument;
+    try {
+      client = await check(credentials, at);
+    } catch (err) {
+      // Over a budget, the refusal is the 429 (TooManyRequestsError), else invalid_client.
+      if (err instanceof OAuthErrorResponse && err.error === 'invalid_client') {
+        // The id named, cut so that a huge one is no key.
+        await reserve([address, { rule: failures, key: `${(credentials.clientId ?? '').slice(0, 256)}|${at.address}` }]);
+      }
+      throw err;
+    }
+    await reserve([address, { rule: budgets.perClient, key: client._id }]);
+    return client;
+  };
 }

@@ -3,6 +3,7 @@
 import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
+import { clientAddress, limitRule } from '../../common/rate-limit';
 import { bodyField } from '../../common/request-body';
 import { readQuery } from '../../common/request-fields';
 import { VERIFICATION_QUERY } from './device.fields';
@@ -23,13 +24,20 @@ import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 const WRONG_CODE = 'That code is wrong, has expired or was already used. Check your device and try again.';
 
 export function createDeviceController(config: Config, csrf: Csrf, stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents'>) {
-  const authenticate = clientsService.createClientAuthentication(config, stores);
+  // RATE_LIMITS: counted once the client is known (clients.service.ts ClientBudgets).
+  const authenticate = clientsService.createClientAuthentication(config, stores, {
+    perAddress: limitRule('device-authorization:address', config.limits.deviceAuthorizationPerAddress),
+    perClient: limitRule('device-authorization:client', config.limits.deviceAuthorizationPerClient),
+  });
   const verificationUri = `${config.publicUrl}/device`;
 
   return {
     async authorizeDevice(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), {
+        path: req.path,
+        address: clientAddress(req),
+      });
       if (!client.grants.includes(DEVICE_CODE_GRANT))
         throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
       const scope = grantedScope(parameters.scope);

@@ -3,26 +3,21 @@
 import type { Stores } from '../../stores';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
-import { limitRule, limitsFor, perAddress } from '../../common/rate-limit';
+import { limitsFor, perAddress } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { requireSession } from '../../session/session.middleware';
 import type { Csrf } from '../../web/csrf';
 import { formBody, pageFormBody } from '../../web/form-body';
 import { pageRefusals } from '../../web/layout';
 import { oauthBodyErrors, oauthRefusals } from '../oauth.errors';
-import { namedClientId } from '../oauth.parameters';
 import { createDeviceController } from './device.controller';
 import { ENDPOINTS } from '../protocol';
 
 export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf, stores: Stores): Router {
   const device = createDeviceController(config, csrf, stores);
   const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)]);
-  const startLimits = limitsFor(config, [
-    perAddress('device-authorization:address', config.limits.deviceAuthorizationPerAddress),
-    { rule: limitRule('device-authorization:client', config.limits.deviceAuthorizationPerClient), key: namedClientId },
-  ]);
   const router = Router();
-  router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, ...startLimits, device.authorizeDevice, oauthRefusals);
+  router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, device.authorizeDevice, oauthRefusals);
   const person = requireSession('sign-in', '/device');
   router.get('/device', sessions, person, device.showVerification, pageRefusals);
   router.post('/device', sessions, pageFormBody, csrf.require, person, ...userCodeLimits, device.verify, pageRefusals);

@@ -8,7 +8,7 @@ import type { Clock } from '../../common/clock';
 import type { Stores } from '../../stores';
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { clientAddress } from '../../common/rate-limit';
+import { clientAddress, limitRule } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import type { PasswordVerifier } from '../../auth/auth.service';
 import * as clientsService from '../clients/clients.service';
@@ -47,7 +47,7 @@ async function authenticateClient(
   grantType: string | undefined,
 ): Promise<ClientDocument> {
   const credentials = clientsService.credentialsOf(parameters, req.headers.authorization);
-  const client = await authenticate(credentials, req.path);
+  const client = await authenticate(credentials, at(req));
   if (credentials.clientSecret === undefined && credentials.assertion === undefined) {
     // A public client has no secret: it may use only the grants that need none, and it proves the
     // code exchange with its PKCE verifier (RFC 9700 §2.1.1).
@@ -56,6 +56,9 @@ async function authenticateClient(
   }
   return client;
 }
+
+/** Where a request authenticates its client: its path (assertions' audience) and its address. */
+const at = (req: Request): clientsService.AuthenticationAt => ({ path: req.path, address: clientAddress(req) });
 
 /** Step: the grant type is named, known to this endpoint and allowed to this client. */
 function checkGrantType(endpoint: TokenEndpoint, client: ClientDocument, grantType: string | undefined): TokenGrantType {
@@ -77,6 +80,13 @@ export function createTokensController(
   stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources'>,
   clock: Clock,
 ) {
+  // The token endpoints' budgets (RATE_LIMITS), counted once the client is known: its address's, and
+  // the client's only when it authenticated (clients.service.ts ClientBudgets). Revocation and
+  // introspection count none.
+  const authenticateForToken = clientsService.createClientAuthentication(config, stores, {
+    perAddress: limitRule('token:address', config.limits.tokenPerAddress),
+    perClient: limitRule('token:client', config.limits.tokenPerClient),
+  });
   const authenticate = clientsService.createClientAuthentication(config, stores);
   /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
   async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
@@ -118,7 +128,7 @@ export function createTokensController(
       const parameters = collectParameters(req, definition.sources);
       // Variant A names its two grants before anything else is looked at.
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
-      const client = await authenticateClient(authenticate, req, parameters, parameters.grant_type);
+      const client = await authenticateClient(authenticateForToken, req, parameters, parameters.grant_type);
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const proof = definition.dpop ? await proofOf(req, res) : null;
       // FAPI 2.0 §5.3.2.1-5: only sender-constrained tokens, so a FAPI client's request needs a proof.
@@ -144,7 +154,7 @@ export function createTokensController(
 
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
       await proofOf(req, res);
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, jwts);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
@@ -154,7 +164,7 @@ export function createTokensController(
 
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), req.path);
+      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
       await proofOf(req, res);
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache })

@@ -1,15 +1,13 @@
 // The token endpoints of both seed 001 variants, RFC 7009 revocation and RFC 7662 introspection, each
-// with its own body parsers, and the token endpoints' rate limits.
+// with its own body parsers.
 import type { Clock } from '../../common/clock';
 import type { Stores } from '../../stores';
 import { Router } from 'express';
 import type { PasswordVerifier } from '../../auth/auth.service';
 import { jsonBody } from '../../common/json-body';
-import { limitRule, limitsFor, perAddress, type RouteLimit } from '../../common/rate-limit';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
 import { oauthBodyErrors, oauthOutage, oauthRefusals } from '../oauth.errors';
-import { namedClientId } from '../oauth.parameters';
 import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
 import type { AccessTokenCache } from './tokens.service';
@@ -28,16 +26,12 @@ export function createTokensRouter(
   clock: Clock,
 ): Router {
   const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores, clock);
-  const tokenRules: RouteLimit[] = [
-    perAddress('token:address', config.limits.tokenPerAddress),
-    { rule: limitRule('token:client', config.limits.tokenPerClient), key: namedClientId },
-  ];
-  const tokenLimits = limitsFor(config, tokenRules);
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();
-  router.post('/v1/oauth/token', ...body, ...tokenLimits, tokens.v1Token, oauthOutage);
-  router.post(ENDPOINTS.token, ...body, ...tokenLimits, tokens.token, oauthOutage);
+  // The token endpoints' budgets are counted once the client is known (tokens.controller.ts).
+  router.post('/v1/oauth/token', ...body, tokens.v1Token, oauthOutage);
+  router.post(ENDPOINTS.token, ...body, tokens.token, oauthOutage);
   router.post(ENDPOINTS.revocation, ...body, tokens.revoke);
   router.post(ENDPOINTS.introspection, ...body, tokens.introspect);
   router.use(oauthRefusals);
