@@ -52,7 +52,7 @@ export function createOAuthRouter(
   const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
   const dpop = createDpopProofs(config, clock);
   const jwts = createJwtAccessTokens(keys, config);
-  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts, stores.users);
+  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts, stores);
   const router = Router();
   const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts, stores);
   router.use(authorize.router);

@@ -342,6 +342,18 @@ describe("this server's own APIs as a resource", () => {
     expect(user.body.error).toBe('insufficient_scope');
   });
 
+  it("take a person's JWT at /api/user and userinfo with no database read once it was seen (its record, client and person kept)", async () => {
+    const client = await registerClient({ grants: ['authorization_code'] });
+    const { code } = await authorizationCode(app, client, { scope: 'openid email read', resource: issuer });
+    const res = await request(app).post('/oauth/token').type('form').send(codeExchange(client, code)).expect(200);
+    const bearer = `Bearer ${res.body.access_token as string}`;
+    await request(app).get('/api/user').set('Authorization', bearer).expect(200);
+    const from = commands.length;
+    await request(app).get('/api/user').set('Authorization', bearer).expect(200);
+    await request(app).get('/oauth/userinfo').set('Authorization', bearer).expect(200);
+    expect(commands.slice(from).filter((command) => !command.endsWith(' change_signals'))).toEqual([]);
+  });
+
   it("take a person's JWT from the code flow at /api/user and userinfo; revocation ends it for introspection", async () => {
     const client = await registerClient({ grants: ['authorization_code', 'refresh_token'] });
     const { code, user } = await authorizationCode(app, client, { scope: 'openid email read', resource: issuer });

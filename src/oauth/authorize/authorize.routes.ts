@@ -41,7 +41,7 @@ export function createAuthorizeRouter(
     perAddress: limitRule('par:address', config.limits.pushedRequestsPerAddress),
     perClient: limitRule('par:client', config.limits.pushedRequestsPerClient),
   });
-  const pushed = createPushedRequestsController(config, service, clock, dpop, authenticate);
+  const pushed = createPushedRequestsController(service, clock, dpop, authenticate);
   const router = Router();
   // RFC 9126 §2: a form, authenticated as at the token endpoint; answered in JSON.
   router.post(ENDPOINTS.pushedAuthorization, formBody, oauthBodyErrors, pushed.push, oauthRefusals);

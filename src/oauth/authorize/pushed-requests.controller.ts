@@ -6,20 +6,17 @@ import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
 import type { Clock } from '../../common/clock';
-import type { Config } from '../../config';
 import * as clientsService from '../clients/clients.service';
 import { invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import type { AuthorizeService } from './authorize.service';
 import type { DpopProofs } from '../dpop/dpop.service';
-import { ENDPOINTS } from '../protocol';
 import * as pushedRequests from './pushed-requests.store';
 
 /** Parameters that authenticate the client; they are not part of the request kept. */
 const CLIENT_AUTHENTICATION = ['client_secret', 'client_assertion', 'client_assertion_type'];
 
 export function createPushedRequestsController(
-  config: Config,
   authorize: AuthorizeService,
   clock: Clock,
   dpop: DpopProofs,
@@ -29,7 +26,7 @@ export function createPushedRequestsController(
   async function proofOf(req: Request, res: Response) {
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
-    return dpop.check(req, `${config.publicUrl}${ENDPOINTS.pushedAuthorization}`);
+    return dpop.check(req);
   }
 
   return {

@@ -41,10 +41,11 @@ function comparable(url: string): string | null {
 
 export interface DpopProofs {
   /**
-   * The request's proof, checked for a request to `url` (the public URL of the endpoint), bound to
-   * `accessToken` when one is presented; null when the request has none. Throws DpopProofError.
+   * The request's proof, checked for this request (its method, and its URL under PUBLIC_URL without
+   * the query: `htu`, RFC 9449 §4.3), bound to `accessToken` when one is presented; null when the
+   * request has none. Throws DpopProofError.
    */
-  check(req: Request, url: string, accessToken?: string): Promise<CheckedProof | null>;
+  check(req: Request, accessToken?: string): Promise<CheckedProof | null>;
   /** The nonce to hand out now (the DPoP-Nonce header), when nonces are required. */
   nonce(): string | undefined;
 }
@@ -63,9 +64,11 @@ export function createDpopProofs(config: Config, clock: Clock): DpopProofs {
   return {
     nonce: () => (config.oauth.dpopNonces ? nonceFor(windowOf(clock.now())) : undefined),
 
-    async check(req, url, accessToken) {
+    async check(req, accessToken) {
       const sent = req.headers.dpop;
       if (sent === undefined) return null;
+      // The path as the client sent it (a router's mount point included), under the public URL.
+      const url = `${config.publicUrl}${new URL(req.originalUrl, 'http://internal').pathname}`;
       // Several DPoP headers arrive joined by commas, which no compact JWT contains (§4.3, check 1).
       if (typeof sent !== 'string' || sent.includes(',')) throw new DpopProofError('invalid_dpop_proof', 'send exactly one DPoP header');
       let header: ReturnType<typeof decodeProtectedHeader>;

@@ -10,7 +10,9 @@ import { createRolesController } from './roles.controller';
 export function createRolesRouter(adminToken: RequestHandler, activity: ActivityLog): Router {
   const roles = createRolesController(activity);
   const router = Router();
-  router.use([ADMIN_API.roles, ADMIN_API.people], adminToken);
+  // Only its own paths: the admin API's router guards the rest of /admin/api/people, and a guard
+  // run twice on one request would see its DPoP proof's jti a second time.
+  router.use([ADMIN_API.roles, `${ADMIN_API.people}/:id/roles`], adminToken);
   router.route(ADMIN_API.roles).get(roles.list).post(jsonBody, oauthBodyErrors, roles.create);
   router.delete(`${ADMIN_API.roles}/:name`, roles.remove);
   router.get(`${ADMIN_API.people}/:id/roles`, roles.ofPerson);

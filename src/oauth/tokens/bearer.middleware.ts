@@ -4,8 +4,8 @@
 // and its errors, by class, to ours. A request that sends no bearer credentials at all gets the bare
 // challenge (RFC 6750 §3.1). A DPoP-bound token (RFC 9449 §7) comes with the DPoP scheme and a proof,
 // which the library does not read: that path is ours, and a bound token sent as Bearer is refused.
-// Both read the token through tokens.service's ownApiGrant: an RFC 9068 JWT for this server by its
-// signature alone, an opaque one by its record.
+// Both ask tokens.service's liveGrant whether the token is alive (the same question for a JWT and an
+// opaque token: not revoked, its client and person still there), whatever the route then needs.
 import OAuth2Server, {
   InsufficientScopeError,
   Request as LibraryRequest,
@@ -23,9 +23,9 @@ import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop
 import { DPOP_ALGORITHMS } from '../protocol';
 import { AppError } from '../../common/errors';
 import { principal } from '../../common/guards';
-import * as usersService from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import type { JwtAccessTokens } from './jwt-access-tokens.service';
+import type { Stores } from '../../stores';
 import * as tokensService from './tokens.service';
 import type { AccessGrant } from './tokens.service';
 
@@ -35,12 +35,8 @@ export interface OAuthPrincipal {
   person: UserRecord;
 }
 
-/** How the guard reads tokens. */
-interface Reading {
-  issuer: string;
-  jwts: JwtAccessTokens;
-  cache?: tokensService.AccessTokenCache;
-}
+/** How the guard reads tokens: tokens.service's liveness context. */
+type Reading = tokensService.LivenessContext;
 
 export interface BearerGuardOptions {
   /** The scope the resource needs. */
@@ -64,22 +60,22 @@ function libraryServer(reading: Reading): OAuth2Server {
   // ask for a whole token-endpoint model, which our own token endpoint makes unnecessary here.
   const model: Pick<ExtensionModel, 'getAccessToken' | 'verifyScope'> = {
     async getAccessToken(accessToken: string): Promise<Token | false> {
-      let grant: AccessGrant | null;
+      let live: tokensService.LiveGrant | null;
       try {
-        grant = await tokensService.ownApiGrant(accessToken, reading);
+        live = await tokensService.liveGrant(accessToken, reading);
       } catch (err) {
         // Passed through by the library as it is, so the guard can tell an outage from a bad token.
         throw new ServerError('The token lookup failed', { cause: err });
       }
-      if (!grant) return false;
-      // Checked live by ownApiGrant; the library wants an expiry to check again.
+      if (!live) return false;
+      // Checked live by liveGrant; the library wants an expiry to check again.
       return {
         accessToken,
         accessTokenExpiresAt: new Date(Date.now() + 1000),
-        scope: grant.scope,
-        client: { id: grant.clientId, grants: [] },
+        scope: live.grant.scope,
+        client: { id: live.grant.clientId, grants: [] },
         user: {},
-        grant,
+        live,
       };
     },
     async verifyScope(token: Token, scope: string[]): Promise<boolean> {
@@ -111,9 +107,8 @@ async function dpopBoundToken(
   res: Response,
   token: string,
   reading: Reading,
-  config: Config,
   dpop: DpopProofs,
-): Promise<AccessGrant> {
+): Promise<tokensService.LiveGrant> {
   const nonce = dpop.nonce();
   if (nonce !== undefined) res.set('DPoP-Nonce', nonce);
   const refused = (error: string, description: string) =>
@@ -122,19 +117,20 @@ async function dpopBoundToken(
       { error, error_description: description },
       { 'WWW-Authenticate': dpopChallenge({ error, description, algs: DPOP_ALGORITHMS }), ...(nonce ? { 'DPoP-Nonce': nonce } : {}) },
     );
-  const doc = token ? await tokensService.ownApiGrant(token, reading) : null;
-  if (!doc) throw refused('invalid_token', 'The access token is invalid, expired or revoked');
+  const live = token ? await tokensService.liveGrant(token, reading) : null;
+  if (!live) throw refused('invalid_token', 'The access token is invalid, expired or revoked');
+  const doc = live.grant;
   if (!doc.jkt) throw refused('invalid_token', 'This access token is not bound to a DPoP key: send it as Bearer');
   let proof: CheckedProof | null;
   try {
-    proof = await dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`, token);
+    proof = await dpop.check(req, token);
   } catch (err) {
     if (err instanceof DpopProofError) throw refused(err.error, err.message);
     throw err;
   }
   if (!proof) throw refused('invalid_dpop_proof', 'Send a DPoP proof with a DPoP-bound access token');
   if (proof.jkt !== doc.jkt) throw refused('invalid_token', 'The access token is bound to another DPoP key');
-  return doc;
+  return live;
 }
 
 export function createBearerGuard(
@@ -142,9 +138,9 @@ export function createBearerGuard(
   config: Config,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
-  users: usersService.UserStore,
+  stores: Pick<Stores, 'users' | 'clients'>,
 ) {
-  const reading: Reading = { issuer: config.publicUrl, jwts, cache };
+  const reading: Reading = { issuer: config.publicUrl, jwts, cache, users: stores.users, clients: stores.clients };
   const server = libraryServer(reading);
   return function requireOAuthToken(options: BearerGuardOptions): RequestHandler {
     const refused = (status: 401 | 403, error: string, description: string) =>
@@ -166,15 +162,15 @@ export function createBearerGuard(
     return async (req: Request, res: Response, next) => {
       const bound = dpopToken(req.headers.authorization);
       if (bound !== null) {
-        const doc = await dpopBoundToken(req, res, bound, reading, config, dpop);
-        if (!doc.scope.includes(options.scope)) {
+        const live = await dpopBoundToken(req, res, bound, reading, dpop);
+        if (!live.grant.scope.includes(options.scope)) {
           throw new AppError(
             403,
             { error: 'insufficient_scope', error_description: `The token lacks the ${options.scope} scope` },
             { 'WWW-Authenticate': dpopChallenge({ error: 'insufficient_scope', algs: DPOP_ALGORITHMS }) },
           );
         }
-        return admit(doc, res, next);
+        return admit(live, res, next);
       }
       const body = req.body as Record<string, unknown> | undefined;
       const sent =
@@ -194,9 +190,9 @@ export function createBearerGuard(
         // invalid_request (a malformed header, a token in the query) and invalid_token alike.
         throw invalid();
       }
-      const doc = token.grant as AccessGrant;
+      const live = token.live as tokensService.LiveGrant;
       // RFC 9449 §7.2: a bound token sent as a bearer token is refused, with DPoP's challenge.
-      if (doc.jkt) {
+      if (live.grant.jkt) {
         const description = 'This access token is bound to a DPoP key: send it with the DPoP scheme and a proof';
         throw new AppError(
           401,
@@ -204,22 +200,20 @@ export function createBearerGuard(
           { 'WWW-Authenticate': dpopChallenge({ error: 'invalid_token', description, algs: DPOP_ALGORITHMS }) },
         );
       }
-      return admit(doc, res, next);
+      return admit(live, res, next);
     };
 
     /** The person a live token with the scope acts for, for the route; a client's own token as the options say. */
-    async function admit(doc: AccessGrant, res: Response, next: () => void): Promise<void> {
+    function admit({ grant, person }: tokensService.LiveGrant, res: Response, next: () => void): void {
       if (options.clientToken === 'accepted') {
-        res.locals.oauthGrant = doc;
+        res.locals.oauthGrant = grant;
         return next();
       }
-      if (!doc.userId) {
+      if (!person) {
         if (options.clientToken === 'invalid') throw invalid();
         throw refused(403, 'insufficient_scope', 'This token acts for a client application, not a user');
       }
-      const person = await users.findCurrent(doc.userId);
-      if (!person) throw invalid();
-      res.locals.oauth = { token: doc, person } satisfies OAuthPrincipal;
+      res.locals.oauth = { token: grant, person } satisfies OAuthPrincipal;
       next();
     }
   };

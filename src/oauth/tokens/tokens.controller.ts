@@ -77,7 +77,7 @@ export function createTokensController(
   tokenCache: tokensService.AccessTokenCache | undefined,
   dpop: DpopProofs,
   jwts: JwtAccessTokens,
-  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources'>,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources' | 'users'>,
   clock: Clock,
 ) {
   // The token endpoints' budgets (RATE_LIMITS), counted once the client is known: its address's, and
@@ -93,7 +93,7 @@ export function createTokensController(
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
     // A refused proof (DpopProofError) is the OAuth presenter's to word, with the nonce set above.
-    return dpop.check(req, `${config.publicUrl}${req.baseUrl}${req.path}`);
+    return dpop.check(req);
   }
 
   const grants: Record<TokenGrantType, GrantHandler> = {
@@ -167,7 +167,7 @@ export function createTokensController(
       const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
       await proofOf(req, res);
       const result = parameters.token
-        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache })
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache, clients: stores.clients, users: stores.users })
         : { active: false };
       noStore(res).json(result);
     },

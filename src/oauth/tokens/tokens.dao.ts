@@ -133,6 +133,7 @@ export async function revokeJwt(jti: string, expiresAt: Date): Promise<void> {
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
   }
+  await tokensRevoked.raise();
 }
 
 export async function isJwtRevoked(jti: string): Promise<boolean> {

@@ -1,27 +1,46 @@
 // Token lookups outside the grant flows: the protected resource, RFC 7009 revocation and RFC 7662
-// introspection. A client may revoke or introspect only the tokens issued to it.
+// introspection. A client may revoke or introspect only the tokens issued to it. Whether a token is
+// alive is one question for every format and every API (`liveGrant`): known and unexpired, not
+// revoked, its client still here (and still the operator's, for the admin scope), its person here,
+// not disabled, and with no password change since it was issued.
 import { sha256 } from '../../common/crypto';
 import { SignalledCache } from '../../common/signalled-cache';
+import type { UserStore } from '../../users/users.service';
+import { isActive } from '../../users/users.service';
+import type { UserRecord } from '../../users/users.types';
 import type { ClientDocument } from '../clients/clients.model';
-import { DPOP_TOKEN_TYPE } from '../protocol';
+import type { ClientStore } from '../clients/clients.store';
+import { ADMIN_SCOPE, DPOP_TOKEN_TYPE } from '../protocol';
 import { looksLikeJwt, type JwtAccessTokens, type VerifiedAccessToken } from './jwt-access-tokens.service';
 import * as tokensDao from './tokens.dao';
 import type { TokenDocument } from './tokens.model';
 
 /**
- * Access tokens looked up recently, by hash. Every deletion of tokens raises the signal that empties
- * it, so a revoked token is refused at once on the instance that revoked it and within a second on
- * the others. Unknown tokens are not kept: a guessed token costs a read, and no memory.
+ * Access tokens looked up recently: their records by hash, and whether a client's own JWT (which has
+ * no record) was revoked, by jti. Every revocation raises the signal that empties both, so a revoked
+ * token is refused at once on the instance that revoked it and within a second on the others.
+ * Unknown tokens are not kept: a guessed token costs a read, and no memory.
  */
-export type AccessTokenCache = SignalledCache<TokenDocument>;
+export interface AccessTokenCache {
+  records: SignalledCache<TokenDocument>;
+  jwtRevoked: SignalledCache<boolean>;
+}
 
 export function createAccessTokenCache(): AccessTokenCache {
-  return new SignalledCache(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 });
+  return {
+    records: new SignalledCache(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 }),
+    jwtRevoked: new SignalledCache(tokensDao.tokensRevoked, { maxEntries: 10_000, ttlMs: 60_000 }),
+  };
 }
 
 function findAccessToken(hash: string, cache: AccessTokenCache | undefined): Promise<TokenDocument | null> {
   const load = () => tokensDao.findTokenByAccessHash(hash);
-  return cache ? cache.getOrLoad(hash, load, (doc) => doc.accessTokenExpiresAt.getTime() - Date.now()) : load();
+  return cache ? cache.records.getOrLoad(hash, load, (doc) => doc.accessTokenExpiresAt.getTime() - Date.now()) : load();
+}
+
+function isJwtRevoked(jti: string, cache: AccessTokenCache | undefined): Promise<boolean> {
+  const load = () => tokensDao.isJwtRevoked(jti);
+  return cache ? cache.jwtRevoked.getOrLoad(jti, load).then((revoked) => revoked === true) : load();
 }
 
 /** The stored access token if it is live (known, unexpired, not revoked), else null. */
@@ -38,28 +57,79 @@ export interface AccessGrant {
   userId?: string;
   /** RFC 9449: the DPoP key it is bound to. */
   jkt?: string;
-  /** What the authorization's `claims` parameter asked userinfo for (opaque tokens only). */
+  /** What the authorization's `claims` parameter asked userinfo for. */
   claims?: TokenDocument['claims'];
+  issuedAt: Date;
+}
+
+/** A live grant and the person it acts for (null for a client acting for itself). */
+export interface LiveGrant {
+  grant: AccessGrant;
+  person: UserRecord | null;
+}
+
+/** What deciding whether a token is alive reads: the app's stores (cached), the key ring, the token lookups' cache. */
+export interface LivenessContext {
+  issuer: string;
+  jwts: JwtAccessTokens;
+  cache?: AccessTokenCache;
+  clients: ClientStore;
+  users: UserStore;
+}
+
+const wholeSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * Whether what a token was issued to is still there (issue 48, findings 3 and 4): its client (and,
+ * for the admin scope, the operator's leave), its person (not disabled, no password change since it
+ * was issued). The person, or null for a client's own token; false when it is dead. Both are read
+ * through the app's caches, which a change empties (at once here, within a second elsewhere).
+ */
+async function issuedToStillThere(
+  grant: Pick<AccessGrant, 'clientId' | 'userId' | 'scope' | 'issuedAt'>,
+  context: Pick<LivenessContext, 'clients' | 'users'>,
+): Promise<UserRecord | null | false> {
+  const [client, person] = await Promise.all([
+    context.clients.find(grant.clientId),
+    grant.userId === undefined ? null : context.users.findCurrent(grant.userId),
+  ]);
+  if (!client || (grant.scope.includes(ADMIN_SCOPE) && client.operatorAccess !== true)) return false;
+  if (grant.userId === undefined) return null;
+  if (!isActive(person)) return false;
+  // Compared in whole seconds: a JWT's iat has no finer grain.
+  const changed = person.credentialsChangedAt;
+  if (changed && wholeSeconds(changed) > wholeSeconds(grant.issuedAt)) return false;
+  return person;
 }
 
 /**
- * An access token for this server's own APIs, live, or null: a JWT by its signature and audience
- * (RFC 9068 §4; no database read, so a revoked one works here until it expires), an opaque one by
- * its record (refused when it is for another resource).
+ * An access token for this server's own APIs, alive, and its person; or null. A JWT is read by its
+ * signature and audience (RFC 9068 §4); a person's JWT has a record (revocation, their applications),
+ * which must still be there, and a client's own has none, so its revocation is looked up by jti. An
+ * opaque token is read by its record (refused when it is for another resource). Then the one check
+ * for both: what it was issued to is still there. Records, revocations, clients and people are read
+ * through caches, so a token seen before costs no round trip while nothing changed.
  */
-export async function ownApiGrant(
-  token: string,
-  context: { issuer: string; jwts: JwtAccessTokens; cache?: AccessTokenCache },
-): Promise<AccessGrant | null> {
+export async function liveGrant(token: string, context: LivenessContext): Promise<LiveGrant | null> {
+  const grant = await ownApiGrant(token, context);
+  if (!grant) return null;
+  const person = await issuedToStillThere(grant, context);
+  return person === false ? null : { grant, person };
+}
+
+async function ownApiGrant(token: string, context: LivenessContext): Promise<AccessGrant | null> {
   if (looksLikeJwt(token)) {
     const verified = await context.jwts.verify(token);
     if (!verified || !verified.audience.includes(context.issuer)) return null;
-    const { scope, clientId, userId, jkt } = verified;
-    return { scope, clientId, userId, jkt };
+    const { scope, clientId, userId, jkt, issuedAt, jti } = verified;
+    if (userId === undefined) return (await isJwtRevoked(jti, context.cache)) ? null : { scope, clientId, jkt, issuedAt };
+    const doc = await liveAccessToken(token, context.cache);
+    return doc && { scope, clientId, userId, jkt, issuedAt, claims: doc.claims };
   }
   const doc = await liveAccessToken(token, context.cache);
   if (!doc || (doc.resource !== undefined && doc.resource !== context.issuer)) return null;
-  return { scope: doc.accessScope ?? doc.scope, clientId: doc.clientId, userId: doc.userId, jkt: doc.jkt, claims: doc.claims };
+  const { accessScope, scope, clientId, userId, jkt, claims, issuedAt } = doc;
+  return { scope: accessScope ?? scope, clientId, userId, jkt, claims, issuedAt };
 }
 
 interface FoundToken {
@@ -128,12 +198,13 @@ export async function introspect(
   client: ClientDocument,
   token: string,
   hint: string | undefined,
-  context: { jwts: JwtAccessTokens; cache?: AccessTokenCache },
+  context: Omit<LivenessContext, 'issuer'>,
 ): Promise<Introspection> {
   const found = await findToken(token, hint, context.cache);
   if (!found) {
     const unrecorded = looksLikeJwt(token) ? await unrecordedJwt(client, token, context.jwts) : null;
-    if (!unrecorded || (await tokensDao.isJwtRevoked(unrecorded.jti))) return { active: false };
+    if (!unrecorded || (await isJwtRevoked(unrecorded.jti, context.cache))) return { active: false };
+    if ((await issuedToStillThere(unrecorded, context)) === false) return { active: false };
     return {
       active: true,
       scope: unrecorded.scope.join(' '),
@@ -151,9 +222,11 @@ export async function introspect(
   const expiresAt = kind === 'access_token' ? doc.accessTokenExpiresAt : doc.refreshTokenExpiresAt;
   if (!expiresAt || expiresAt <= new Date()) return { active: false };
   const access = kind === 'access_token';
+  const scope = access ? (doc.accessScope ?? doc.scope) : doc.scope;
+  if ((await issuedToStillThere({ ...doc, scope }, context)) === false) return { active: false };
   return {
     active: true,
-    scope: (access ? (doc.accessScope ?? doc.scope) : doc.scope).join(' '),
+    scope: scope.join(' '),
     client_id: doc.clientId,
     token_type: access ? (doc.jkt ? DPOP_TOKEN_TYPE : 'Bearer') : 'refresh_token',
     exp: seconds(expiresAt),
