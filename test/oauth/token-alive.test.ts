@@ -115,7 +115,7 @@ const personRows = Object.keys(PERSON_ENDINGS).flatMap((ending) =>
   ),
 );
 const clientRows = Object.keys(CLIENT_ENDINGS).flatMap((ending) =>
-  FORMATS.flatMap((format) => SENDERS.map((sender) => ({ ending, format, sender, api: 'admin API' as Api }))),
+  FORMATS.flatMap((format) => SENDERS.map((sender) => ({ ending, format, sender, api: 'admin API' }))),
 );
 
 describe("a person's token", () => {

@@ -167,7 +167,12 @@ export function createTokensController(
       const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
       await proofOf(req, res);
       const result = parameters.token
-        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, { jwts, cache: tokenCache, clients: stores.clients, users: stores.users })
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, {
+            jwts,
+            cache: tokenCache,
+            clients: stores.clients,
+            users: stores.users,
+          })
         : { active: false };
       noStore(res).json(result);
     },
