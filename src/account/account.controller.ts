@@ -20,6 +20,7 @@ import {
   deadLinkPage,
   emailVerifiedPage,
   forgotPasswordPage,
+  resetDonePage,
   resetPasswordPage,
   signUpPage,
   type AccountNotice,
@@ -184,11 +185,8 @@ export function createAccountController(
       }
       // Factors added before the address was verified may be a squatter's: the mailbox's owner gets the
       // account without them. Otherwise the person may remove the ones added lately.
-      const since = outcome.wasUnverified
-        ? new Date(0)
-        : form.remove_recent_factors === '1'
-          ? factorsService.recentSince(new Date())
-          : null;
+      const recentOnly = !outcome.wasUnverified && form.remove_recent_factors === '1';
+      const since = outcome.wasUnverified ? new Date(0) : recentOnly ? factorsService.recentSince(new Date()) : null;
       const removed = since ? await factorsService.removeFactorsSince(outcome.userId, since) : [];
       for (const what of removed) {
         await activity.record(outcome.userId, 'factor-removed', {
@@ -197,8 +195,12 @@ export function createAccountController(
         });
         await accounts.factorChanged(outcome.userId, { added: false, what, from: displayAddress(req) });
       }
+      // A mailbox is not a second factor (issue 48, finding 6): a reset that took recent factors away
+      // signs no one in, so the mailbox alone never passes the second step; the person signs in anew
+      // with the new password, and any older factor left.
+      if (recentOnly && removed.length > 0) return void page(res, 200, resetDonePage(removed));
       // Every session ended with the old password; this browser starts a new one, after the second
-      // factor when the account has one (a mailbox is not a second factor).
+      // factor when the account has one.
       await journey.firstFactor(req, res, {
         userId: outcome.userId,
         method: 'pwd',

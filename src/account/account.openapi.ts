@@ -111,9 +111,10 @@ export const accountOpenApi: OpenApiFragment = {
         tags,
         operationId: 'resetPassword',
         security: [],
-        summary: `Set the new password: every session and token of the account ends, and this browser is signed in; \`remove_recent_factors=1\` also removes the second factors added in the last ${FACTOR_RULES.recentFactorDays} days`,
+        summary: `Set the new password: every session and token of the account ends, and this browser is signed in (after the second factor when the account has one); \`remove_recent_factors=1\` also removes the second factors added in the last ${FACTOR_RULES.recentFactorDays} days, and then nobody is signed in (a mailbox is not a second factor)`,
         requestBody: form(RESET_FORM),
         responses: {
+          '200': page('Password set and recent second factors removed: nobody is signed in; the page says to sign in anew'),
           '303': redirect('Password set: to /account, or to /login/verify when the account still has a second factor'),
           '400': page('The password breaks the rule (the form again), or the link cannot be used'),
           ...refusals,

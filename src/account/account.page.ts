@@ -155,6 +155,18 @@ ${newPasswordInput('password', 'New password', ' Every other browser and applica
   );
 }
 
+/** After a reset that removed recent factors: nobody is signed in; the person signs in anew. */
+export function resetDonePage(removed: readonly string[]): string {
+  return layout(
+    'Password set',
+    html`<h1>Password set</h1>
+<p>Your new password is set, and every browser and application signed in to your account was signed out.</p>
+<p>Removed, as you asked: ${removed.join(', ')}. We sent a note to your address.</p>
+<p>Sign in with your new password (and any second factor you still have).</p>
+<p><a href="/login?return_to=%2Faccount">Sign in</a></p>`,
+  );
+}
+
 const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'signed-up': 'Account created',
   'signed-in': 'Signed in',

@@ -5,6 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
+import { totpCode } from '../helpers/factors';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 
 describeWithBrowser('account-browser')("looking after one's own account in a real browser", () => {
@@ -82,6 +83,43 @@ describeWithBrowser('account-browser')("looking after one's own account in a rea
     await page.goto(reset.link!);
     await page.getByRole('heading', { name: 'Link not valid' }).waitFor();
     await lookAt(page, 'account-link-used');
+    await page.close();
+  }, 120_000);
+
+  it('removes an authenticator app added lately with a reset, and signs nobody in: the page says to sign in anew', async () => {
+    const email = `dorothy-${Date.now()}@example.com`;
+    const page = await browser.newPage();
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('abcdefgh');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${base}/account?done=signed-up`);
+    // A verified address: factors added before it was verified would be a squatter's, all removed.
+    const [verification] = await sink.mailTo(email);
+    await page.goto(verification.link!);
+    await page.getByRole('heading', { name: 'Email verified' }).waitFor();
+    await page.goto(`${base}/account/totp`);
+    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
+    await page.getByLabel('Code from the app').fill(totpCode(key));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    await page.context().clearCookies();
+
+    await page.goto(`${base}/forgot-password`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await page.getByRole('status').waitFor();
+    // The verification, the note that an app was added, then the reset link.
+    const [reset] = (await sink.mailTo(email, 3)).filter((mail) => mail.subject === 'Reset your password');
+    await page.goto(reset.link!);
+    await page.getByLabel('New password').fill('fourth-password');
+    await page.getByLabel(/Also remove the second factors added in the last 7 days/).check();
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('heading', { name: 'Password set' }).waitFor();
+    expect(await page.textContent('main')).toContain('Removed, as you asked: authenticator app');
+    await lookAt(page, 'account-reset-factors-removed');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/login\?return_to=%2Faccount$/);
     await page.close();
   }, 120_000);
 });

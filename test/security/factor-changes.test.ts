@@ -45,11 +45,11 @@ async function resetWith(user: { email: string }, fields: Record<string, string>
   const agent = request.agent(app);
   const form = await agent.get(pathOf(link)).expect(200);
   expect(form.text).toContain('Also remove the second factors added in the last 7 days');
-  return agent
+  const res = await agent
     .post('/reset-password')
     .type('form')
-    .send({ _csrf: csrfFrom(form.text), token: tokenOf(link), password: 'a-new-password', ...fields })
-    .expect(303);
+    .send({ _csrf: csrfFrom(form.text), token: tokenOf(link), password: 'a-new-password', ...fields });
+  return Object.assign(res, { agent });
 }
 
 describe('adding a factor', () => {
@@ -125,17 +125,37 @@ describe('a reset password and the factors added lately', () => {
     return user;
   };
 
-  it('removes the app and passkeys added in the last 7 days when asked, and the person is signed in', async () => {
+  it('removes the app and passkeys added in the last 7 days when asked, and signs nobody in: a mailbox is not a second factor', async () => {
     const user = await verifiedUser();
     await enrolTotp((await signedInAgent(app, user)).agent);
     await storedPasskey(user.id, 'Theirs');
     const done = await resetWith(user, { remove_recent_factors: '1' });
-    expect(done.headers.location).toBe('/account?done=reset-factors');
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Password set');
+    expect(done.text).toContain('Removed, as you asked: authenticator app, 1 passkey');
+    expect(([] as string[]).concat(done.headers['set-cookie'] ?? []).some((cookie) => cookie.startsWith('sid='))).toBe(false);
+    await done.agent.get('/account').expect(302);
+    // Signing in with the new password is what it takes, and with no factor left that is all.
+    const { res } = await passwordStep(app, { email: user.email, password: 'a-new-password' });
+    expect(res.headers.location).toBe('/home');
     expect(await TotpModel.findById(user.id).lean()).toBeNull();
     expect(await PasskeyModel.countDocuments({ userId: user.id })).toBe(0);
     await mailerOf(app).drained(10_000);
     const removed = sink.received.filter((mail) => mail.to.includes(user.email) && mail.subject.includes('removed'));
     expect(removed.map((mail) => mail.text.includes('authenticator app') || mail.text.includes('1 passkey'))).toEqual([true, true]);
+  });
+
+  it('asks for the older factor left after removing a recent one, never signing in by the mailbox', async () => {
+    const user = await verifiedUser();
+    await enrolTotp((await signedInAgent(app, user)).agent);
+    await TotpModel.updateOne({ _id: user.id }, { $set: { confirmedAt: new Date(Date.now() - 8 * 24 * 3600_000) } });
+    await storedPasskey(user.id, 'Recent');
+    const done = await resetWith(user, { remove_recent_factors: '1' });
+    expect(done.status).toBe(200);
+    await done.agent.get('/account').expect(302);
+    expect(await PasskeyModel.countDocuments({ userId: user.id })).toBe(0);
+    const { res } = await passwordStep(app, { email: user.email, password: 'a-new-password' });
+    expect(res.headers.location).toBe('/login/verify');
   });
 
   it('keeps factors older than 7 days, and all of them when not asked', async () => {
