@@ -68,6 +68,7 @@ const APIS = {
   'admin API': { method: 'get', path: '/admin/api/people' },
 } as const;
 type Api = keyof typeof APIS;
+const ADMIN_API: Api = 'admin API';
 
 async function call(api: Api, issued: Issued): Promise<request.Response> {
   const { method, path } = APIS[api];
@@ -115,7 +116,7 @@ const personRows = Object.keys(PERSON_ENDINGS).flatMap((ending) =>
   ),
 );
 const clientRows = Object.keys(CLIENT_ENDINGS).flatMap((ending) =>
-  FORMATS.flatMap((format) => SENDERS.map((sender) => ({ ending, format, sender, api: 'admin API' }))),
+  FORMATS.flatMap((format) => SENDERS.map((sender) => ({ ending, format, sender, api: ADMIN_API }))),
 );
 
 describe("a person's token", () => {

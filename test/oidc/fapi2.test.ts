@@ -3,7 +3,7 @@
 // happy path with openid-client (PAR, PKCE S256, private_key_jwt, DPoP, an ES256 ID token, the
 // resource with a proof), then each rule's refusal through HTTP.
 import { createHash } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, SignJWT, type CryptoKey, type JWK } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
@@ -11,7 +11,8 @@ import { CodeModel } from '../../src/oauth/tokens/tokens.model';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { insecure, registrationAnswer, useLiveApp } from '../helpers/oidc';
-import { approve, signedInAgent } from '../helpers/oauth';
+import { approve, operatorToken, signedInAgent } from '../helpers/oauth';
+import { dpopProof, newDpopKey, type DpopKey } from '../helpers/dpop';
 
 useTestDatabase();
 const liveApp = useLiveApp();
@@ -38,8 +39,8 @@ const registerWith = (metadata: Record<string, unknown>) =>
     ...metadata,
   });
 
-async function fapiClient() {
-  const registered = await registerWith({});
+async function fapiClient(metadata: Record<string, unknown> = {}) {
+  const registered = await registerWith(metadata);
   expect(registered.status).toBe(201);
   const config = new oidc.Configuration(
     await oidc
@@ -150,6 +151,15 @@ it('runs the FAPI 2.0 flow with openid-client: PAR, PKCE S256, private_key_jwt, 
   expect(api.status).toBe(200);
   const renewed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP });
   expect(renewed.token_type).toBe('dpop');
+  // FAPI 2.0 SP 5.3.2.1: not rotated. The client keeps its refresh token, which works again (the
+  // OpenID Foundation's plan uses the previous one 30 s later), and each refresh gives a new access token.
+  expect(renewed.refresh_token).toBeUndefined();
+  const again = await oidc.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP });
+  expect(again.access_token).not.toBe(renewed.access_token);
+  const atOnce = await Promise.all(
+    Array.from({ length: 10 }, () => oidc.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP })),
+  );
+  expect(new Set(atOnce.map((answer) => answer.access_token)).size).toBe(10);
 });
 
 describe('refusals', () => {
@@ -219,6 +229,68 @@ describe('refusals', () => {
     await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier })).rejects.toMatchObject({
       error: 'invalid_dpop_proof',
       error_description: 'FAPI 2.0 clients must send a DPoP proof',
+    });
+  });
+
+  /** A client_credentials request of a FAPI client, with a proof by this key and algorithm. */
+  const clientCredentials = async (clientId: string, key: DpopKey, fields: Record<string, string> = {}) =>
+    request(liveApp().app)
+      .post('/oauth/token')
+      .set('DPoP', await dpopProof(key, 'POST', `${liveApp().issuer}/oauth/token`))
+      .type('form')
+      .send({
+        grant_type: 'client_credentials',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: await assertion(clientId, {}),
+        ...fields,
+      });
+
+  const withClientCredentials = { grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] };
+
+  it('refuses RS256 DPoP proofs at the token endpoint, PAR and this server’s APIs (FAPI 2.0 §5.4.1)', async () => {
+    const { clientId } = await fapiClient(withClientCredentials);
+    // One RSA key, signing PS256 (allowed) or RS256 (refused): the same jwk, the same thumbprint.
+    const pss = await newDpopKey('PS256');
+    const rsa: DpopKey = {
+      ...pss,
+      alg: 'RS256',
+      pair: { ...pss.pair, privateKey: await importPKCS8(await exportPKCS8(pss.pair.privateKey), 'RS256') },
+    };
+    const refused = await clientCredentials(clientId, rsa);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'the DPoP proof must be signed with ES256, PS256, EdDSA',
+    });
+    const pushed = await pushWith(await assertion(clientId, {})).set('DPoP', await dpopProof(rsa, 'POST', `${liveApp().issuer}/oauth/par`));
+    expect(pushed.status).toBe(400);
+    expect(pushed.body.error).toBe('invalid_dpop_proof');
+    // Signing PS256 it gets a token; at the catalogue its RS256 proof is refused, its PS256 one taken.
+    const token = (await clientCredentials(clientId, pss, { scope: 'read' })).body.access_token as string;
+    const products = async (key: DpopKey) =>
+      request(liveApp().app)
+        .get('/api/v1/products')
+        .set('Authorization', `DPoP ${token}`)
+        .set('DPoP', await dpopProof(key, 'GET', `${liveApp().issuer}/api/v1/products`, token));
+    const atApi = await products(rsa);
+    expect(atApi.status).toBe(401);
+    expect(atApi.headers['www-authenticate']).toContain('error="invalid_dpop_proof"');
+    expect((await products(pss)).status).toBe(200);
+  });
+
+  it('gets an ES256 access token from a resource registered RS256 (FAPI 2.0 §5.4.1)', async () => {
+    const api = `https://fapi-rs256-${Date.now()}.example.com/api`;
+    await request(liveApp().app)
+      .post('/admin/api/resources')
+      .set('Authorization', `Bearer ${await operatorToken(liveApp().app)}`)
+      .send({ resource: api, scopes: ['things:read'], signing_alg: 'RS256' })
+      .expect(201);
+    const { clientId } = await fapiClient(withClientCredentials);
+    const res = await clientCredentials(clientId, await newDpopKey(), { resource: api, scope: 'things:read' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(Buffer.from((res.body.access_token as string).split('.')[0], 'base64url').toString())).toMatchObject({
+      alg: 'ES256',
+      typ: 'at+jwt',
     });
   });
 

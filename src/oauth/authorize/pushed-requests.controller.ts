@@ -7,6 +7,8 @@ import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
 import type { Clock } from '../../common/clock';
 import * as clientsService from '../clients/clients.service';
+import type { ClientDocument } from '../clients/clients.model';
+import { dpopAlgorithmsFor } from '../clients/fapi.service';
 import { invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import type { AuthorizeService } from './authorize.service';
@@ -23,10 +25,10 @@ export function createPushedRequestsController(
   authenticate: clientsService.ClientAuthentication,
 ) {
   /** The request's DPoP proof, checked; a refused one (DpopProofError) is the OAuth presenter's to word, with the nonce. */
-  async function proofOf(req: Request, res: Response) {
+  async function proofOf(req: Request, res: Response, client: ClientDocument) {
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
-    return dpop.check(req);
+    return dpop.check(req, undefined, dpopAlgorithmsFor(client));
   }
 
   return {
@@ -37,7 +39,7 @@ export function createPushedRequestsController(
       if (parameters.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
       const request = Object.fromEntries(Object.entries(parameters).filter(([name]) => !CLIENT_AUTHENTICATION.includes(name)));
       // RFC 9449 §10.1: a DPoP proof with the push binds the code to its key, as dpop_jkt would.
-      const proof = await proofOf(req, res);
+      const proof = await proofOf(req, res, client);
       if (proof) {
         if (request.dpop_jkt !== undefined && request.dpop_jkt !== proof.jkt)
           throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");

@@ -43,9 +43,10 @@ export interface DpopProofs {
   /**
    * The request's proof, checked for this request (its method, and its URL under PUBLIC_URL without
    * the query: `htu`, RFC 9449 §4.3), bound to `accessToken` when one is presented; null when the
-   * request has none. Throws DpopProofError.
+   * request has none. `algorithms`: those the client may sign with (all of DPOP_ALGORITHMS unless
+   * its profile narrows them). Throws DpopProofError.
    */
-  check(req: Request, accessToken?: string): Promise<CheckedProof | null>;
+  check(req: Request, accessToken?: string, algorithms?: readonly string[]): Promise<CheckedProof | null>;
   /** The nonce to hand out now (the DPoP-Nonce header), when nonces are required. */
   nonce(): string | undefined;
 }
@@ -64,7 +65,7 @@ export function createDpopProofs(config: Config, clock: Clock): DpopProofs {
   return {
     nonce: () => (config.oauth.dpopNonces ? nonceFor(windowOf(clock.now())) : undefined),
 
-    async check(req, accessToken) {
+    async check(req, accessToken, algorithms: readonly string[] = DPOP_ALGORITHMS) {
       const sent = req.headers.dpop;
       if (sent === undefined) return null;
       // The path as the client sent it (a router's mount point included), under the public URL.
@@ -78,8 +79,8 @@ export function createDpopProofs(config: Config, clock: Clock): DpopProofs {
         throw new DpopProofError('invalid_dpop_proof', 'the DPoP proof is not a JWT');
       }
       if (header.typ !== 'dpop+jwt') throw new DpopProofError('invalid_dpop_proof', 'the DPoP proof must have typ dpop+jwt');
-      if (!(DPOP_ALGORITHMS as readonly string[]).includes(header.alg ?? ''))
-        throw new DpopProofError('invalid_dpop_proof', `the DPoP proof must be signed with ${DPOP_ALGORITHMS.join(', ')}`);
+      if (!algorithms.includes(header.alg ?? ''))
+        throw new DpopProofError('invalid_dpop_proof', `the DPoP proof must be signed with ${algorithms.join(', ')}`);
       const jwk = header.jwk;
       if (!jwk || typeof jwk !== 'object' || PRIVATE_MEMBERS.some((member) => member in jwk))
         throw new DpopProofError('invalid_dpop_proof', 'the DPoP proof must carry a public key in jwk');
@@ -88,7 +89,7 @@ export function createDpopProofs(config: Config, clock: Clock): DpopProofs {
       try {
         ({ payload } = await jwtVerify(sent, EmbeddedJWK, {
           typ: 'dpop+jwt',
-          algorithms: [...DPOP_ALGORITHMS],
+          algorithms: [...algorithms],
           currentDate: new Date(now),
           clockTolerance: LIMITS.jwtClockToleranceSeconds,
         }));

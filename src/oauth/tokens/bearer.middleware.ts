@@ -20,6 +20,7 @@ import { bearerToken, dpopToken } from '../../common/authorization';
 import { bearerChallenge, dpopChallenge } from '../../common/bearer-challenge';
 import type { Config } from '../../config';
 import { DpopProofError, type CheckedProof, type DpopProofs } from '../dpop/dpop.service';
+import { dpopAlgorithmsFor } from '../clients/fapi.service';
 import { DPOP_ALGORITHMS } from '../protocol';
 import { AppError } from '../../common/errors';
 import { principal } from '../../common/guards';
@@ -123,7 +124,7 @@ async function dpopBoundToken(
   if (!doc.jkt) throw refused('invalid_token', 'This access token is not bound to a DPoP key: send it as Bearer');
   let proof: CheckedProof | null;
   try {
-    proof = await dpop.check(req, token);
+    proof = await dpop.check(req, token, dpopAlgorithmsFor(live.client));
   } catch (err) {
     if (err instanceof DpopProofError) throw refused(err.error, err.message);
     throw err;

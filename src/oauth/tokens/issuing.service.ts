@@ -13,6 +13,7 @@ import * as grantsService from '../grants/grants.service';
 import { idTokenScopeClaims, type RequestedClaims } from '../oidc/claims.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { ClientDocument } from '../clients/clients.model';
+import { accessTokenAlgorithmFor } from '../clients/fapi.service';
 import { DPOP_TOKEN_TYPE } from '../protocol';
 import { scopeFor, type Resource } from '../resources/resources.service';
 import type { JwtAccessTokens } from './jwt-access-tokens.service';
@@ -84,7 +85,7 @@ export async function issue(decision: GrantDecision, lifetimes: Lifetimes, jwts:
         userId,
         scope: accessScope!,
         lifetimeSeconds: resource.accessTokenLifetime,
-        algorithm: resource.signingAlg,
+        algorithm: accessTokenAlgorithmFor(decision.client, resource.signingAlg),
         authTime: decision.authTime,
         amr: decision.amr,
         jkt: decision.jkt,

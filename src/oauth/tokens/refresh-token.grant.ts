@@ -3,13 +3,16 @@
 // OAUTH_REFRESH_GRACE_SECONDS a just-rotated token may be presented again by its client once within
 // the window (two tabs, a lost response) and continues the family instead; a second replay is a
 // replay like any other. The requested scope is checked before anything is spent, so a refused
-// refresh changes nothing.
+// refresh changes nothing. A FAPI 2.0 client's refresh token is not rotated (FAPI 2.0 Security
+// Profile 5.3.2.1: only in extraordinary circumstances; it authenticates with private_key_jwt and its
+// tokens are DPoP-bound): each refresh gives a new access token, and it keeps its refresh token.
 import type { Clock } from '../../common/clock';
 import { sha256 } from '../../common/crypto';
 import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
 import { issue, withIdToken } from './issuing.service';
 import { isPublic } from '../clients/clients.service';
+import { isFapi } from '../clients/fapi.service';
 import { ensureProofBy, ensureScopeFor, personOf, required, resourceOf, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
 import type { SpentDocument, TokenDocument } from './tokens.model';
@@ -75,14 +78,15 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
     // is not (it authenticates), and each refresh binds the new access token to the proof it sends.
     if (isPublic(client)) ensureProofBy(token.jkt, proof, 'The refresh token');
     const person = token.userId ? await personOf(token.userId) : null;
-    if (!(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    const rotates = !isFapi(client);
+    if (rotates && !(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const issued = await issue(
       {
         client,
         person,
         scope,
         grantType: 'refresh_token',
-        refreshToken: true,
+        refreshToken: rotates,
         familyId: token.familyId,
         authTime: token.authTime,
         amr: token.amr,

@@ -25,7 +25,7 @@ import { createRefreshTokenGrant } from './refresh-token.grant';
 import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 import type { CheckedProof, DpopProofs } from '../dpop/dpop.service';
-import { isFapi } from '../clients/fapi.service';
+import { dpopAlgorithmsFor, isFapi } from '../clients/fapi.service';
 import type { JwtAccessTokens } from './jwt-access-tokens.service';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
@@ -89,11 +89,11 @@ export function createTokensController(
   });
   const authenticate = clientsService.createClientAuthentication(config, stores);
   /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
-  async function proofOf(req: Request, res: Response): Promise<CheckedProof | null> {
+  async function proofOf(req: Request, res: Response, client: ClientDocument): Promise<CheckedProof | null> {
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
     // A refused proof (DpopProofError) is the OAuth presenter's to word, with the nonce set above.
-    return dpop.check(req);
+    return dpop.check(req, undefined, dpopAlgorithmsFor(client));
   }
 
   const grants: Record<TokenGrantType, GrantHandler> = {
@@ -130,7 +130,7 @@ export function createTokensController(
       if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
       const client = await authenticateClient(authenticateForToken, req, parameters, parameters.grant_type);
       const grantType = checkGrantType(definition, client, parameters.grant_type);
-      const proof = definition.dpop ? await proofOf(req, res) : null;
+      const proof = definition.dpop ? await proofOf(req, res, client) : null;
       // FAPI 2.0 §5.3.2.1-5: only sender-constrained tokens, so a FAPI client's request needs a proof.
       if (!proof && isFapi(client)) throw new OAuthErrorResponse('invalid_dpop_proof', 'FAPI 2.0 clients must send a DPoP proof');
       const issued = await grants[grantType]({
@@ -155,7 +155,7 @@ export function createTokensController(
     async revoke(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
       const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
-      await proofOf(req, res);
+      await proofOf(req, res, client);
       if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, jwts);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
@@ -165,7 +165,7 @@ export function createTokensController(
     async introspect(req: Request, res: Response): Promise<void> {
       const parameters = collectParameters(req, ['body']);
       const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
-      await proofOf(req, res);
+      await proofOf(req, res, client);
       const result = parameters.token
         ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, {
             jwts,

@@ -62,9 +62,10 @@ export interface AccessGrant {
   issuedAt: Date;
 }
 
-/** A live grant and the person it acts for (null for a client acting for itself). */
+/** A live grant, the client it was issued to, and the person it acts for (null for a client acting for itself). */
 export interface LiveGrant {
   grant: AccessGrant;
+  client: ClientDocument;
   person: UserRecord | null;
 }
 
@@ -82,24 +83,25 @@ const wholeSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /**
  * Whether what a token was issued to is still there (issue 48, findings 3 and 4): its client (and,
  * for the admin scope, the operator's leave), its person (not disabled, no password change since it
- * was issued). The person, or null for a client's own token; false when it is dead. Both are read
- * through the app's caches, which a change empties (at once here, within a second elsewhere).
+ * was issued). The client and the person (null for a client's own token); null when it is dead.
+ * Both are read through the app's caches, which a change empties (at once here, within a second
+ * elsewhere).
  */
 async function issuedToStillThere(
   grant: Pick<AccessGrant, 'clientId' | 'userId' | 'scope' | 'issuedAt'>,
   context: Pick<LivenessContext, 'clients' | 'users'>,
-): Promise<UserRecord | null | false> {
+): Promise<Omit<LiveGrant, 'grant'> | null> {
   const [client, person] = await Promise.all([
     context.clients.find(grant.clientId),
     grant.userId === undefined ? null : context.users.findCurrent(grant.userId),
   ]);
-  if (!client || (grant.scope.includes(ADMIN_SCOPE) && client.operatorAccess !== true)) return false;
-  if (grant.userId === undefined) return null;
-  if (!isActive(person)) return false;
+  if (!client || (grant.scope.includes(ADMIN_SCOPE) && client.operatorAccess !== true)) return null;
+  if (grant.userId === undefined) return { client, person: null };
+  if (!isActive(person)) return null;
   // Compared in whole seconds: a JWT's iat has no finer grain.
   const changed = person.credentialsChangedAt;
-  if (changed && wholeSeconds(changed) > wholeSeconds(grant.issuedAt)) return false;
-  return person;
+  if (changed && wholeSeconds(changed) > wholeSeconds(grant.issuedAt)) return null;
+  return { client, person };
 }
 
 /**
@@ -113,8 +115,8 @@ async function issuedToStillThere(
 export async function liveGrant(token: string, context: LivenessContext): Promise<LiveGrant | null> {
   const grant = await ownApiGrant(token, context);
   if (!grant) return null;
-  const person = await issuedToStillThere(grant, context);
-  return person === false ? null : { grant, person };
+  const holders = await issuedToStillThere(grant, context);
+  return holders && { grant, ...holders };
 }
 
 async function ownApiGrant(token: string, context: LivenessContext): Promise<AccessGrant | null> {
@@ -204,7 +206,7 @@ export async function introspect(
   if (!found) {
     const unrecorded = looksLikeJwt(token) ? await unrecordedJwt(client, token, context.jwts) : null;
     if (!unrecorded || (await isJwtRevoked(unrecorded.jti, context.cache))) return { active: false };
-    if ((await issuedToStillThere(unrecorded, context)) === false) return { active: false };
+    if (!(await issuedToStillThere(unrecorded, context))) return { active: false };
     return {
       active: true,
       scope: unrecorded.scope.join(' '),
@@ -223,7 +225,7 @@ export async function introspect(
   if (!expiresAt || expiresAt <= new Date()) return { active: false };
   const access = kind === 'access_token';
   const scope = access ? (doc.accessScope ?? doc.scope) : doc.scope;
-  if ((await issuedToStillThere({ ...doc, scope }, context)) === false) return { active: false };
+  if (!(await issuedToStillThere({ ...doc, scope }, context))) return { active: false };
   return {
     active: true,
     scope: scope.join(' '),
