@@ -282,10 +282,12 @@ describe('authorization codes', () => {
     expectOAuthError(await exchange(client, old), 400, 'invalid_grant');
   });
 
-  it('require the same redirect_uri as the authorization request', async () => {
+  it('require the same redirect_uri as the authorization request, as the same string: invalid_grant otherwise (RFC 6749 §5.2)', async () => {
     const client = await registerClient();
-    const { code } = await authorizationCode(app, client);
-    expectOAuthError(await exchange(client, code, { redirect_uri: 'https://client.example.com/other' }), 400, 'invalid_request');
+    for (const other of ['https://client.example.com/other', 'https://CLIENT.example.com/callback', 'https://client.example.com:443/callback']) {
+      const { code } = await authorizationCode(app, client);
+      expectOAuthError(await exchange(client, code, { redirect_uri: other }), 400, 'invalid_grant');
+    }
   });
 
   it.each(['S256', 'plain'] as const)('verify a %s PKCE code_verifier', async (method) => {

@@ -72,19 +72,24 @@ describe('redirect_uri registration', () => {
     expect(res.body.errors[0]).toMatchObject({ path: 'redirect_uri' });
   });
 
-  it('stores scheme and host in lower case, and matches other spellings of the same URI', async () => {
-    const res = await register('HTTPS://App.Example.COM/Callback?x=1');
+  it('stores the URI as registered, and takes it only as the same string (RFC 9700 §2.1: no normalising)', async () => {
+    const res = await register('https://App.Example.com/Callback?x=1');
     expect(res.status).toBe(201);
-    expect(res.body.redirect_uri).toBe('https://app.example.com/Callback?x=1');
+    expect(res.body.redirect_uri).toBe('https://App.Example.com/Callback?x=1');
     const { agent } = await signedInAgent(app);
-    await agent
-      .get('/oauth/authorize')
-      .query({ response_type: 'code', client_id: res.body.client_id, redirect_uri: 'https://APP.example.com/Callback?x=1' })
-      .expect(200);
-    await agent
-      .get('/oauth/authorize')
-      .query({ response_type: 'code', client_id: res.body.client_id, redirect_uri: 'https://app.example.com/callback?x=1' })
-      .expect(400);
+    const ask = (redirectUri: string) =>
+      agent.get('/oauth/authorize').query({ response_type: 'code', client_id: res.body.client_id, redirect_uri: redirectUri });
+    await ask('https://App.Example.com/Callback?x=1').expect(200);
+    for (const other of [
+      'https://app.example.com/Callback?x=1',
+      'HTTPS://App.Example.com/Callback?x=1',
+      'https://App.Example.com:443/Callback?x=1',
+      'https://App.Example.com/x/../Callback?x=1',
+      'https://App.Example.com/callback?x=1',
+    ]) {
+      const refused = await ask(other).expect(400);
+      expect(refused.text).toContain('Invalid redirect address');
+    }
   });
 });
 

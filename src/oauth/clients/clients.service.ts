@@ -35,11 +35,11 @@ export type ClientRemovedHook = (clientId: string) => Promise<void>;
 const PRIVATE_USE_SCHEME = /^(?!(javascript|data|vbscript|file|blob|about)\.)[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 
 /**
- * A redirect URI in the form it is stored and compared in: RFC 6749 §3.1.2's absolute URI without a
- * fragment, http(s) or a native app's private-use scheme, with no user name or password and no control
- * characters or spaces (URL parsing would drop CR/LF silently). Scheme and host are lower-cased and the
- * rest normalised as RFC 3986 §6.2.2 allows, so equivalent spellings compare equal. null when the value
- * is not acceptable (javascript:, data: and the like never are).
+ * Whether a value can be a redirect URI at all, as its parsed form (or null): RFC 6749 §3.1.2's absolute
+ * URI without a fragment, http(s) or a native app's private-use scheme, with no user name or password
+ * and no control characters or spaces (URL parsing would drop CR/LF silently). javascript:, data: and
+ * the like never are. The parsed form is for checking; redirect URIs are stored and compared exactly
+ * as written (redirectUriMatches).
  */
 export function normalizeRedirectUri(value: unknown): string | null {
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -74,20 +74,35 @@ export function redirectUrisOf(client: ClientDocument): string[] {
   return client.redirectUris ?? [client.redirectUri];
 }
 
-/** The registered redirect URI that a redirect_uri sent with a request names, in its registered spelling; null for none. */
-export function registeredRedirectUri(client: ClientDocument, redirectUri: string): string | null {
-  const normalized = normalizeRedirectUri(redirectUri);
-  return normalized === null
-    ? null
-    : (redirectUrisOf(client).find((registered) => normalizeRedirectUri(registered) === normalized) ?? null);
+/** An http redirect to a loopback IP literal: the address with its port taken out, else null. */
+const LOOPBACK_IP_REDIRECT = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::\d{1,5})?([/?].*)?$/;
+const withoutLoopbackPort = (uri: string): string | null => {
+  const match = LOOPBACK_IP_REDIRECT.exec(uri);
+  return match && `http://${match[1]}${match[2] ?? ''}`;
+};
+
+/**
+ * Whether a redirect URI sent with a request is a registered one: the same string exactly (RFC 9700
+ * §2.1, no normalisation: `HTTPS://`, `:443` and `/x/../` are other strings), with RFC 8252 §7.3's one
+ * exception, a loopback IP redirect (`http://127.0.0.1/...`, `http://[::1]/...`), whose port a native
+ * app picks when it asks.
+ */
+export function redirectUriMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  const loopback = withoutLoopbackPort(registered);
+  return loopback !== null && loopback === withoutLoopbackPort(requested);
 }
 
-/** RP-initiated logout: the registered post_logout_redirect_uri that a request names, or null. */
+/** The redirect URI a request may be sent back to, as it named it, when it matches a registered one; null for none. */
+export function registeredRedirectUri(client: ClientDocument, redirectUri: string): string | null {
+  if (normalizeRedirectUri(redirectUri) === null) return null;
+  return redirectUrisOf(client).some((registered) => redirectUriMatches(registered, redirectUri)) ? redirectUri : null;
+}
+
+/** RP-initiated logout: the post_logout_redirect_uri a request names when it matches a registered one, or null. */
 export function registeredPostLogoutRedirectUri(client: ClientDocument, uri: string): string | null {
-  const normalized = normalizeRedirectUri(uri);
-  return normalized === null
-    ? null
-    : ((client.postLogoutRedirectUris ?? []).find((registered) => normalizeRedirectUri(registered) === normalized) ?? null);
+  if (normalizeRedirectUri(uri) === null) return null;
+  return (client.postLogoutRedirectUris ?? []).some((registered) => redirectUriMatches(registered, uri)) ? uri : null;
 }
 
 export const isPublic = (client: ClientDocument): boolean => client.tokenEndpointAuthMethod === 'none';

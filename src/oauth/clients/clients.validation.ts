@@ -1,7 +1,7 @@
 // The field rules of client registration (POST /oauth/clients and `npm run oauth:client`); the same
 // schema is the operation's request body in oauth.openapi.ts.
 import { customRule, type FieldRules, pageRules } from '../../common/validation';
-import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
+import { isRegistrableRedirectUri, REDIRECT_URI_RULE } from './clients.service';
 import { GRANT_TYPES, LIMITS } from '../protocol';
 
 const MAX_URL_LENGTH = LIMITS.redirectUriLength;
@@ -47,7 +47,6 @@ export const registerClient: FieldRules = {
       { type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH, description: REDIRECT_URI_RULE },
       true,
     ),
-    customSanitizer: { options: normalizeRedirectUri },
   },
   grants: {
     in: ['body'],

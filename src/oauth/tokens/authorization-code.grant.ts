@@ -3,8 +3,7 @@
 // that counts: a replay finds it gone and revokes what the first use issued), check the PKCE
 // verifier and the redirect_uri, then issue for the person with their ID token.
 import { sha256 } from '../../common/crypto';
-import { normalizeRedirectUri } from '../clients/clients.service';
-import { invalidGrant, invalidRequest } from '../oauth.errors';
+import { invalidGrant } from '../oauth.errors';
 import { issue, withIdToken } from './issuing.service';
 import { verifyPkce } from './pkce';
 import { ensureProofBy, personOf, required, resourceOf, type GrantHandler } from './token-request';
@@ -33,8 +32,9 @@ export const authorizationCodeGrant: GrantHandler = async (request) => {
   verifyPkce(code.codeChallenge, code.codeChallengeMethod, parameters.code_verifier);
   ensureProofBy(code.dpopJkt, proof, 'The authorization code');
   const redirectUri = required(parameters, 'redirect_uri');
-  if (normalizeRedirectUri(redirectUri) !== normalizeRedirectUri(code.redirectUri)) {
-    throw invalidRequest('redirect_uri differs from the one of the authorization request');
+  // RFC 6749 §4.1.3 and §5.2: the same string the authorization request sent, else invalid_grant.
+  if (redirectUri !== code.redirectUri) {
+    throw invalidGrant('redirect_uri differs from the one of the authorization request');
   }
   const person = await personOf(code.userId);
   const issued = await issue(
