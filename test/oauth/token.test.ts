@@ -284,7 +284,11 @@ describe('authorization codes', () => {
 
   it('require the same redirect_uri as the authorization request, as the same string: invalid_grant otherwise (RFC 6749 §5.2)', async () => {
     const client = await registerClient();
-    for (const other of ['https://client.example.com/other', 'https://CLIENT.example.com/callback', 'https://client.example.com:443/callback']) {
+    for (const other of [
+      'https://client.example.com/other',
+      'https://CLIENT.example.com/callback',
+      'https://client.example.com:443/callback',
+    ]) {
       const { code } = await authorizationCode(app, client);
       expectOAuthError(await exchange(client, code, { redirect_uri: other }), 400, 'invalid_grant');
     }
