@@ -2,13 +2,20 @@
 // (kept a day, retried after a failure), then authorization code with PKCE (S256), state and nonce,
 // the ID token checked by openid-client (issuer, Microsoft's `{tenantid}` issuer rule, audience,
 // signature from the provider's JWKS, nonce, exp and iat), and userinfo when the ID token lacks the
-// email. Every request gives up after UPSTREAM_TIMEOUT_MS. Failures come back as an UpstreamFailure
-// naming what went wrong and the provider's error code, never its tokens.
+// email. Every request gives up after UPSTREAM_TIMEOUT_MS, and every answer past
+// MAX_ANSWER_BYTES (issue 48, finding 11: a 300 MB token answer ran the heap out in JSON.parse).
+// Failures come back as an UpstreamFailure naming what went wrong and the provider's error code,
+// never its tokens.
 import * as oidc from 'openid-client';
 import { importJWK } from 'jose';
+import { AnswerTooLargeError, limitedFetch } from '../common/limited-fetch';
 import type { UpstreamProvider } from './upstream.settings';
 
 const DISCOVERY_LIFETIME_MS = 24 * 3600_000;
+/** OpenID Connect Core §2: a `sub` is at most 255 ASCII characters. */
+const MAX_SUBJECT_LENGTH = 255;
+/** The most of any one answer (discovery, JWKS, token, userinfo): the largest real ones are a few kB. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
 
 /** Why a sign-in through a provider failed: each has its page (upstream.controller.ts). */
 export type FailureKind = 'denied' | 'refused' | 'unverifiable' | 'unreachable';
@@ -45,13 +52,12 @@ export function failureOf(err: unknown): UpstreamFailure {
   if (err instanceof oidc.ResponseBodyError) return new UpstreamFailure('refused', err.error);
   // fetch fails with a TypeError when nothing answers (refused, reset, unknown host), which
   // openid-client may wrap; compared by name, as it may come from another realm's fetch.
-  for (
-    let cause: unknown = err, depth = 0;
-    typeof cause === 'object' && cause !== null && depth < 4;
-    cause = (cause as Error).cause, depth += 1
-  ) {
-    if ((cause as Error).name === 'TypeError') return new UpstreamFailure('unreachable', 'connection failed');
+  const causes: unknown[] = [];
+  for (let cause: unknown = err; typeof cause === 'object' && cause !== null && causes.length < 4; cause = (cause as Error).cause) {
+    causes.push(cause);
   }
+  if (causes.some((cause) => cause instanceof AnswerTooLargeError)) return new UpstreamFailure('unverifiable', 'answer too large');
+  if (causes.some((cause) => (cause as Error).name === 'TypeError')) return new UpstreamFailure('unreachable', 'connection failed');
   if (err instanceof oidc.ClientError) {
     const code = err.code ?? 'check failed';
     if (code === 'OAUTH_TIMEOUT' || code === 'OAUTH_ABORT') return new UpstreamFailure('unreachable', 'timeout');
@@ -82,6 +88,7 @@ async function clientAuth(provider: UpstreamProvider): Promise<oidc.ClientAuth> 
 export function createUpstreamClient(options: UpstreamClientOptions) {
   const discovered = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
   const seconds = options.timeoutMs / 1000;
+  const transport = limitedFetch(options.fetch ?? fetch, MAX_ANSWER_BYTES);
 
   async function discover(provider: UpstreamProvider): Promise<oidc.Configuration> {
     const issuer = new URL(provider.issuer);
@@ -90,10 +97,10 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     const configuration = await oidc.discovery(issuer, provider.clientId, undefined, await clientAuth(provider), {
       execute,
       timeout: seconds,
-      ...(options.fetch ? { [oidc.customFetch]: options.fetch } : {}),
+      [oidc.customFetch]: transport,
     });
     configuration.timeout = seconds;
-    if (options.fetch) configuration[oidc.customFetch] = options.fetch;
+    configuration[oidc.customFetch] = transport;
     // The ID token's signature is checked against the provider's JWKS too, not only TLS (OpenID
     // Connect Core §3.1.3.7 lets a client skip it; docs/upstream.md says why this server does not).
     oidc.enableNonRepudiationChecks(configuration);
@@ -153,6 +160,9 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
         );
         const claims = tokens.claims();
         if (!claims) throw new UpstreamFailure('unverifiable', 'no ID token');
+        // OpenID Connect Core §2: `sub` is at most 255 ASCII characters (a 64 kB one would be a link key).
+        if (claims.sub.length > MAX_SUBJECT_LENGTH || !/^[\x21-\x7e]+$/.test(claims.sub))
+          throw new UpstreamFailure('unverifiable', 'sub is not 1 to 255 ASCII characters');
         const emailClaim = provider.claims.email;
         if (claims[emailClaim] === undefined && configuration.serverMetadata().userinfo_endpoint) {
           const info = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);

@@ -71,10 +71,12 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
           `${name} did not answer in time. Please try again later, or sign in another way.`,
         );
       default:
+        // The check that failed is a library's code (OAUTH_JWT_CLAIM_COMPARISON_FAILED...): the log has
+        // it for the operator; people get words.
         return pageError(
           502,
           `${name} sign-in failed`,
-          `The answer from ${name} could not be verified (${failure.code}), so you are not signed in. Please try again later, or sign in another way.`,
+          `The answer from ${name} could not be verified, so you are not signed in. Please try again later, or sign in another way.`,
         );
     }
   }
@@ -141,7 +143,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
         );
       }
       const claims = await client.finish(provider, new URL(req.originalUrl, config.publicUrl), redirectUri(provider), saved);
-      const person = upstreamService.personOf(provider, claims);
+      const person = await upstreamService.personOf(provider, claims);
       const now = new Date(clock.now());
       if (saved.linkFor !== undefined) {
         const refusal = await upstreamService.link(provider, person, saved.linkFor, now);

@@ -4,7 +4,6 @@
 // must prove that account is theirs before anything is linked. Nothing is ever linked by email alone.
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { normalizeEmail } from '../common/email';
-import { MAX_EMAIL_LENGTH } from '../common/validation';
 import * as signUpService from '../users/sign-up.service';
 import * as factorsService from '../factors/factors.service';
 import * as usersService from '../users/users.service';
@@ -41,18 +40,23 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 /** A name cut to what a name may be here (users' MAX_NAME_LENGTH). */
 const nameOf = (value: string | undefined): string | undefined => value?.slice(0, signUpService.MAX_NAME_LENGTH);
 
-/** The provider's claims, mapped (Apple sends `email_verified` as the text "true"). */
-export function personOf(provider: UpstreamProvider, claims: Record<string, unknown> & { sub: string }): UpstreamPerson {
+/**
+ * The provider's claims, mapped (Apple sends `email_verified` as the text "true"). An address is held
+ * to POST /users's own rule (issue 48, finding 12: one email rule for every way an account is made):
+ * one it would refuse (invisible or control characters, mixed scripts, too long, no address at all)
+ * is left out, never cut or cleaned (cut, it would be another one); so is a URL too long for this server.
+ */
+export async function personOf(provider: UpstreamProvider, claims: Record<string, unknown> & { sub: string }): Promise<UpstreamPerson> {
   const names = provider.claims;
   const verified = claims[names.email_verified];
-  // An address or a URL too long for this server is left out, never cut (cut, it would be another one).
-  const email = text(claims[names.email]);
+  const typed = text(claims[names.email]);
+  const email = typed !== undefined && (await signUpService.emailProblem(typed)) === null ? typed : undefined;
   const full = text(claims[names.name]);
   const space = full?.indexOf(' ') ?? -1;
   const picture = text(claims[names.picture]);
   return {
     subject: claims.sub,
-    email: email && email.includes('@') && email.length <= MAX_EMAIL_LENGTH ? normalizeEmail(email) : undefined,
+    email: email && normalizeEmail(email),
     emailVerified: verified === true || verified === 'true' ? true : verified === false || verified === 'false' ? false : undefined,
     firstName: nameOf(text(claims[names.given_name]) ?? (space > 0 ? full!.slice(0, space) : full)),
     lastName: nameOf(text(claims[names.family_name]) ?? (space > 0 ? full!.slice(space + 1) : undefined)),

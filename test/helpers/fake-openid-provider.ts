@@ -26,6 +26,19 @@ export interface Tampering {
   tokenError?: string;
   /** The token endpoint never answers: it waits until the client hangs up. */
   tokenHangs?: boolean;
+  /** This endpoint answers megabytes of JSON, without a Content-Length, until the client hangs up. */
+  hugeAnswer?: 'discovery' | 'jwks' | 'token' | 'userinfo';
+}
+
+/** Bytes of a never-ending JSON string, sent 64 kB at a time while the client reads; at most 8 MB. */
+async function hugeJson(res: import('node:http').ServerResponse): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write('{"access_token":"');
+  const chunk = 'x'.repeat(64 * 1024);
+  for (let sent = 0; sent < 128 && !res.destroyed; sent++) {
+    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  if (!res.destroyed) res.end('"}');
 }
 
 export interface FakeOpenIdProvider {
@@ -134,8 +147,16 @@ export async function startFakeOpenIdProvider(options: {
   (fake as { upstream: FakeUpstream }).upstream = await startFakeUpstream(async (req, res): Promise<void> => {
     const doc = document();
     const path = req.url.pathname;
-    if (path === local(options.discoveryUrl ?? `${fake.issuer}/.well-known/openid-configuration`)) return json(res, 200, doc);
-    if (path === local(doc.jwks_uri as string)) return json(res, 200, { keys: [jwk] });
+    const huge = fake.tamper.hugeAnswer;
+    const endpoints = {
+      discovery: local(options.discoveryUrl ?? `${fake.issuer}/.well-known/openid-configuration`),
+      jwks: local(doc.jwks_uri as string),
+      token: local(doc.token_endpoint as string),
+      userinfo: doc.userinfo_endpoint ? local(doc.userinfo_endpoint as string) : '',
+    };
+    if (huge && path === endpoints[huge]) return hugeJson(res);
+    if (path === endpoints.discovery) return json(res, 200, doc);
+    if (path === endpoints.jwks) return json(res, 200, { keys: [jwk] });
     if (path === local(doc.authorization_endpoint as string)) {
       const q = req.url.searchParams;
       if (q.get('client_id') !== options.clientId || q.get('code_challenge_method') !== 'S256')

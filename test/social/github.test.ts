@@ -200,6 +200,18 @@ describe('GET /auth/github with code and state', () => {
     expect(github.requests.some((r) => r.url.pathname === '/user/emails')).toBe(false);
   });
 
+  it.each([
+    ['a zero-width space', (id: number) => `octo${id}\u200b@example.com`],
+    ['a Cyrillic о among Latin letters', (id: number) => `\u043ecto${id}@example.com`],
+    ['a tab', (id: number) => `octo${id}\t@example.com`],
+  ])('stores no email that POST /users would refuse: %s (one email rule for every way in)', async (_case, email) => {
+    account.email = email(account.id);
+    await signIn();
+    const user = await UserModel.findOne({ github_id: String(account.id) }).lean();
+    expect(user).not.toBeNull();
+    expect(user).not.toHaveProperty('email');
+  });
+
   it('signs in without an email when the email list is unreadable', async () => {
     account.email = null;
     emails = 'not a list';

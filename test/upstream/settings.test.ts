@@ -167,8 +167,8 @@ describe("a provider's claims as this server takes them", () => {
   const [provider] = parseUpstreamProviders(JSON.stringify([valid])).providers;
   const long = (length: number) => 'a'.repeat(length);
 
-  it('leaves out an address or a picture too long for the account, never cuts it, and cuts names', () => {
-    const person = personOf(provider, {
+  it('leaves out an address or a picture too long for the account, never cuts it, and cuts names', async () => {
+    const person = await personOf(provider, {
       sub: 's-1',
       email: `${long(250)}@example.com`,
       name: `${long(150)} ${long(150)}`,
@@ -179,10 +179,24 @@ describe("a provider's claims as this server takes them", () => {
     expect([person.firstName?.length, person.lastName?.length]).toEqual([MAX_NAME_LENGTH, MAX_NAME_LENGTH]);
   });
 
-  it('takes them whole at the limits', () => {
-    const email = `${long(MAX_EMAIL_LENGTH - '@example.com'.length)}@example.com`;
+  it('takes them whole at the limits', async () => {
+    // The longest address POST /users takes: a 64-character local part, 63-character labels.
+    const domain = `${long(63)}.${long(63)}.${long(MAX_EMAIL_LENGTH - 64 - 1 - 63 - 1 - 63 - 1 - 4)}.com`;
+    const email = `${long(64)}@${domain}`;
+    expect(email).toHaveLength(MAX_EMAIL_LENGTH);
     const picture = `https://img.example.com/${long(MAX_CLAIM_LENGTH - 'https://img.example.com/'.length)}`;
-    const person = personOf(provider, { sub: 's-2', email, given_name: 'Ada', family_name: 'Lovelace', picture });
+    const person = await personOf(provider, { sub: 's-2', email, given_name: 'Ada', family_name: 'Lovelace', picture });
     expect(person).toMatchObject({ email, picture, firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it.each([
+    ['a zero-width space', 'ada\u200b@example.org'],
+    ['a Cyrillic о among Latin letters', 'ad\u043e@example.org'],
+    ['a right-to-left mark', 'ada\u200f@example.org'],
+    ['a tab', 'ada\t@example.org'],
+    ['no address at all', 'not-an-address'],
+  ])('leaves out an address POST /users would refuse: %s (one email rule for every way in)', async (_case, email) => {
+    const person = await personOf(provider, { sub: 's-3', email, email_verified: true });
+    expect(person.email).toBeUndefined();
   });
 });

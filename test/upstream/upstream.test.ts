@@ -359,6 +359,52 @@ describe('what a provider may do wrong', () => {
     expect(await tokenRequest.abandoned).toBe(true);
   });
 
+  it.each(['discovery', 'jwks', 'token', 'userinfo'] as const)(
+    'gives up on a %s answer past its size, with a 502 page, and lives on (issue 48, finding 11)',
+    async (endpoint) => {
+      provider.tamper = { hugeAnswer: endpoint };
+      // userinfo is asked only when the ID token has no email.
+      if (endpoint === 'userinfo') {
+        const { email, ...rest } = provider.account;
+        provider.account = rest as typeof provider.account;
+        provider.userinfoOnly = { email };
+      }
+      const users = await UserModel.countDocuments();
+      const agent = request.agent(app());
+      const res = endpoint === 'discovery' ? await agent.get('/auth/upstream/acme') : await signInThrough(agent);
+      expect(res.status).toBe(502);
+      expect(res.text).toContain('could not be verified');
+      expect(await UserModel.countDocuments()).toBe(users);
+    },
+  );
+
+  it('refuses a sub longer than OpenID Connect allows (255), making no account or link (issue 48, finding 13)', async () => {
+    provider.account.sub = `s${'x'.repeat(64 * 1024)}`;
+    const users = await UserModel.countDocuments();
+    const links = await UpstreamLinkModel.countDocuments();
+    const res = await signInThrough(request.agent(app()));
+    expect(res.status).toBe(502);
+    expect(await UserModel.countDocuments()).toBe(users);
+    expect(await UpstreamLinkModel.countDocuments()).toBe(links);
+    provider.account.sub = `s${'x'.repeat(254)}`;
+    expect((await signInThrough(request.agent(app()))).status).toBe(302);
+  });
+
+  it('makes no account from an address POST /users would refuse, even vouched for (issue 48, finding 12)', async () => {
+    provider.account.email = `ada\u200b${Date.now()}@example.org`;
+    const users = await UserModel.countDocuments();
+    const res = await signInThrough(request.agent(app()));
+    expect(res.status).toBe(403);
+    expect(await UserModel.countDocuments()).toBe(users);
+  });
+
+  it('shows people words, never a library code, when a token fails a check', async () => {
+    provider.tamper = { audience: 'someone-else' };
+    const res = await signInThrough(request.agent(app()));
+    expect(res.status).toBe(502);
+    expect(res.text).not.toMatch(/OAUTH_[A-Z_]+/);
+  });
+
   it('logs the failure with the provider and its error code, never a token or secret', async () => {
     const { logger, lines } = capturingLogger('warn');
     const application = createApp({ config: testConfig(env()), logger });
