@@ -20,7 +20,7 @@ export function limitedFetch(inner: typeof fetch, maxBytes: number): typeof fetc
       throw new AnswerTooLargeError(maxBytes);
     }
     if (!answer.body) return answer;
-    const reader = answer.body.getReader();
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
     let read = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

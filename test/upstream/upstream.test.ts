@@ -366,7 +366,7 @@ describe('what a provider may do wrong', () => {
       // userinfo is asked only when the ID token has no email.
       if (endpoint === 'userinfo') {
         const { email, ...rest } = provider.account;
-        provider.account = rest as typeof provider.account;
+        provider.account = rest;
         provider.userinfoOnly = { email };
       }
       const users = await UserModel.countDocuments();
