@@ -14,6 +14,7 @@ import type { Journey } from '../sign-in/journey.service';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
+import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import {
   accountPage,
@@ -61,12 +62,13 @@ export function createAccountController(
   async function renderAccount(req: Request, res: Response, extra: Partial<Pick<AccountView, 'notice' | 'problem'>>, status = 200) {
     const user = signedInPerson(res);
     const { sessions_page: sessionsPage, activity_page: activityPage } = readQuery(ACCOUNT_QUERY, req);
-    const [sessions, applications, events, factors, linked] = await Promise.all([
+    const [sessions, applications, events, factors, linked, hasPassword] = await Promise.all([
       sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
       grantsService.listConnected(clients, user._id),
       activity.list(user._id, activityPage),
       factorsService.summary(user._id),
       upstreamService.linkedProviders(config.upstream.providers, user._id),
+      usersService.hasPassword(user._id),
     ]);
     const { address, ...claims } = user.claims ?? {};
     page(
@@ -88,6 +90,7 @@ export function createAccountController(
         },
         ...extra,
         email: user.email,
+        hasPassword,
         emailVerified: user.emailVerified === true,
         mail: accounts.mailAvailable,
         profile: {

@@ -231,6 +231,8 @@ export interface AccountView {
   notice?: AccountNotice;
   problem?: { form: 'profile' | 'password'; message: string };
   email?: string;
+  /** An account made through a provider has none until a reset link sets one. */
+  hasPassword: boolean;
   emailVerified: boolean;
   mail: boolean;
   profile: {
@@ -298,6 +300,13 @@ ${ADDRESS_FIELDS.map((field) => textInput(`address.${field}`, ADDRESS_LABELS[fie
 }
 
 function passwordForm(view: AccountView) {
+  if (!view.hasPassword) {
+    return html`<p>Your account has no password: you sign in another way (a provider, or a passkey).</p>${
+      view.mail && view.email
+        ? html`<p>To set one, <a href="/forgot-password">ask for a link</a> to ${view.email} and choose it there.</p>`
+        : ''
+    }`;
+  }
   return html`<form method="post" action="/account/password">
 ${csrfField(view.csrfToken)}
 ${view.problem?.form === 'password' ? problemLine(view.problem.message) : ''}

@@ -9,7 +9,7 @@ import type { Logger } from '../common/logger';
 import { noStore } from '../common/no-store';
 import { clientAddress, displayAddress } from '../common/rate-limit';
 import { readForm, readQuery } from '../common/request-fields';
-import { LINK_FORM, START_QUERY } from './upstream.fields';
+import { CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
 import type { Config } from '../config';
 import { saveSession } from '../session/session.middleware';
 import { safeReturnTo } from '../session/session.service';
@@ -221,6 +221,16 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
         returnTo: pending.returnTo,
         via: `${provider.name} and password`,
       });
+    },
+
+    /** Cancel on the link page: the pending link ends now rather than in 10 minutes; back to the sign-in page. */
+    async cancelLink(req: Request, res: Response): Promise<void> {
+      readForm(CANCEL_LINK_FORM, req);
+      if (req.session.upstreamLink) {
+        delete req.session.upstreamLink;
+        await saveSession(req);
+      }
+      res.redirect(303, '/login');
     },
 
     async unlink(req: Request<{ id: string }>, res: Response): Promise<void> {

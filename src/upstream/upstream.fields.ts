@@ -17,6 +17,9 @@ export const CALLBACK_QUERY = {
   error_description: anyTextField("The provider's words for its refusal"),
 };
 
+/** Cancel on the link page: the pending link ends at once. */
+export const CANCEL_LINK_FORM = { ...CSRF_FIELDS };
+
 export const LINK_FORM = {
   ...CSRF_FIELDS,
   email: anyTextField("The account's email, for password managers (the provider's is the one used)"),

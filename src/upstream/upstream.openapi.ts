@@ -2,7 +2,7 @@
 import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, sessionAuth } from '../openapi/openapi.kit';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CSRF_FIELDS } from '../web/csrf';
-import { CALLBACK_QUERY, LINK_FORM, START_QUERY } from './upstream.fields';
+import { CALLBACK_QUERY, CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
 
 const tags = ['Browser sign-in'];
 const provider = pathParam('id', 'An upstream provider id from UPSTREAM_PROVIDERS');
@@ -94,6 +94,20 @@ export const upstreamOpenApi: OpenApiFragment = {
           '409': page('The provider account was linked to someone else meanwhile'),
           '400': page('A password over its length'),
           '429': page('Too many attempts; see Retry-After'),
+          ...csrfRefusals,
+          ...pageFaults,
+        },
+      },
+    },
+    '/login/link/cancel': {
+      post: {
+        tags,
+        operationId: 'upstreamLinkCancel',
+        security: [],
+        summary: 'Cancel on the link page: the pending link ends at once, nothing is linked',
+        requestBody: formRequest(bodySchemaOf(CANCEL_LINK_FORM)),
+        responses: {
+          '303': redirect('To /login'),
           ...csrfRefusals,
           ...pageFaults,
         },

@@ -34,7 +34,11 @@ ${csrfField(view.csrfToken)}
 <input type="hidden" name="email" value="${view.email}" autocomplete="username">
 <label for="password">Password for ${view.email}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<div class="row"><button type="submit">Link and sign in</button><a href="/login">Cancel</a></div>
+<div class="row"><button type="submit">Link and sign in</button></div>
+</form>
+<form method="post" action="/login/link/cancel">
+${csrfField(view.csrfToken)}
+<div class="row"><button type="submit" class="secondary">Cancel</button></div>
 </form>
 <p><a href="/forgot-password">Forgot your password?</a></p>`,
   );

@@ -14,6 +14,7 @@ export function createUpstreamRouter(sessions: RequestHandler, csrf: Csrf, deps:
   router.get('/auth/upstream/:id/callback', sessions, upstream.callback, upstream.failures);
   router.get('/login/link', sessions, upstream.showLink);
   router.post('/login/link', sessions, pageFormBody, csrf.require, upstream.link);
+  router.post('/login/link/cancel', sessions, pageFormBody, csrf.require, upstream.cancelLink);
   router.post('/account/providers/:id/link', ...signedInForm, upstream.startLink, upstream.failures);
   router.post('/account/providers/:id/unlink', ...signedInForm, upstream.unlink);
   router.use(pageRefusals);

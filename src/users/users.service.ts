@@ -253,6 +253,11 @@ export async function createFederated(
   }
 }
 
+/** Whether the person has a password (an account made through a provider may have none yet). */
+export async function hasPassword(id: string): Promise<boolean> {
+  return (await usersDao.directWaysIn(id)).password;
+}
+
 /** Whether the person has a password or a GitHub account to sign in with. */
 export async function hasDirectWayIn(id: string): Promise<boolean> {
   const ways = await usersDao.directWaysIn(id);

@@ -8,10 +8,10 @@ import { HTML_CONTENT_TYPE, html, type SafeHtml } from './html';
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24;line-height:1.5}
-main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.5rem;box-shadow:0 1px 3px #0002}
+main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.5rem;box-shadow:0 1px 3px #0002;overflow-wrap:break-word}
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password],input[type=text],input[type=url],textarea,select{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #8a949e;border-radius:.3rem}
-.check{display:flex;gap:.4rem;align-items:center;font-weight:400}.row{display:flex;gap:.6rem;margin-top:1.2rem}.row a,.row span{align-self:center}
+.check{display:flex;gap:.4rem;align-items:center;font-weight:400}.row{display:flex;gap:.6rem;margin-top:1.2rem}.row a,.row span{align-self:center}.row span{min-width:0;overflow-wrap:anywhere}
 button{font-size:1rem;padding:.5rem 1.2rem;border-radius:.3rem;border:1px solid #1b5fb8;background:#1b5fb8;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1b5fb8}.error{color:#a61b1b;background:#fdecec;padding:.5rem;border-radius:.3rem}
 a{color:#1b5fb8}ul{padding-left:1.2rem}main.wide{max-width:52rem}h3{font-size:1rem;margin-bottom:0}h2{font-size:1.1rem;margin-top:1.8rem}

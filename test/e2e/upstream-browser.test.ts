@@ -107,7 +107,7 @@ describeWithBrowser('upstream-browser')('signing in through another instance as 
   }
 
   it('makes an account on the first sign-in and none on the next', async () => {
-    const person = await upstreamPerson('first@people.example');
+    const person = await upstreamPerson('adaupstreamwithalongaddress@people.example');
     const page = await newPage();
     await page.goto(`${base}/login`);
     await lookAt(page, 'upstream-login');
@@ -125,6 +125,9 @@ describeWithBrowser('upstream-browser')('signing in through another instance as 
     expect(await UserModel.countDocuments()).toBe(users);
     await page.goto(`${base}/account`);
     await page.getByText('Twin ID: linked').waitFor();
+    // Made through the provider, the account has no password: nothing to change, a way to set one.
+    await page.getByText('Your account has no password').waitFor();
+    expect(await page.getByRole('button', { name: 'Change password' }).count()).toBe(0);
     await lookAt(page, 'upstream-account');
     await page.context().close();
   });
@@ -137,6 +140,14 @@ describeWithBrowser('upstream-browser')('signing in through another instance as 
     expect(new URL(page.url()).pathname).toBe('/login/link');
     await lookAt(page, 'upstream-link');
     expect(await UpstreamLinkModel.countDocuments({ userId: here.id })).toBe(0);
+
+    // Cancel ends the pending link at once: the link page is gone, nothing linked.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.goto(`${base}/login/link`);
+    await page.waitForURL(`${base}/login`);
+    await throughUpstream(page, person);
+    expect(new URL(page.url()).pathname).toBe('/login/link');
 
     await page.getByLabel(`Password for ${here.email}`).fill('wrong-password');
     await page.getByRole('button', { name: 'Link and sign in' }).click();

@@ -38,12 +38,20 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }
 
-/** Screenshots (full page, into the temp folder, to be looked at) at 1280 and 390 px, and no axe-core violation at either. */
+/**
+ * Screenshots (full page, into the temp folder, to be looked at) at 1280 and 390 px, with no axe-core
+ * violation and nothing wider than the screen (no sideways scrolling) at either.
+ */
 export async function lookAt(page: Page, name: string): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.screenshot({ path: path.join(tmpdir(), `${name}-${width}.png`), fullPage: true });
     expect(await accessibilityViolations(page)).toEqual([]);
+    expect({ page: name, width, scrollWidth: await page.evaluate('document.documentElement.scrollWidth') }).toEqual({
+      page: name,
+      width,
+      scrollWidth: width,
+    });
   }
 }
 
