@@ -885,6 +885,7 @@ export const oauthOpenApi: OpenApiFragment = {
         request_object_signing_alg: str,
         request_uris: { type: 'array', items: str },
         require_pushed_authorization_requests: { type: 'boolean' },
+        require_signed_request_object: { type: 'boolean' },
         fapi_profile: str,
         backchannel_logout_uri: str,
         backchannel_logout_session_required: { type: 'boolean' },

@@ -117,8 +117,13 @@ export const ASSERTION_SIGNING_ALGORITHMS = [...new Set(Object.values(ASSERTION_
 /**
  * FAPI 2.0 Security Profile (final): a client registered with `fapi_profile` gets its rules. §5.4:
  * what its JWTs (client assertions, request objects) are signed with and what this server signs for it.
+ * `fapi2-message-signing` adds FAPI 2.0 Message Signing (final): signed request objects at PAR (§5.3)
+ * and signed authorization responses (JARM, §5.4).
  */
-export const FAPI_PROFILES = ['fapi2'] as const;
+export const FAPI_PROFILES = ['fapi2', 'fapi2-message-signing'] as const;
+export type FapiProfile = (typeof FAPI_PROFILES)[number];
+/** FAPI 2.0 Message Signing §5.3.1: a request object's nbf at most 60 minutes old, its exp at most 60 minutes after nbf. */
+export const MESSAGE_SIGNING_REQUEST_OBJECT_SECONDS = 3600;
 export const FAPI_ALGORITHMS = ['PS256', 'ES256', 'EdDSA'] as const;
 /** FAPI 2.0 §5.3.2.1: the grants a FAPI client may hold (no implicit, no password). */
 export const FAPI_GRANTS: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];

@@ -124,14 +124,16 @@ describe('npm run oauth:client', () => {
       name: 'Renamed',
       website: 'https://cycle.example.com',
       redirect_uri: 'https://cycle.example.com/a',
-      redirect_uris: ['https://cycle.example.com/a', 'https://cycle.example.com/b'],
+      // Kept as written: redirect URIs match as exact strings (docs/decisions.md, Redirect URIs).
+      redirect_uris: ['https://cycle.example.com/a', 'HTTPS://Cycle.example.com/b'],
       grants: ['client_credentials'],
     });
     expect(await runJson(['show', clientId])).toEqual(updated);
-    // Both redirect URIs now pass the authorization endpoint's check; the old one does not.
+    // Both redirect URIs now pass the authorization endpoint's check, as written; the old one does not.
     const authorize = (redirectUri: string) =>
       request(app).get('/oauth/authorize').query({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri });
-    expect((await authorize('https://cycle.example.com/b')).text).not.toContain('Invalid redirect address');
+    expect((await authorize('HTTPS://Cycle.example.com/b')).text).not.toContain('Invalid redirect address');
+    expect((await authorize('https://cycle.example.com/b').expect(400)).text).toContain('Invalid redirect address');
     expect((await authorize('https://cycle.example.com/cb').expect(400)).text).toContain('Invalid redirect address');
 
     const rotated = await runJson<{ client_secret: string }>(['rotate-secret', clientId]);

@@ -105,7 +105,7 @@ describe('registration', () => {
     ],
     ['RS256 assertions', { token_endpoint_auth_signing_alg: 'RS256' }, 'A FAPI 2.0 client signs with PS256, ES256, EdDSA'],
     ['RS256 ID tokens', { id_token_signed_response_alg: 'RS256' }, 'A FAPI 2.0 client gets what this server signs for it with ES256'],
-    ['another profile', { fapi_profile: 'fapi1' }, 'fapi_profile must be fapi2'],
+    ['another profile', { fapi_profile: 'fapi1' }, 'fapi_profile must be fapi2 or fapi2-message-signing'],
   ])('refuses %s', async (_case, metadata, description) => {
     const res = await registerWith(metadata);
     expect(res.status).toBe(400);

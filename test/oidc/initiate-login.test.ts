@@ -1,7 +1,7 @@
 // Third-party-initiated login (OpenID Connect Core §4, Dynamic Client Registration §2): a client
 // registers initiate_login_uri; a person who connected it finds an Open link on /home and /account,
-// which sends them there with this server as `iss`. Refused at registration unless https (in
-// production), and the link answers 404 for an application the person never connected.
+// which sends them there with this server as `iss`. Refused at registration unless https, always
+// (oidcc-3rd_party-init-login-nohttps), and the link answers 404 for an application never connected.
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -52,12 +52,15 @@ it.each([
   expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringContaining('initiate_login_uri') });
 });
 
-it('refuses http in production', async () => {
-  const production = testApp({ NODE_ENV: 'production' });
-  const res = await registrationAnswer(production, {
-    redirect_uris: [CALLBACK],
-    initiate_login_uri: 'http://printer.example.com/start',
-  });
+it.each([
+  ['in production', { NODE_ENV: 'production' }, 'http://printer.example.com/start'],
+  ['outside production too (Dynamic Client Registration §2: the URI MUST use https)', {}, 'http://printer.example.com/start'],
+  ['on loopback', {}, 'http://127.0.0.1:8400/start'],
+])('refuses http %s', async (_case, env, uri) => {
+  const res = await registrationAnswer(testApp(env), { redirect_uris: [CALLBACK], initiate_login_uri: uri });
   expect(res.status).toBe(400);
-  expect(res.body.error).toBe('invalid_client_metadata');
+  expect(res.body).toEqual({
+    error: 'invalid_client_metadata',
+    error_description: 'initiate_login_uri must be an https URL without a fragment',
+  });
 });

@@ -7,7 +7,7 @@ import type { Config } from '../../config';
 import * as usersService from '../../users/users.service';
 import type { ClientDocument } from '../clients/clients.model';
 import * as clientsService from '../clients/clients.service';
-import { isFapi } from '../clients/fapi.service';
+import { isFapi, isMessageSigning, requiresSignedRequestObject } from '../clients/fapi.service';
 import * as grantsService from '../grants/grants.service';
 import * as claimsService from '../oidc/claims.service';
 import type { RequestedClaims } from '../oidc/claims.service';
@@ -34,7 +34,7 @@ import {
   type ResponseType,
 } from '../protocol';
 import * as codesService from '../tokens/codes.service';
-import { applyRequestObject } from './request-object';
+import { applyRequestObject, type AppliedRequestObject } from './request-object';
 import { fetchRequestObject } from './request-uri';
 import * as pushedRequests from './pushed-requests.store';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
@@ -108,6 +108,8 @@ export interface Refusal {
   kind: 'refusal';
   title: string;
   message: string;
+  /** The protocol's error code, for an endpoint that answers it otherwise (PAR answers in JSON). */
+  error?: string;
 }
 
 /** Who is signed in, and when they signed in. */
@@ -128,9 +130,16 @@ export interface RequestSource {
   pushedUri?: string;
   /** The client address the request came from: what a request_uri's fetches count against. */
   address?: string;
+  /** They came in a signed request object (RFC 9101 §10.5: what require_signed_request_object asks). */
+  signedObject?: boolean;
 }
 
-export const refusal = (title: string, message: string): Refusal => ({ kind: 'refusal', title, message });
+export const refusal = (title: string, message: string, error?: string): Refusal => ({
+  kind: 'refusal',
+  title,
+  message,
+  ...(error && { error }),
+});
 
 export function createAuthorizeService(
   config: Config,
@@ -170,6 +179,28 @@ export function createAuthorizeService(
     return { kind: 'redirect', location: url.toString(), ...error };
   }
 
+  /** A request object by value or fetched from a registered request_uri, applied; or why it is refused (the error code too). */
+  async function openRequestObject(
+    client: ClientDocument,
+    parameters: OAuthParameters,
+    address: string,
+  ): Promise<AppliedRequestObject | { error: string; description: string }> {
+    let request = parameters.request;
+    if (parameters.request_uri !== undefined) {
+      if (request !== undefined) return { error: 'invalid_request', description: 'send request or request_uri, not both' };
+      const fetched = await fetchRequestObject(config, client, parameters.request_uri, address);
+      if ('refused' in fetched) return { error: 'invalid_request_uri', description: fetched.refused };
+      request = fetched.jwt;
+    }
+    const { request_uri: _reference, ...rest } = parameters;
+    const applied = await applyRequestObject(
+      client,
+      { ...rest, request: request },
+      clientsService.jwtContext(config, stores.clientKeySets),
+    );
+    return typeof applied === 'string' ? { error: 'invalid_request_object', description: applied } : applied;
+  }
+
   /**
    * Checks an authorization request in the order RFC 6749 §4.1.2.1 asks for. `signedIn` says whether
    * a person is signed in to this browser: a client registered by anyone (it has an owner) is not
@@ -204,6 +235,16 @@ export function createAuthorizeService(
       const reviewed = await review(stored, signedIn, { pushedUri: pushed, address: source.address });
       return reviewed.kind === 'consent' ? { ...reviewed, parameters: { client_id: client._id, request_uri: pushed } } : reviewed;
     }
+    // Request objects (OIDC Core §6), by value or by reference: read before anything else of the
+    // request, the redirect URI included (RFC 9101 §6.3: with several registered, the object names
+    // it); the request is reviewed again with its parameters. Refused, the query's redirect URI (when
+    // it is a registered one) is told why.
+    let objectRefused: { error: string; description: string } | undefined;
+    if (pushed === undefined && (parameters.request_uri !== undefined || parameters.request !== undefined)) {
+      const opened = await openRequestObject(client, parameters, source.address ?? '');
+      if ('parameters' in opened) return review(opened.parameters, signedIn, { ...source, signedObject: opened.signed });
+      objectRefused = opened;
+    }
     const registered = clientsService.redirectUrisOf(client);
     const redirectUri =
       parameters.redirect_uri === undefined
@@ -211,6 +252,13 @@ export function createAuthorizeService(
           ? registered[0]
           : null
         : clientsService.registeredRedirectUri(client, parameters.redirect_uri);
+    if (!redirectUri && objectRefused) {
+      return refusal(
+        'Invalid request object',
+        `${client.name} sent a request that cannot be read (${objectRefused.error}): ${objectRefused.description}`,
+        objectRefused.error,
+      );
+    }
     if (!redirectUri) {
       return refusal(
         'Invalid redirect address',
@@ -229,7 +277,8 @@ export function createAuthorizeService(
     const responseType: ResponseType = known ?? 'code';
     // Tokens never travel in the query, not even beside an error (nor signed: JARM §2.3.1); form_post
     // suits every response type; `jwt` (JARM) signs the answer in the carrier the type would get.
-    const requestedMode = parameters.response_mode;
+    // FAPI 2.0 Message Signing §5.4: its clients' answers are signed (JARM), `jwt` when they name no mode.
+    const requestedMode = parameters.response_mode ?? (isMessageSigning(client) ? 'jwt' : undefined);
     const signedMode = requestedMode === 'jwt' || requestedMode?.endsWith('.jwt') === true;
     const wantedCarrier = requestedMode?.replace(/\.?jwt$/, '');
     const carrier =
@@ -241,6 +290,7 @@ export function createAuthorizeService(
         ? redirectBack({ redirectUri, responseMode, client }, { error, error_description: description, state })
         : refusal('Invalid authorization request', `${client.name} sent an invalid request (${error}): ${description}`);
 
+    if (objectRefused) return fail(objectRefused.error, objectRefused.description);
     if (pushed) return fail('invalid_request_uri', 'the pushed request is not known for this client, has expired or was used');
     if (
       pushedUri === undefined &&
@@ -249,18 +299,12 @@ export function createAuthorizeService(
     ) {
       return fail('invalid_request', `authorization requests must be pushed first (${ENDPOINTS.pushedAuthorization}, RFC 9126)`);
     }
-    // Request objects (OIDC Core §6), by value or by reference; the request is reviewed again with its parameters.
-    if (parameters.request_uri !== undefined) {
-      if (parameters.request !== undefined) return fail('invalid_request', 'send request or request_uri, not both');
-      const fetched = await fetchRequestObject(config, client, parameters.request_uri, source.address ?? '');
-      if ('refused' in fetched) return fail('invalid_request_uri', fetched.refused);
-      const { request_uri: _reference, ...rest } = parameters;
-      parameters = { ...rest, request: fetched.jwt };
-    }
-    if (parameters.request !== undefined) {
-      const applied = await applyRequestObject(client, parameters, clientsService.jwtContext(config, stores.clientKeySets));
-      if (typeof applied === 'string') return fail('invalid_request_object', applied);
-      return review(applied, signedIn, source);
+    // RFC 9101 §10.5 (and FAPI 2.0 Message Signing §5.3.1): checked where the request is made, at PAR for a pushed one.
+    if (pushedUri === undefined && !source.signedObject && requiresSignedRequestObject(client)) {
+      return fail(
+        'invalid_request',
+        'this client must send its authorization requests as signed request objects (require_signed_request_object)',
+      );
     }
     if (parameters.state !== undefined && state === undefined)
       return fail('invalid_request', 'state must be printable ASCII, at most 1024 characters');
@@ -269,6 +313,8 @@ export function createAuthorizeService(
     if (requestedMode !== undefined && requestedMode !== 'jwt' && requestedMode !== responseMode) {
       return fail('invalid_request', `response_mode must be one of ${RESPONSE_MODES.join(', ')} (never query for tokens)`);
     }
+    if (isMessageSigning(client) && !signedMode)
+      return fail('invalid_request', 'a FAPI 2.0 Message Signing client gets signed responses: response_mode jwt (JARM)');
     const parts = responseType.split(' ');
     if (!allowsResponseType(client.grants, responseType))
       return fail('unauthorized_client', `This client may not use response_type=${responseType}`);

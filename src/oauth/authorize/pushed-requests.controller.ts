@@ -46,11 +46,15 @@ export function createPushedRequestsController(
         request.dpop_jkt = proof.jkt;
       }
       const reviewed = await authorize.review({ ...request, client_id: client._id }, true, { pushing: true, address: at.address });
-      if (reviewed.kind === 'refusal') throw invalidRequest(`${reviewed.title}: ${reviewed.message}`);
+      if (reviewed.kind === 'refusal')
+        throw new OAuthErrorResponse(reviewed.error ?? 'invalid_request', `${reviewed.title}: ${reviewed.message}`);
       if (reviewed.kind !== 'consent') {
         const { error, error_description: description } = reviewed.error ?? { error: 'invalid_request' };
         throw new OAuthErrorResponse(error, description ?? 'The request was refused');
       }
+      // RFC 9449 §10.1: a dpop_jkt inside a request object is held to the push's proof as one in the form is.
+      if (proof && reviewed.request.dpopJkt !== proof.jkt)
+        throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");
       const pushed = await pushedRequests.push(client._id, reviewed.parameters, new Date(clock.now()));
       noStore(res).status(201).json({ request_uri: pushed.requestUri, expires_in: pushed.expiresIn });
     },

@@ -158,10 +158,10 @@ export const CLIENT_METADATA = {
   initiate_login_uri: member(
     { type: 'string', format: 'uri', maxLength: LIMITS.redirectUriLength },
     (value) => {
-      if (!isWebAddress(value) || value.includes('#')) throw invalid(INITIATE_LOGIN_RULE);
+      if (!isWebAddress(value) || !value.startsWith('https:') || value.includes('#')) throw invalid(INITIATE_LOGIN_RULE);
       return value;
     },
-    'OIDC Core §4: https (http too outside production); a connected person’s Open link sends them there with iss',
+    'OIDC Core §4, Dynamic Client Registration §2: https always; a connected person’s Open link sends them there with iss',
   ),
   jwks: member(JWKS_SCHEMA, (value) => {
     if (JSON.stringify(value).length > JWKS_LIMITS.registeredBytes)
@@ -186,12 +186,16 @@ export const CLIENT_METADATA = {
     'require_pushed_authorization_requests',
     'RFC 9126: authorization requests must be pushed first',
   ),
+  require_signed_request_object: flag(
+    'require_signed_request_object',
+    'RFC 9101 §10.5: authorization requests must come as signed request objects',
+  ),
   backchannel_logout_uri: address('backchannel_logout_uri', BACKCHANNEL_RULE),
   backchannel_logout_session_required: flag('backchannel_logout_session_required'),
   fapi_profile: oneOf(
     FAPI_PROFILES,
     `fapi_profile must be ${FAPI_PROFILES.join(' or ')}`,
-    'FAPI 2.0 Security Profile: its rules apply to the client',
+    'fapi2: the FAPI 2.0 Security Profile’s rules apply to the client; fapi2-message-signing: FAPI 2.0 Message Signing’s too (signed request objects at PAR, JARM)',
   ),
 };
 

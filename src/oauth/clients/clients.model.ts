@@ -23,6 +23,8 @@ export interface RegisteredMetadata {
   request_uris?: string[];
   /** RFC 9126 §6: its authorization requests must be pushed first (POST /oauth/par). */
   require_pushed_authorization_requests?: boolean;
+  /** RFC 9101 §10.5: its authorization requests must be signed request objects (`request`, `request_uri`). */
+  require_signed_request_object?: boolean;
   /** FAPI 2.0 Security Profile: its rules apply to this client (protocol.ts FAPI_*). */
   fapi_profile?: (typeof FAPI_PROFILES)[number];
   /** OpenID Connect Back-Channel Logout: where logout tokens are posted, and whether it needs `sid` (always sent). */

@@ -5,6 +5,14 @@ import type { ClientDocument } from './clients.model';
 
 export const isFapi = (client: Pick<ClientDocument, 'metadata'>): boolean => client.metadata?.fapi_profile !== undefined;
 
+/** FAPI 2.0 Message Signing too: signed request objects at PAR, signed authorization responses. */
+export const isMessageSigning = (client: Pick<ClientDocument, 'metadata'>): boolean =>
+  client.metadata?.fapi_profile === 'fapi2-message-signing';
+
+/** RFC 9101 §10.5: its authorization requests must come as signed request objects (Message Signing's always do). */
+export const requiresSignedRequestObject = (client: Pick<ClientDocument, 'metadata'>): boolean =>
+  client.metadata?.require_signed_request_object === true || isMessageSigning(client);
+
 /** The DPoP proof algorithms a client may use: FAPI 2.0 §5.4.1 rules out RS256 for its clients. */
 export const dpopAlgorithmsFor = (client: Pick<ClientDocument, 'metadata'>): readonly string[] =>
   isFapi(client) ? DPOP_ALGORITHMS.filter((alg) => (FAPI_ALGORITHMS as readonly string[]).includes(alg)) : DPOP_ALGORITHMS;

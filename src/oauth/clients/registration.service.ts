@@ -13,7 +13,6 @@ import {
   BACKCHANNEL_RULE,
   CHANGEABLE_METADATA_FIELDS,
   CLIENT_METADATA,
-  INITIATE_LOGIN_RULE,
   JWKS_URI_RULE,
   invalid,
   isWebAddress,
@@ -114,6 +113,11 @@ function readKeyMetadata(input: Metadata, authMethod: ClientAuthMethod, allowPri
   if (requestUris) metadata.request_uris = requestUris;
   if (input.require_pushed_authorization_requests !== undefined)
     metadata.require_pushed_authorization_requests = input.require_pushed_authorization_requests;
+  if (input.require_signed_request_object !== undefined) {
+    if (input.require_signed_request_object && requestAlg === 'none')
+      throw invalid('require_signed_request_object does not go with request_object_signing_alg none');
+    metadata.require_signed_request_object = input.require_signed_request_object;
+  }
   return metadata;
 }
 
@@ -151,12 +155,9 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
     const value = input[field];
     if (value !== undefined) Object.assign(metadata, { [field]: value });
   }
-  // OIDC Dynamic Client Registration §2: https (http too outside production, for loopback development).
+  // OIDC Dynamic Client Registration §2: "The URI MUST use the https scheme", in development too.
   const initiate = input.initiate_login_uri;
-  if (initiate !== undefined) {
-    if (!allowPrivate && !initiate.startsWith('https:')) throw invalid(INITIATE_LOGIN_RULE);
-    metadata.initiate_login_uri = initiate;
-  }
+  if (initiate !== undefined) metadata.initiate_login_uri = initiate;
   Object.assign(metadata, readKeyMetadata(input, authMethod, allowPrivate), readLogoutMetadata(input, allowPrivate));
   if (input.fapi_profile !== undefined) applyFapiProfile(input.fapi_profile, { authMethod, grants, responseTypes, metadata });
   return {
@@ -175,6 +176,8 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
  * FAPI 2.0 Security Profile (final) for a client that asks for it: private_key_jwt (§5.3.2.1-6), no
  * implicit or password grant and the code response type only (§5.3.2.2), PS256, ES256 or EdDSA for
  * what it signs and ES256 for its ID tokens (§5.4), and every authorization request pushed (§5.3.2.2-2).
+ * `fapi2-message-signing` also signs every request (a request object at PAR, RFC 9101 §10.5) and gets
+ * its responses signed (JARM, ES256): FAPI 2.0 Message Signing §5.3 and §5.4.
  */
 function applyFapiProfile(
   profile: unknown,
@@ -192,6 +195,11 @@ function applyFapiProfile(
     throw invalid(`A FAPI 2.0 client gets what this server signs for it with ${FAPI_SIGNING_ALGORITHM}`);
   metadata.fapi_profile = profile as RegisteredMetadata['fapi_profile'];
   metadata.require_pushed_authorization_requests = true;
+  if (profile === 'fapi2-message-signing') {
+    if (metadata.require_signed_request_object === false)
+      throw invalid('A FAPI 2.0 Message Signing client signs its requests (require_signed_request_object)');
+    metadata.require_signed_request_object = true;
+  }
   metadata.id_token_signed_response_alg ??= FAPI_SIGNING_ALGORITHM;
   metadata.authorization_signed_response_alg ??= FAPI_SIGNING_ALGORITHM;
 }
