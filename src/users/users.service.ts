@@ -8,7 +8,6 @@ import { isDuplicateKeyError } from '../db/duplicate-key';
 import * as usersDao from './users.dao';
 import shortid from 'shortid';
 import { providerIdField, type ProviderName } from './users.providers';
-import * as signUpService from './sign-up.service';
 import type { CreateUserDto, PatchUserDto, ProviderAccount, UserChanges, UserRecord } from './users.types';
 
 const DEFAULT_PERMISSION_FLAGS = 1;
@@ -198,10 +197,7 @@ export async function findIdByProviderAccount(provider: ProviderName, providerId
  * linking or merging the accounts.
  */
 export async function createFromProvider(provider: ProviderName, account: ProviderAccount): Promise<string> {
-  // POST /users's email rule holds here too (one rule for every way an account is made): an address
-  // it would refuse is left out, as a taken one is.
-  const acceptable = account.email !== undefined && (await signUpService.emailProblem(account.email)) === null;
-  const email = acceptable && !(await usersDao.existsWithEmail(account.email!)) ? account.email : undefined;
+  const email = account.email && !(await usersDao.existsWithEmail(account.email)) ? account.email : undefined;
   const user = {
     uid: await nextSequenceValue('users.uid'),
     [providerIdField(provider)]: account.providerId,
