@@ -23,11 +23,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function listen(server: Server, port: number): Promise<number> {
+/** Listens on `port`; a port another process holds is refused naming the variable that chose it. */
+function listen(server: Server, port: number, variable: 'PORT' | 'WEATHER_PORT' | 'METRICS_PORT'): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') return reject(err);
+      const how = variable === 'PORT' ? 'a free port' : 'a free port, or off';
+      reject(new Error(`${variable}=${port}: another process is listening there (${err.code}); set ${variable} to ${how}`, { cause: err }));
+    };
+    server.once('error', failed);
     server.listen(port, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     });
@@ -64,20 +70,27 @@ export async function start(
   }
   const mailer = createMailer(config, logger);
   const servers = [createServer(createApp({ config, logger, mailer, clock }))];
-  const port = await listen(servers[0], config.port);
-  logger.info(`listening on http://localhost:${port}`);
+  let port: number;
   let weatherPort: number | null = null;
-  if (config.weatherPort !== null) {
-    servers.push(createServer(createWeatherApp({ config, logger })));
-    weatherPort = await listen(servers[1], config.weatherPort);
-    logger.info(`weather listening on http://localhost:${weatherPort}`);
-  }
-
   let metricsPort: number | null = null;
-  if (config.metricsPort !== null) {
-    servers.push(createServer(createMetricsApp()));
-    metricsPort = await listen(servers[servers.length - 1], config.metricsPort);
-    logger.info(`metrics on http://localhost:${metricsPort}/metrics`);
+  try {
+    port = await listen(servers[0], config.port, 'PORT');
+    logger.info(`listening on http://localhost:${port}`);
+    if (config.weatherPort !== null) {
+      servers.push(createServer(createWeatherApp({ config, logger })));
+      weatherPort = await listen(servers[1], config.weatherPort, 'WEATHER_PORT');
+      logger.info(`weather listening on http://localhost:${weatherPort}`);
+    }
+    if (config.metricsPort !== null) {
+      servers.push(createServer(createMetricsApp()));
+      metricsPort = await listen(servers[servers.length - 1], config.metricsPort, 'METRICS_PORT');
+      logger.info(`metrics on http://localhost:${metricsPort}/metrics`);
+    }
+  } catch (err) {
+    // What did start is stopped, so a caller that goes on (a test) finds the ports and database free.
+    await Promise.all(servers.filter((server) => server.listening).map(closeServer));
+    await database.close();
+    throw err;
   }
 
   let stopping: Promise<void> | undefined;

@@ -221,6 +221,36 @@ describe('start() without weather keys', () => {
   });
 });
 
+describe('start() when a port is taken', () => {
+  it('names the variable that chose it, and leaves nothing listening', async () => {
+    const holder = http.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    const taken = (holder.address() as { port: number }).port;
+    try {
+      const config = testConfig({ PORT: '0', WEATHER_PORT: String(taken), MONGODB_URI: testDatabaseUriWithName() });
+      const failure = await start(config, capturingLogger('silent').logger).then(
+        () => null,
+        (err: unknown) => err as Error,
+      );
+      expect(failure?.message).toBe(
+        `WEATHER_PORT=${taken}: another process is listening there (EADDRINUSE); set WEATHER_PORT to a free port, or off`,
+      );
+      const main = await start(
+        testConfig({ PORT: String(taken), WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName() }),
+        capturingLogger('silent').logger,
+      ).then(
+        () => null,
+        (err: unknown) => err as Error,
+      );
+      expect(main?.message).toMatch(
+        new RegExp(`^PORT=${taken}: another process is listening there \\(EADDRINUSE\\); set PORT to a free port$`),
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
+
 describe('start() with an unreachable MONGODB_URI', () => {
   it('fails naming the variable and the host, never the password in it', async () => {
     const port = await findFreePort();

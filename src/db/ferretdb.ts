@@ -5,7 +5,7 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, unlinkSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -48,11 +48,22 @@ export async function ensureFerretDbBinary(cacheDir: string, log: (message: stri
   const progress = setInterval(() => {
     log(`still building FerretDB (${Math.round((Date.now() - started) / 1000)} s)`);
   }, PROGRESS_EVERY_MS);
+  // Go's module and build caches would otherwise stay in the home folder (about 1 GB for this build):
+  // a one-off pair beside the binary, removed after the build, unless the person set their own.
+  const goCaches = path.join(path.dirname(binary), `go-caches.${process.pid}`);
+  const goEnv = {
+    ...process.env,
+    GOMODCACHE: process.env.GOMODCACHE ?? path.join(goCaches, 'mod'),
+    GOCACHE: process.env.GOCACHE ?? path.join(goCaches, 'build'),
+    // The module cache is read-only by default, which would keep it from being removed.
+    GOFLAGS: [process.env.GOFLAGS, '-modcacherw'].filter(Boolean).join(' '),
+  };
   try {
     const { stderr } = await execFileAsync('go', ['build', '-trimpath', '-o', partial, '.'], {
       cwd: TOOL_DIR,
       timeout: BUILD_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
+      env: goEnv,
     });
     await writeFile(buildLog, stderr);
   } catch (err) {
@@ -63,8 +74,10 @@ export async function ensureFerretDbBinary(cacheDir: string, log: (message: stri
     });
   } finally {
     clearInterval(progress);
+    await rm(goCaches, { recursive: true, force: true });
   }
-  log(`built FerretDB in ${Math.round((Date.now() - started) / 1000)} s`);
+  const size = (await stat(partial)).size;
+  log(`built FerretDB in ${Math.round((Date.now() - started) / 1000)} s (${Math.round(size / 1024 / 1024)} MB; Go's caches removed)`);
   await rename(partial, binary);
   return binary;
 }

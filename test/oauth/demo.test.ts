@@ -123,6 +123,7 @@ describe('GET and POST /oauth/callback-debug', () => {
 
 describe('the demo client follows the server', () => {
   it('accepts the callback page of a server started on another port than the seed assumed', async () => {
+    await ClientModel.deleteOne({ _id: DEMO_CLIENT.id } as never);
     await seedDemo('http://localhost:3000');
     // PUBLIC_URL left to its default: http://localhost and the port the server listens on.
     const server = await spawnServer({ MONGODB_URI: testDatabaseUriWithName(mongoose.connection.name) });
@@ -144,4 +145,15 @@ describe('the demo client follows the server', () => {
       await server.stop();
     }
   }, 60_000);
+
+  it('keeps the running server’s callback when the seed runs again from a terminal that lost its PORT', async () => {
+    // The server started on 4123 added its callback; the seed in another terminal runs with 3000.
+    await seedDemo('http://localhost:4123');
+    await seedDemo('http://localhost:3000');
+    const stored = await ClientModel.findById(DEMO_CLIENT.id).lean();
+    expect(stored?.redirectUris).toEqual(
+      expect.arrayContaining(['http://localhost:3000/oauth/callback-debug', 'http://localhost:4123/oauth/callback-debug']),
+    );
+    expect(stored?.redirectUris?.[0]).toBe('http://localhost:3000/oauth/callback-debug');
+  });
 });

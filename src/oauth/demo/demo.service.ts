@@ -13,17 +13,22 @@ export const DEMO_CLIENT = { id: 'demo-client', secret: 'demo-client-secret' } a
 export const CALLBACK_DEBUG_PATH = '/oauth/callback-debug';
 const EXCHANGE_TIMEOUT_MS = 5000;
 
-/** Adds the demo user (unless it exists) and creates or resets the demo client; safe to repeat. */
+/**
+ * Adds the demo user (unless it exists) and creates or resets the demo client; safe to repeat. The
+ * redirect URIs it had are kept beside this address's: a seed run from a terminal that lost the
+ * server's PORT must not take the running server's own callback away (issue 50, finding 3).
+ */
 export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolean }> {
   const userCreated = !(await usersService.findByEmail(DEMO_USER.email));
   if (userCreated) await usersService.create({ ...DEMO_USER, firstName: 'Demo', lastName: 'User' });
+  const before = await clientsService.databaseClients.find(DEMO_CLIENT.id);
   await clientsService.put(DEMO_CLIENT.id, DEMO_CLIENT.secret, {
     name: 'Demo client',
     website: publicUrl,
     redirect_uri: `${publicUrl}${CALLBACK_DEBUG_PATH}`,
     grants: [...GRANT_TYPES],
   });
-  await followServer(publicUrl);
+  await followServer(publicUrl, before ? clientsService.redirectUrisOf(before) : []);
   return { userCreated };
 }
 
@@ -32,13 +37,14 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
  * address (PUBLIC_URL, or localhost and PORT) is one of its redirect URIs, whatever port the seed ran
  * with. The newest address goes first; the oldest drop off past LIMITS.urisPerClient. True when it changed.
  */
-export async function followServer(publicUrl: string): Promise<boolean> {
+export async function followServer(publicUrl: string, kept: readonly string[] = []): Promise<boolean> {
   const client = await clientsService.databaseClients.find(DEMO_CLIENT.id);
   // The callback page, and the API reference's Authorize dialog.
   const wanted = [`${publicUrl}${CALLBACK_DEBUG_PATH}`, `${publicUrl}${DOCS_OAUTH2_REDIRECT_PATH}`];
-  const missing = client ? wanted.filter((uri) => !clientsService.registeredRedirectUri(client, uri)) : [];
+  const current = client ? clientsService.redirectUrisOf(client) : [];
+  const missing = client ? [...wanted, ...kept].filter((uri) => !current.includes(uri)) : [];
   if (!client || missing.length === 0) return false;
-  const others = clientsService.redirectUrisOf(client).filter((uri) => !wanted.includes(uri));
+  const others = [...current, ...kept].filter((uri, i, all) => !wanted.includes(uri) && all.indexOf(uri) === i);
   const redirectUris = [...wanted, ...others].slice(0, LIMITS.urisPerClient);
   await clientsService.update(DEMO_CLIENT.id, { redirect_uris: redirectUris });
   return true;
