@@ -297,6 +297,10 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
   const mainPort = port(env, 'PORT', 3000);
   const weatherRaw = read(env, 'WEATHER_PORT');
 
+  // In production http://localhost would be the issuer, and every link the server builds would point there.
+  if (isProduction && read(env, 'PUBLIC_URL') === undefined) {
+    invalid(env, 'PUBLIC_URL', 'is required when NODE_ENV=production (the issuer and the base of every link; for example https://id.example.com)', '');
+  }
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`);
   const githubClientId = read(env, 'GITHUB_CLIENT_ID');
   const githubClientSecret = read(env, 'GITHUB_CLIENT_SECRET');
@@ -379,8 +383,28 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
     }),
     generatedSecrets: Object.freeze(generatedSecrets),
   });
+  if (isProduction) sameSecrets(env, config);
   if (env.problems.length) throw new ConfigError(env.problems);
   return config;
+}
+
+/**
+ * Each secret guards something else (seed 000's JWTs, sessions and CSRF, the signing keys at rest): one
+ * value for two would let whoever learns one forge the other's. Refused in production, naming them.
+ */
+function sameSecrets(env: Env, config: Pick<Config, 'jwtSecret' | 'sessionSecret'> & { oauth: Pick<Config['oauth'], 'signingKeysSecret'> }) {
+  const secrets: [string, string][] = [
+    ['JWT_SECRET', config.jwtSecret],
+    ['SESSION_SECRET', config.sessionSecret],
+    ['SIGNING_KEYS_SECRET', config.oauth.signingKeysSecret],
+  ];
+  for (let i = 0; i < secrets.length; i++) {
+    for (let j = i + 1; j < secrets.length; j++) {
+      if (secrets[i][1] !== '' && secrets[i][1] === secrets[j][1]) {
+        invalid(env, secrets[i][0], `and ${secrets[j][0]} must be different values (each guards something else)`, '');
+      }
+    }
+  }
 }
 
 /** What start-up should warn about: settings that work, but not as a deployment would want. */

@@ -7,6 +7,15 @@ import { testDatabaseUriWithName } from './helpers/db';
 
 const SECRET = 'x'.repeat(32);
 const MONGODB_URI = 'mongodb://127.0.0.1:27017/api';
+/** What production needs: a database, an address, and three secrets that differ. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  MONGODB_URI,
+  PUBLIC_URL: 'https://id.example.com',
+  JWT_SECRET: SECRET,
+  SESSION_SECRET: 'y'.repeat(32),
+  SIGNING_KEYS_SECRET: 'z'.repeat(32),
+};
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -45,30 +54,38 @@ describe('loadConfig', () => {
 
   it.each(['JWT_SECRET', 'SESSION_SECRET', 'SIGNING_KEYS_SECRET'])('refuses to start in production without %s', (name) => {
     const env = {
-      NODE_ENV: 'production',
-      MONGODB_URI,
-      JWT_SECRET: SECRET,
-      SESSION_SECRET: SECRET,
-      SIGNING_KEYS_SECRET: SECRET,
+      ...PRODUCTION,
       [name]: '',
     };
     expect(() => loadConfig(env)).toThrow(new ConfigError([`${name} is required when NODE_ENV=production`]));
   });
 
   it('starts in production when every secret is set, generating none', () => {
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      MONGODB_URI,
-      JWT_SECRET: SECRET,
-      SESSION_SECRET: SECRET,
-      SIGNING_KEYS_SECRET: SECRET,
-    });
+    const config = loadConfig(PRODUCTION);
     expect(config.generatedSecrets).toEqual([]);
     expect(config.jwtSecret).toBe(SECRET);
   });
 
+  it.each([
+    ['JWT_SECRET', 'SESSION_SECRET'],
+    ['JWT_SECRET', 'SIGNING_KEYS_SECRET'],
+    ['SESSION_SECRET', 'SIGNING_KEYS_SECRET'],
+  ])('refuses the same value for %s and %s in production, naming them, never the value', (first, second) => {
+    const env = { ...PRODUCTION, [first]: 'same'.repeat(10), [second]: 'same'.repeat(10) };
+    expect(() => loadConfig(env)).toThrow(
+      new ConfigError([`${first} and ${second} must be different values (each guards something else)`]),
+    );
+    // Outside production they are made apart, and set alike only by the developer's own hand.
+    expect(() => loadConfig({ [first]: 'same'.repeat(10), [second]: 'same'.repeat(10) })).not.toThrow();
+  });
+
+  it('refuses production without PUBLIC_URL: http://localhost would be its issuer', () => {
+    const { PUBLIC_URL: _unset, ...rest } = PRODUCTION;
+    expect(() => loadConfig(rest)).toThrow(/PUBLIC_URL is required when NODE_ENV=production/);
+  });
+
   it('refuses the embedded database in production unless the operator opts in', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, SESSION_SECRET: SECRET, SIGNING_KEYS_SECRET: SECRET };
+    const { MONGODB_URI: _none, ...production } = PRODUCTION;
     expect(() => loadConfig(production)).toThrow(
       new ConfigError([
         'MONGODB_URI is required when NODE_ENV=production (the embedded database is for development; set EMBEDDED_DB_IN_PRODUCTION=1 to use it anyway)',
@@ -127,6 +144,7 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       'PORT must be a port number from 0 to 65535 (got "abc")',
+      'PUBLIC_URL is required when NODE_ENV=production (the issuer and the base of every link; for example https://id.example.com)',
       'MONGODB_URI is required when NODE_ENV=production (the embedded database is for development; set EMBEDDED_DB_IN_PRODUCTION=1 to use it anyway)',
       'SESSION_SECRET must be at least 32 characters long',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',

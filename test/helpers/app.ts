@@ -19,6 +19,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RATE_LIMITS: 'off',
     // The tests' database (set by global-setup), which production also requires.
     ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}),
+    // Production requires an address too: a test that runs production names one, or gets this.
+    ...(overrides.NODE_ENV === 'production' ? { PUBLIC_URL: 'http://localhost:3000' } : {}),
     ...overrides,
   });
 }
