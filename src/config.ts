@@ -95,6 +95,8 @@ export interface Config {
   readonly github: {
     /** null when GITHUB_CLIENT_ID or GITHUB_CLIENT_SECRET is unset: /auth/github then answers 503. */
     readonly credentials: { readonly clientId: string; readonly clientSecret: string } | null;
+    /** The one of the pair that is missing when the other is set (a start-up warning names it). */
+    readonly missing: 'GITHUB_CLIENT_ID' | 'GITHUB_CLIENT_SECRET' | null;
     readonly callbackUrl: string;
     readonly authorizationUrl: string;
     readonly tokenUrl: string;
@@ -299,7 +301,12 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
 
   // In production http://localhost would be the issuer, and every link the server builds would point there.
   if (isProduction && read(env, 'PUBLIC_URL') === undefined) {
-    invalid(env, 'PUBLIC_URL', 'is required when NODE_ENV=production (the issuer and the base of every link; for example https://id.example.com)', '');
+    invalid(
+      env,
+      'PUBLIC_URL',
+      'is required when NODE_ENV=production (the issuer and the base of every link; for example https://id.example.com)',
+      '',
+    );
   }
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${mainPort}`);
   const githubClientId = read(env, 'GITHUB_CLIENT_ID');
@@ -358,6 +365,8 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
     github: Object.freeze({
       credentials:
         githubClientId && githubClientSecret ? Object.freeze({ clientId: githubClientId, clientSecret: githubClientSecret }) : null,
+      missing:
+        githubClientId && !githubClientSecret ? 'GITHUB_CLIENT_SECRET' : githubClientSecret && !githubClientId ? 'GITHUB_CLIENT_ID' : null,
       callbackUrl: url(env, 'GITHUB_CALLBACK_URL', `${publicUrl}/auth/github`),
       authorizationUrl: url(env, 'GITHUB_AUTHORIZATION_URL', 'https://github.com/login/oauth/authorize'),
       tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token'),
@@ -392,7 +401,10 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
  * Each secret guards something else (seed 000's JWTs, sessions and CSRF, the signing keys at rest): one
  * value for two would let whoever learns one forge the other's. Refused in production, naming them.
  */
-function sameSecrets(env: Env, config: Pick<Config, 'jwtSecret' | 'sessionSecret'> & { oauth: Pick<Config['oauth'], 'signingKeysSecret'> }) {
+function sameSecrets(
+  env: Env,
+  config: Pick<Config, 'jwtSecret' | 'sessionSecret'> & { oauth: Pick<Config['oauth'], 'signingKeysSecret'> },
+) {
   const secrets: [string, string][] = [
     ['JWT_SECRET', config.jwtSecret],
     ['SESSION_SECRET', config.sessionSecret],
@@ -424,6 +436,11 @@ export function startupWarnings(config: Config): string[] {
       'TRUST_PROXY is false in production: the server speaks plain http and sees no proxy, so browsers get no session or ' +
         'CSRF cookie (they are Secure there) and nobody can sign in on its pages; set TRUST_PROXY to the proxy that terminates TLS',
     );
+  }
+  const { missing } = config.github;
+  if (missing) {
+    const other = missing === 'GITHUB_CLIENT_ID' ? 'GITHUB_CLIENT_SECRET' : 'GITHUB_CLIENT_ID';
+    warnings.push(`${other} is set but ${missing} is not: /auth/github answers 503 until both are`);
   }
   if (config.isProduction && !config.mail.smtpUrl) {
     warnings.push('SMTP_URL is not set: no mail is sent, so sign-up sends no verification link and forgotten passwords cannot be reset');

@@ -7,9 +7,10 @@ export class AppError extends Error {
     /** undefined means an empty body; a string is sent as it is (set Content-Type in headers). */
     readonly body?: unknown,
     readonly headers: Readonly<Record<string, string>> = {},
-    options?: ErrorOptions,
+    /** `message`: what the log says of it, when the body is no line for a log (an HTML page). */
+    options?: ErrorOptions & { message?: string },
   ) {
-    super(body === undefined ? `HTTP ${status}` : typeof body === 'string' ? body : JSON.stringify(body), options);
+    super(options?.message ?? (body === undefined ? `HTTP ${status}` : typeof body === 'string' ? body : JSON.stringify(body)), options);
     this.name = new.target.name;
   }
 }

@@ -16,6 +16,14 @@ import { PROVIDER_QUERY } from './social.fields';
 /** node-oauth, under passport, sets no timeout of its own on the provider's token and profile calls. */
 const PROVIDER_DEADLINE_MS = 15_000;
 
+/** What a provider's failure says, in a line: its OAuth error code, if any, and what failed (at most 200 characters). */
+function providerFailure(err: unknown): { code?: string; reason: string } {
+  const failed = err as { name?: string; message?: string; code?: unknown; oauthError?: { statusCode?: unknown } };
+  const code = failed.name === 'TokenError' && typeof failed.code === 'string' ? failed.code : undefined;
+  const status = typeof failed.oauthError?.statusCode === 'number' ? ` (HTTP ${failed.oauthError.statusCode})` : '';
+  return { code, reason: `${failed.message ?? 'unknown error'}${status}`.slice(0, 200) };
+}
+
 export function createSocialController(config: Config, logger: Logger, journey: Journey) {
   const passport = new Passport();
   const providers = new Map<string, { provider: SocialProvider; configured: boolean }>();
@@ -29,13 +37,16 @@ export function createSocialController(config: Config, logger: Logger, journey: 
 
   async function finish(req: Request, res: Response, provider: SocialProvider, err: unknown, userId: unknown): Promise<void> {
     if (err) {
-      // The message says what failed (token, profile); provider responses carry no secret of ours.
-      logger.warn({ provider: provider.name, reason: err instanceof Error ? err.message : 'unknown error' }, 'provider sign-in failed');
+      // One short line: the provider's error code (a wrong client secret is incorrect_client_credentials)
+      // and what failed, never its answer's body (GitHub answers some failures with an HTML page).
+      const { code, reason } = providerFailure(err);
+      logger.warn({ provider: provider.name, code, reason }, 'provider sign-in failed');
       throw pageError(
         502,
         `${provider.label} sign-in failed`,
-        `${provider.label} could not complete the sign-in. Please try again later.`,
-        { cause: err },
+        code
+          ? `${provider.label} refused the sign-in (${code}). Please try again later, or sign in another way.`
+          : `${provider.label} could not complete the sign-in. Please try again later.`,
       );
     }
     if (typeof userId !== 'string') {
@@ -62,7 +73,11 @@ export function createSocialController(config: Config, logger: Logger, journey: 
     if (!entry) return next(pageError(404, 'Unknown sign-in provider', 'There is no sign-in provider by that name.'));
     const { provider, configured } = entry;
     if (!configured) {
-      return next(pageError(503, `${provider.label} sign-in unavailable`, `${provider.label} sign-in is not configured on this server.`));
+      // Outside production the page says which variable is missing (the start-up warning did too).
+      const missing = config.isProduction ? '' : ` (${provider.settings(config).join(' and ')} must be set)`;
+      return next(
+        pageError(503, `${provider.label} sign-in unavailable`, `${provider.label} sign-in is not configured on this server${missing}.`),
+      );
     }
     const deadline = setTimeout(() => {
       if (!res.headersSent)

@@ -13,4 +13,6 @@ export interface SocialProvider {
   readonly label: string;
   /** A passport strategy, or null when the provider's credentials are not configured. */
   createStrategy(config: Config, verify: VerifyAccount): Strategy | null;
+  /** The variables that configure it and are missing (what its 503 page says outside production). */
+  settings(config: Config): string[];
 }

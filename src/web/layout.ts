@@ -67,5 +67,11 @@ export const pageRefusals = presenter({
 
 /** An error answered with an HTML page, for the browser routes. */
 export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {
-  return new AppError(status, errorPage(title, message), { 'Content-Type': HTML_CONTENT_TYPE }, options);
+  // The log gets the page's words, not its HTML.
+  return new AppError(
+    status,
+    errorPage(title, message),
+    { 'Content-Type': HTML_CONTENT_TYPE },
+    { ...options, message: `${title}: ${message}` },
+  );
 }

@@ -7,6 +7,10 @@ import { createUser } from '../helpers/factories';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { approve, REDIRECT_URI, registerClient } from '../helpers/oauth';
 import { enrolTotp, giveCode, totpCode } from '../helpers/factors';
+import { capturingLogger } from '../helpers/logs';
+import { createApp } from '../../src/app';
+import { startupWarnings } from '../../src/config';
+import { testConfig } from '../helpers/app';
 
 useTestDatabase();
 
@@ -270,6 +274,32 @@ describe('provider failures give a clear page and no session', () => {
     await expectFailure(502, 'GitHub sign-in failed', 'bad-code');
   });
 
+  it('with a wrong client secret: GitHub’s code on the page and in one short log line, never its HTML', async () => {
+    // GitHub answers a wrong secret with 200 and an error, as for a bad code.
+    tokenAnswer = (res) =>
+      json(res, 200, {
+        error: 'incorrect_client_credentials',
+        error_description: 'The client_id and/or client_secret passed are incorrect.',
+      });
+    await expectFailure(502, 'GitHub refused the sign-in (incorrect_client_credentials)');
+    const { logger, lines } = capturingLogger('warn');
+    const logged = createApp({ config: testConfig(githubEnv()), logger });
+    tokenAnswer = (res) => {
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end(`<!DOCTYPE html><html>${'<p>Not Found</p>'.repeat(200)}</html>`);
+    };
+    const { agent, state } = await start(request.agent(logged));
+    await agent.get('/auth/github').query({ code: 'good-code', state }).expect(502);
+    const failure = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'provider sign-in failed');
+    expect(failure).toMatchObject({ provider: 'github', reason: expect.stringContaining('HTTP 404') });
+    expect(lines.join('\n')).not.toContain('Not Found');
+    // Our own page is not logged either: the 502's line has its words.
+    expect(lines.join('\n')).not.toContain('<html');
+    expect(lines.join('\n').length).toBeLessThan(1200);
+  });
+
   it('when the token endpoint fails', async () => {
     tokenAnswer = (res) => json(res, 500, { message: 'boom' });
     await expectFailure(502, 'GitHub sign-in failed');
@@ -311,9 +341,24 @@ describe('configuration', () => {
   it('answers 503 when GitHub credentials are not set, and the rest of the server works', async () => {
     const bare = testApp();
     const res = await request(bare).get('/auth/github').expect(503);
-    expect(res.text).toContain('GitHub sign-in is not configured');
+    expect(res.text).toContain('GitHub sign-in is not configured on this server (GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set)');
     await request(bare).get('/users').expect(200);
     await request(bare).get('/login').expect(200);
+  });
+
+  it('names the missing half of the pair: at start-up, and on the page outside production', async () => {
+    const half = testConfig({ GITHUB_CLIENT_ID: CLIENT_ID, OPENWEATHERMAP_API_KEY: 'k', WUNDERGROUND_API_KEY: 'k' });
+    expect(startupWarnings(half)).toEqual([
+      'GITHUB_CLIENT_ID is set but GITHUB_CLIENT_SECRET is not: /auth/github answers 503 until both are',
+    ]);
+    const res = await request(testApp({ GITHUB_CLIENT_ID: CLIENT_ID }))
+      .get('/auth/github')
+      .expect(503);
+    expect(res.text).toContain('(GITHUB_CLIENT_SECRET must be set)');
+    const production = await request(testApp({ NODE_ENV: 'production', GITHUB_CLIENT_ID: CLIENT_ID }))
+      .get('/auth/github')
+      .expect(503);
+    expect(production.text).not.toContain('GITHUB_CLIENT_SECRET');
   });
 
   it('answers 404 for an unknown provider', async () => {

@@ -31,6 +31,11 @@ function requestFailure(err: unknown): Error {
 }
 
 type OAuth2Get = (url: string, accessToken: string, callback: (err: unknown, body?: string | Buffer) => void) => void;
+type TokenRequest = (
+  code: string,
+  params: Record<string, unknown>,
+  callback: (err: unknown, accessToken?: string, refreshToken?: string, results?: Record<string, unknown>) => void,
+) => void;
 
 const asString = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
@@ -68,6 +73,16 @@ class GitHubAccountStrategy extends GitHubStrategy {
     private readonly urls: { profile: string; emails: string },
   ) {
     super(options, verify);
+    // GitHub answers a wrong client secret or code with 200 and an OAuth error in the body, which the
+    // oauth library takes for an answer without a token: handed on as the error it is, passport makes
+    // it a TokenError carrying GitHub's code (incorrect_client_credentials, bad_verification_code).
+    const oauth2 = (this as unknown as { _oauth2: { getOAuthAccessToken: TokenRequest } })._oauth2;
+    const request = oauth2.getOAuthAccessToken.bind(oauth2);
+    oauth2.getOAuthAccessToken = (code, params, callback) =>
+      request(code, params, (err, accessToken, refreshToken, results) => {
+        if (!err && !accessToken && typeof results?.error === 'string') return callback({ statusCode: 400, data: JSON.stringify(results) });
+        callback(err, accessToken, refreshToken, results);
+      });
   }
 
   userProfile(accessToken: string, done: (err?: Error | null, profile?: AccountProfile) => void): void {
@@ -100,6 +115,7 @@ class GitHubAccountStrategy extends GitHubStrategy {
 export const githubProvider: SocialProvider = {
   name: 'github',
   label: 'GitHub',
+  settings: (config) => (config.github.missing ? [config.github.missing] : ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET']),
   createStrategy(config: Config, verify) {
     const { github } = config;
     if (!github.credentials) return null;
