@@ -27,6 +27,7 @@ import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUpstreamClient } from './upstream/upstream.client';
 import { createRolesRouter } from './oauth/roles/roles.routes';
+import { createResourcesRouter } from './oauth/resources/resources.routes';
 import { createAdminRouter } from './admin/admin.routes';
 import { createAdministration } from './admin/admin.service';
 import { createConsoleRouter } from './admin/console.routes';
@@ -128,6 +129,7 @@ export function createApp({
       const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded, resume: oauth.resume });
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
+      app.use(createResourcesRouter(config, oauth.adminToken, activity));
       const administration = createAdministration(config, activity, lifecycle, accounts, stores);
       app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration, oauthRefusals));
       app.use(jsonBody);

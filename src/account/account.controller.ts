@@ -91,6 +91,7 @@ export function createAccountController(
         ...extra,
         email: user.email,
         hasPassword,
+        operator: usersService.isAdmin(user),
         emailVerified: user.emailVerified === true,
         mail: accounts.mailAvailable,
         profile: {

@@ -184,6 +184,10 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'provider-unlinked': 'Sign-in provider unlinked',
   'role-given': 'Role given',
   'role-taken': 'Role taken away',
+  'role-defined': 'Role defined',
+  'role-deleted': 'Role deleted',
+  'resource-registered': 'API registered',
+  'resource-deleted': 'API deleted',
   disabled: 'Account disabled by the operator',
   enabled: 'Account enabled by the operator',
   'application-revoked': "An application's access ended",
@@ -233,6 +237,8 @@ export interface AccountView {
   email?: string;
   /** An account made through a provider has none until a reset link sets one. */
   hasPassword: boolean;
+  /** An operator (the admin role): the page links to the console. */
+  operator: boolean;
   emailVerified: boolean;
   mail: boolean;
   profile: {
@@ -403,7 +409,7 @@ ${sessionsSection(view)}
 ${connectedApplications(view.applications, view.csrfToken, '/account')}
 <h2>Recent security activity</h2>
 ${activitySection(view)}
-<p><a href="/home">Home</a> · <a href="/device">Connect a device</a></p>
+<p><a href="/home">Home</a> · <a href="/device">Connect a device</a>${view.operator ? html` · <a href="/admin">The operator’s console</a>` : ''}</p>
 <form method="post" action="/logout">
 ${csrfField(view.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>

@@ -3,7 +3,7 @@
 import { ADMIN_QUERIES, CONSOLE_QUERIES } from './admin.queries';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CSRF_FIELDS } from '../web/csrf';
-import { CHANGE_APPLICATION_FORM, NEW_APPLICATION_FORM } from './console.fields';
+import { CHANGE_APPLICATION_FORM, GIVE_ROLE_FORM, NEW_APPLICATION_FORM } from './console.fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -129,6 +129,31 @@ export const adminOpenApi: OpenApiFragment = {
       pathParam('handle', "A session's handle (never its cookie)"),
     ]),
     '/admin/people/{id}/unlock': consoleForm('consoleUnlock', "Forgets the person's failed sign-ins", 'To the person'),
+    '/admin/people/{id}/roles': {
+      parameters: [person],
+      post: {
+        tags: consoleTags,
+        operationId: 'consoleGiveRole',
+        summary: 'Gives the person a role (admin, or one defined in the admin API); an event naming the admin',
+        security: sessionAuth,
+        requestBody: formRequest(bodySchemaOf(GIVE_ROLE_FORM)),
+        responses: {
+          '303': redirect('To the person; to /login when not signed in'),
+          '302': redirect('An older or one-factor session: to the step-up'),
+          '400': page('A role name that breaks the rule'),
+          '403': page('Not an admin, no second factor, or a missing or wrong CSRF token'),
+          '404': page('No such person or role'),
+          '413': page('Body over 100 kB'),
+          ...pageFaults,
+        },
+      },
+    },
+    '/admin/people/{id}/roles/{name}/take': consoleForm(
+      'consoleTakeRole',
+      'Takes a role from the person; an event naming the admin',
+      'To the person',
+      [person, pathParam('name', 'A role name')],
+    ),
     '/admin/applications': consolePage(
       'consoleApplications',
       'Applications searched by the start of their name or client id, a page at a time, and the sign-in providers (read-only)',

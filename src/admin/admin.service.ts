@@ -7,6 +7,7 @@ import * as factorsService from '../factors/factors.service';
 import * as clientsService from '../oauth/clients/clients.service';
 import * as registrationService from '../oauth/clients/registration.service';
 import * as grantsService from '../oauth/grants/grants.service';
+import * as rolesService from '../oauth/roles/roles.service';
 import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
 import { forgetFailuresOf } from '../sign-in/sign-in.service';
 import type { SessionEndedHook } from '../session/session.middleware';
@@ -85,6 +86,32 @@ export function createAdministration(
         claims: user.claims ?? {},
         factors: { totp: factors?.totp === true, passkeys: factors?.passkeys === true },
       };
+    },
+
+    /** The roles an operator can give: admin, then those defined (at most 100), by name. */
+    roles: async (): Promise<string[]> => (await rolesService.page(rolesService.ROLE_RULES.max + 1)).roles.map((role) => role.name),
+
+    /** Gives or takes a role (admin like any other); false when there is no such role or person. */
+    async setRole(userId: string, role: string, held: boolean, by: Operator): Promise<boolean> {
+      if (!(await rolesService.known(role))) return false;
+      if (!(await usersService.setRole(userId, role, held))) return false;
+      await record(userId, held ? 'role-given' : 'role-taken', role, by);
+      return true;
+    },
+
+    /** The people these events concern, by id: their email (or their id when they have none, or are gone). */
+    async namesOf(ids: (string | undefined)[]): Promise<Map<string, string>> {
+      const distinct = [...new Set(ids.filter((id): id is string => id !== undefined))];
+      const people = await Promise.all(distinct.map((id) => usersService.findById(id)));
+      return new Map(distinct.map((id, i) => [id, people[i]?.email ?? id]));
+    },
+
+    /** Who registered the application (a person's id and email), or null for an operator's. */
+    async ownerOf(clientId: string): Promise<{ id: string; email: string | null } | null> {
+      const client = await stores.clients.find(clientId);
+      if (!client?.ownerId) return null;
+      const owner = await usersService.findById(client.ownerId);
+      return { id: client.ownerId, email: owner?.email ?? null };
     },
 
     /** Disabling ends every session and token now. */

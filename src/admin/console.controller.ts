@@ -6,7 +6,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { readForm, readQuery } from '../common/request-fields';
-import { CHANGE_APPLICATION_FORM, NEW_APPLICATION_FORM } from './console.fields';
+import { CHANGE_APPLICATION_FORM, GIVE_ROLE_FORM, NEW_APPLICATION_FORM } from './console.fields';
 import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
@@ -39,12 +39,14 @@ const NOTICES: Record<string, string> = {
   'factors-reset': 'The second factors are removed: the person enrols again after signing in with the password.',
   disabled: 'The account is disabled: its sessions and tokens have ended.',
   enabled: 'The account is enabled again.',
-  rotated: 'New keys are current. Every instance signs with them within a minute.',
+  rotated: 'New keys are current here now; every other instance takes them up within the refresh interval below.',
   revoked: "The application's access has ended.",
   'reset-sent': 'A reset link is on its way to this person.',
   deleted: 'The person is deleted.',
   unlocked: "The person's failed sign-ins are forgotten: they can sign in at once.",
   saved: 'The application is saved.',
+  'role-given': 'The role is given: it shows in the next token the person gets.',
+  'role-taken': 'The role is taken away: it is gone from the next token the person gets.',
   'application-deleted': 'The application is deleted, with every token, code and consent issued to it.',
 };
 
@@ -102,6 +104,21 @@ function registrationOf(form: RegistrationForm): Record<string, unknown> {
   return body;
 }
 
+/** A console page that refuses, with the ways on from it (console.routes.ts makes it no-store, as every console page). */
+const consoleError = (status: number, title: string, message: string, links: { href: string; label: string }[]) =>
+  pageError(status, title, message, { links });
+
+/** A registration value as a person reads it: times as dates, lists and flags in words, a key set by its size. */
+function readable(name: string, value: unknown): string {
+  if (typeof value === 'number' && name.endsWith('_at'))
+    return value === 0 ? 'never' : `${new Date(value * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  if (name === 'jwks' && typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys))
+    return `${(value as { keys: unknown[] }).keys.length} public key(s)`;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /** The notice of a change just made (`done`); none for an unknown one. */
 const noticeOf = (done: string | undefined): string | undefined =>
   done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
@@ -115,28 +132,35 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
   };
   async function personOf(req: Request) {
     const found = await admin.person(String(req.params.id));
-    if (!found) throw pageError(404, 'No such person', 'Nobody here has that id.');
+    if (!found) throw consoleError(404, 'No such person', 'Nobody here has that id.', [{ href: '/admin/people', label: 'People' }]);
     return found;
   }
-  const eventRows = (events: { at: Date; kind: string; userId?: string; clientId?: string; address: string; detail?: string }[]) =>
-    events.map((event) => ({
+  /** Events as the pages show them: each person named by their email (issue 50, finding 5). */
+  async function eventRows(events: { at: Date; kind: string; userId?: string; clientId?: string; address: string; detail?: string }[]) {
+    const names = await admin.namesOf(events.map((event) => event.userId));
+    return events.map((event) => ({
       at: event.at,
       kind: event.kind,
       person: event.userId,
+      personName: event.userId && names.get(event.userId),
       application: event.clientId,
       address: event.address,
       detail: event.detail,
     }));
+  }
   async function applicationOf(req: Request) {
     const found = await admin.application(String(req.params.clientId));
-    if (!found) throw pageError(404, 'No such application', 'No application here has that client id.');
+    if (!found)
+      throw consoleError(404, 'No such application', 'No application here has that client id.', [
+        { href: '/admin/applications', label: 'Applications' },
+      ]);
     return found;
   }
   /** The application's page, with an error for its edit form when there is one. */
   async function showApplication(req: Request, res: Response, status = 200, error?: string): Promise<void> {
     const app = await applicationOf(req);
     const { after, done } = readQuery(CONSOLE_QUERIES.application, req);
-    const grants = await admin.grantsOf(app.client_id, after, LIMITS.pageSize);
+    const [grants, owner] = await Promise.all([admin.grantsOf(app.client_id, after, LIMITS.pageSize), admin.ownerOf(app.client_id)]);
     const shown: [string, string][] = Object.entries(app)
       .filter(
         ([name]) =>
@@ -150,7 +174,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
             'registration_client_uri',
           ].includes(name),
       )
-      .map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
+      .map(([name, value]) => [name, readable(name, value)]);
     send(
       res.status(status),
       applicationPage({
@@ -161,6 +185,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         grants: app.grant_types,
         authMethod: app.token_endpoint_auth_method,
         details: shown,
+        owner,
         allGrants: GRANT_TYPES,
         grantedBy: grants.grants.map((grant) => ({
           personId: grant.person_id,
@@ -199,14 +224,18 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     async access(req: Request, res: Response, next: NextFunction): Promise<void> {
       const person = signedInPerson(res);
       if (!usersService.rolesOf(person).includes(usersService.ADMIN_ROLE)) {
-        throw pageError(403, 'Operators only', 'The console is for people with the admin role.');
+        throw consoleError(403, 'Operators only', 'The console is for people with the admin role.', [{ href: '/home', label: 'Home' }]);
       }
       if (journey.freshlyVerified(req)) return next();
       if (!(await factorsService.secondFactors(person._id))) {
-        throw pageError(
+        throw consoleError(
           403,
           'Second factor needed',
-          'The console needs a second factor: add an authenticator app or a passkey on your account page first.',
+          'The console needs a second factor: add an authenticator app or a passkey first, then come back.',
+          [
+            { href: '/account/totp', label: 'Set up an authenticator app' },
+            { href: '/account', label: 'Your account (passkeys)' },
+          ],
         );
       }
       // The step-up comes back to the page (a form's page, for a form).
@@ -234,10 +263,11 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     async person(req: Request, res: Response): Promise<void> {
       const { done } = readQuery(CONSOLE_QUERIES.person, req);
       const person = await personOf(req);
-      const [applications, events, sessions] = await Promise.all([
+      const [applications, events, sessions, roles] = await Promise.all([
         admin.applications(person.id),
         admin.events({ userId: person.id }, 10),
         admin.sessions(person.id, LIMITS.pageSize),
+        admin.roles(),
       ]);
       send(
         res,
@@ -245,7 +275,8 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           ...person,
           name: [person.firstName, person.lastName].filter(Boolean).join(' '),
           applications: applications.map((app) => ({ clientId: app.client_id, name: app.name, scope: app.scope })),
-          events: eventRows(events.events),
+          events: await eventRows(events.events),
+          givable: roles.filter((role) => !person.roles.includes(role)),
           claims: Object.entries(person.claims).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
           sessions: sessions.sessions,
           moreSessions: sessions.more,
@@ -255,10 +286,28 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
       );
     },
 
+    /** Gives a role: admin, or one defined in the admin API (issue 48: only an operator makes an admin). */
+    async giveRole(req: Request, res: Response): Promise<void> {
+      const { role } = readForm(GIVE_ROLE_FORM, req);
+      const person = await personOf(req);
+      if (!role || !(await admin.setRole(person.id, role, true, operator(req, res)))) {
+        throw consoleError(404, 'No such role', 'That role is not defined here.', [{ href: `/admin/people/${person.id}`, label: 'Back' }]);
+      }
+      res.redirect(303, `/admin/people/${person.id}?done=role-given`);
+    },
+
+    async takeRole(req: Request, res: Response): Promise<void> {
+      const person = await personOf(req);
+      await admin.setRole(person.id, String(req.params.name), false, operator(req, res));
+      res.redirect(303, `/admin/people/${person.id}?done=role-taken`);
+    },
+
     async revokeApplication(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
       if (!(await admin.revokeApplication(person.id, String(req.params.clientId), operator(req, res)))) {
-        throw pageError(404, 'No such application', 'This person has not allowed that application.');
+        throw consoleError(404, 'No such application', 'This person has not allowed that application.', [
+          { href: '/admin/people', label: 'People' },
+        ]);
       }
       res.redirect(303, `/admin/people/${person.id}?done=revoked`);
     },
@@ -281,7 +330,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
     async endSession(req: Request, res: Response): Promise<void> {
       const person = await personOf(req);
       if (!(await admin.endSession(person.id, String(req.params.handle), operator(req, res)))) {
-        throw pageError(404, 'No such session', 'That browser is not signed in any more.');
+        throw consoleError(404, 'No such session', 'That browser is not signed in any more.', [{ href: '/admin/people', label: 'People' }]);
       }
       res.redirect(303, `/admin/people/${person.id}?done=session-ended`);
     },
@@ -360,7 +409,9 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         grant_types: form.grant_types,
       };
       if (!(await admin.changeApplication(clientId, changes, operator(req, res))))
-        throw pageError(404, 'No such application', 'No application here has that client id.');
+        throw consoleError(404, 'No such application', 'No application here has that client id.', [
+          { href: '/admin/applications', label: 'Applications' },
+        ]);
       res.redirect(303, `/admin/applications/${encodeURIComponent(clientId)}?done=saved`);
     },
 
@@ -385,7 +436,10 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         publishedUntil: key.published_until ? new Date(key.published_until) : undefined,
       }));
       const { done } = readQuery(CONSOLE_QUERIES.keys, req);
-      send(res, keysPage({ keys, csrfToken: csrf.token(req, res), notice: noticeOf(done) }));
+      send(
+        res,
+        keysPage({ keys, refreshSeconds: config.oauth.signingKeysRefresh, csrfToken: csrf.token(req, res), notice: noticeOf(done) }),
+      );
     },
 
     async rotateKeys(req: Request, res: Response): Promise<void> {
@@ -409,7 +463,7 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           kind: kind ?? '',
           kinds: ACTIVITY_KINDS,
           next: nextHref,
-          events: eventRows(found.events),
+          events: await eventRows(found.events),
         }),
       );
     },

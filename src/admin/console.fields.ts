@@ -4,6 +4,7 @@
 import { anyTextField, checkboxesField, checkedByService, oneOfField, stringField } from '../common/request-fields';
 import { CLIENT_AUTH_METHODS, GRANT_TYPES, LIMITS } from '../oauth/protocol';
 import { CSRF_FIELDS } from '../web/csrf';
+import { ROLE_RULES } from '../oauth/roles/roles.service';
 
 const uri = (what: string) => anyTextField(`${what}: an absolute URI (empty: none)`);
 const uris = (what: string) => anyTextField(`${what}: one per line, at most ${LIMITS.urisPerClient}`);
@@ -18,6 +19,17 @@ const CHANGEABLE = {
 };
 
 export const CHANGE_APPLICATION_FORM = CHANGEABLE;
+
+/** The person page's Give form: a role to give (a defined one, or admin). */
+export const GIVE_ROLE_FORM = {
+  ...CSRF_FIELDS,
+  role: stringField('The role to give', {
+    minLength: 1,
+    maxLength: ROLE_RULES.maxName,
+    pattern: ROLE_RULES.name,
+    rule: ROLE_RULES.nameText,
+  }),
+};
 
 export const NEW_APPLICATION_FORM = {
   ...CHANGEABLE,

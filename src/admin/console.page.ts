@@ -31,8 +31,30 @@ ${body}`,
   );
 }
 
+/** The registration's names (RFC 7591, OIDC) in words. */
+const DETAIL_NAMES: Record<string, string> = {
+  client_id_issued_at: 'Registered',
+  client_secret_expires_at: 'Secret expires',
+  response_types: 'Response types',
+  post_logout_redirect_uris: 'After sign-out',
+  jwks: 'Keys',
+  jwks_uri: 'Keys at',
+  logo_uri: 'Logo',
+  policy_uri: 'Privacy policy',
+  tos_uri: 'Terms of service',
+  initiate_login_uri: 'Sign-ins start at',
+  backchannel_logout_uri: 'Back-channel logout',
+  require_pushed_authorization_requests: 'Requests must be pushed',
+  require_signed_request_object: 'Requests must be signed',
+  fapi_profile: 'FAPI profile',
+};
+
 const next = (href: string | null) => (href ? html`<p><a href="${href}">Next page</a></p>` : '');
-const when = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+const when = (date: Date, seconds = false) =>
+  html`<time datetime="${date.toISOString()}">${date
+    .toISOString()
+    .slice(0, seconds ? 19 : 16)
+    .replace('T', ' ')} UTC</time>`;
 
 export function peoplePage(view: { q: string; people: PersonRow[]; next: string | null; notice?: string }): string {
   return consolePage(
@@ -67,6 +89,8 @@ export interface PersonView extends PersonRow {
   factors: { totp: boolean; passkeys: boolean };
   applications: { clientId: string; name: string; scope: string[] }[];
   events: EventRow[];
+  /** The roles the person could be given (defined ones and admin, less those held). */
+  givable: string[];
   csrfToken: string;
   notice?: string;
 }
@@ -83,15 +107,35 @@ export function personPage(view: PersonView): string {
     view.email ?? view.id,
     '/admin/people',
     html`<p>${view.name || 'No name'} · ${view.email ? html`${view.email} (${view.emailVerified ? 'verified' : 'not verified'})` : 'no email'}</p>
-<p>Roles: ${view.roles.length ? view.roles.join(', ') : 'none'} · Second factors: ${factors.length ? factors.join(' and ') : 'none'} · ${
-      view.disabled ? html`<strong>Disabled</strong>` : 'Active'
-    }</p>
+<p>Second factors: ${factors.length ? factors.join(' and ') : 'none'} · ${view.disabled ? html`<strong>Disabled</strong>` : 'Active'}</p>
 <div class="row">
 ${action(view.csrfToken, `${base}/sessions/end`, 'End all sessions')}
 ${action(view.csrfToken, `${base}/factors/reset`, 'Reset second factors')}
 ${action(view.csrfToken, `${base}/${view.disabled ? 'enable' : 'disable'}`, view.disabled ? 'Enable' : 'Disable', false)}
 </div>
 ${view.email ? html`<div class="row">${action(view.csrfToken, `${base}/reset-link`, 'Send a reset link')}${action(view.csrfToken, `${base}/unlock`, 'Unlock sign-in')}</div>` : ''}
+<h2>Roles</h2>
+${
+  view.roles.length === 0
+    ? html`<p>None.</p>`
+    : html`<ul class="apps">${view.roles.map(
+        (role) => html`<li><form method="post" action="${base}/roles/${role}/take" class="row">
+${csrfField(view.csrfToken)}
+<span>${role}</span>
+<button type="submit" class="secondary" aria-label="Take ${role} away">Take away</button>
+</form></li>`,
+      )}</ul>`
+}
+${
+  view.givable.length === 0
+    ? ''
+    : html`<form method="post" action="${base}/roles">
+${csrfField(view.csrfToken)}
+<label for="give-role">Give a role</label>
+<select id="give-role" name="role">${view.givable.map((role) => html`<option value="${role}">${role}</option>`)}</select>
+<div class="row"><button type="submit" class="secondary">Give</button></div>
+</form>`
+}
 <h2>Profile claims</h2>
 ${view.claims.length === 0 ? html`<p>None shared.</p>` : html`<ul class="apps">${view.claims.map(([name, value]) => html`<li>${name}: ${value}</li>`)}</ul>`}
 <h2>Signed-in browsers</h2>
@@ -275,6 +319,8 @@ export interface ApplicationView {
   authMethod: string;
   /** The rest of the registration, by RFC 7591's names, as shown. */
   details: [string, string][];
+  /** The person who registered it, or null for an operator's. */
+  owner: { id: string; email: string | null } | null;
   allGrants: readonly string[];
   grantedBy: { personId: string; email: string | null; scope: string[]; since: Date }[];
   next: string | null;
@@ -290,7 +336,12 @@ export function applicationPage(view: ApplicationView): string {
     '/admin/applications',
     html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <p>Client id: <code>${view.clientId}</code> · ${view.authMethod}</p>
-${view.details.length ? html`<ul class="apps">${view.details.map(([name, value]) => html`<li>${name}: ${value}</li>`)}</ul>` : ''}
+<p>Registered by ${view.owner ? html`<a href="/admin/people/${view.owner.id}">${view.owner.email ?? view.owner.id}</a>` : 'an operator'}</p>
+${
+  view.details.length
+    ? html`<dl class="details">${view.details.map(([name, value]) => html`<dt>${DETAIL_NAMES[name] ?? name}</dt><dd>${value}</dd>`)}</dl>`
+    : ''
+}
 <h2>Edit</h2>
 <form method="post" action="${base}">
 ${csrfField(view.csrfToken)}
@@ -322,9 +373,12 @@ ${action(view.csrfToken, `${base}/delete`, 'Delete this application')}
 
 export function keysPage(view: {
   keys: { kid: string; alg: string; createdAt: Date; retired?: Date; publishedUntil?: Date }[];
+  /** How long an instance may go on signing with a key after another made new ones current (OIDC_KEYS_REFRESH_SECONDS). */
+  refreshSeconds: number;
   csrfToken: string;
   notice?: string;
 }): string {
+  const lastSigning = (retired: Date) => new Date(retired.getTime() + view.refreshSeconds * 1000);
   return consolePage(
     'Signing keys',
     '/admin/keys',
@@ -332,11 +386,15 @@ export function keysPage(view: {
       (key) =>
         html`<li><code>${key.kid}</code> · ${key.alg} · made ${when(key.createdAt)} · ${
           key.retired
-            ? html`retired, published until ${key.publishedUntil ? when(key.publishedUntil) : 'its tokens expire'}`
+            ? html`retired ${when(key.retired, true)} (instances may sign with it until ${when(lastSigning(key.retired), true)}), published until ${
+                key.publishedUntil ? when(key.publishedUntil) : 'its tokens expire'
+              }`
             : html`<strong>current</strong>`
         }</li>`,
     )}</ul>
-<p>Rotating makes new keys current; the old ones keep verifying the tokens they signed until those expire.</p>
+<p>Rotating makes new keys current at once on this instance; every other instance takes them up within ${view.refreshSeconds} s
+(OIDC_KEYS_REFRESH_SECONDS), and until then may still sign with the old ones. Old keys stay published, so they keep verifying
+what they signed until that expires.</p>
 ${action(view.csrfToken, '/admin/keys/rotate', 'Rotate now', false)}`,
     view.notice,
   );
@@ -346,6 +404,8 @@ export interface EventRow {
   at: Date;
   kind: string;
   person?: string;
+  /** The person's email, when they have one. */
+  personName?: string;
   application?: string;
   address: string;
   detail?: string;
@@ -356,7 +416,7 @@ function eventList(events: EventRow[], withPerson: boolean): SafeHtml {
   return html`<ul class="apps">${events.map(
     (event) =>
       html`<li>${when(event.at)} · <strong>${event.kind}</strong>${
-        withPerson && event.person ? html` · <a href="/admin/people/${event.person}">${event.person}</a>` : ''
+        withPerson && event.person ? html` · <a href="/admin/people/${event.person}">${event.personName ?? event.person}</a>` : ''
       }${event.application ? html` · <a href="/admin/applications/${event.application}">${event.application}</a>` : ''} · ${event.address}${
         event.detail ? html` · ${event.detail}` : ''
       }</li>`,
@@ -374,16 +434,16 @@ export function eventsPage(view: {
   return consolePage(
     'Events',
     '/admin/events',
-    html`<form method="get" action="/admin/events" class="row" role="search">
-<label for="person" class="visually-hidden">Person id</label>
-<input id="person" name="person" type="text" value="${view.person}" placeholder="Person id" maxlength="100">
-<label for="application" class="visually-hidden">Application (client id)</label>
-<input id="application" name="application" type="text" value="${view.application}" placeholder="Client id" maxlength="100">
-<label for="kind" class="visually-hidden">Kind</label>
+    html`<form method="get" action="/admin/events" role="search" class="filters">
+<div><label for="person">Person id</label>
+<input id="person" name="person" type="text" value="${view.person}" maxlength="100"></div>
+<div><label for="application">Application (client id)</label>
+<input id="application" name="application" type="text" value="${view.application}" maxlength="100"></div>
+<div><label for="kind">Kind</label>
 <select id="kind" name="kind"><option value="">Any kind</option>${view.kinds.map(
       (kind) => html`<option value="${kind}"${kind === view.kind ? html` selected` : ''}>${kind}</option>`,
-    )}</select>
-<button type="submit">Filter</button>
+    )}</select></div>
+<div class="row"><button type="submit">Filter</button></div>
 </form>
 ${eventList(view.events, true)}
 ${next(view.next)}`,

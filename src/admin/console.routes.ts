@@ -6,6 +6,7 @@ import { requireSession } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
+import { noStore } from '../common/no-store';
 import type { Administration } from './admin.service';
 import { createConsoleController } from './console.controller';
 
@@ -14,8 +15,13 @@ export function createConsoleRouter(
   deps: { config: Config; csrf: Csrf; journey: Journey; admin: Administration },
 ): Router {
   const pages = createConsoleController(deps);
-  const page = [sessions, requireSession(), pages.access];
-  const form = [sessions, pageFormBody, requireSession('sign-in', '/admin/people'), deps.csrf.require, pages.access];
+  // Every answer of the console is no-store, its refusals (403, 404, a form's CSRF) included.
+  const neverStored: RequestHandler = (_req, res, next) => {
+    noStore(res);
+    next();
+  };
+  const page = [neverStored, sessions, requireSession(), pages.access];
+  const form = [neverStored, sessions, pageFormBody, requireSession('sign-in', '/admin/people'), deps.csrf.require, pages.access];
   const router = Router();
   router.get('/admin', ...page, pages.home);
   router.get('/admin/people', ...page, pages.people);
@@ -29,6 +35,8 @@ export function createConsoleRouter(
   router.post('/admin/people/:id/reset-link', ...form, pages.sendResetLink);
   router.post('/admin/people/:id/delete', ...form, pages.remove);
   router.post('/admin/people/:id/unlock', ...form, pages.unlock);
+  router.post('/admin/people/:id/roles', ...form, pages.giveRole);
+  router.post('/admin/people/:id/roles/:name/take', ...form, pages.takeRole);
   router.get('/admin/applications', ...page, pages.applications);
   router
     .route('/admin/applications/new')

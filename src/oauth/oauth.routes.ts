@@ -16,7 +16,6 @@ import type { Lifecycle } from '../wiring';
 import * as oauthController from './oauth.controller';
 import { oauthBodyErrors } from './oauth.errors';
 import { ADMIN_SCOPE, RESOURCE_SCOPE } from './protocol';
-import { createResourcesRouter } from './resources/resources.routes';
 import { createBearerGuard } from './tokens/bearer.middleware';
 import { createIdTokens } from './oidc/id-tokens.service';
 import { createOidcRouter } from './oidc/oidc.routes';
@@ -79,7 +78,6 @@ export function createOAuthRouter(
     clientToken: 'accepted',
     missingDescription: 'Send an access token with the admin scope as Authorization: Bearer <token>',
   });
-  router.use(createResourcesRouter(config, adminToken));
   // A page that plays a client's redirect URI, for trying the flows in a browser; never in production.
   if (!config.isProduction) router.use(createDemoRouter(config, csrf));
   return { router, requireOAuthToken, adminToken, adminJsonBody: [jsonBody, oauthBodyErrors], resume: authorize.resume };

@@ -10,6 +10,7 @@ import { clientAddress } from '../common/rate-limit';
 import type { Csrf } from '../web/csrf';
 import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
+import * as usersService from '../users/users.service';
 import { homePage, loginPage, type LoginView } from './session.page';
 import type { Journey } from '../sign-in/journey.service';
 import { sessionPerson, signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
@@ -77,6 +78,7 @@ export function createSessionController(
             avatarUrl: user.avatarUrl,
             csrfToken: csrf.token(req, res),
             applications,
+            operator: usersService.isAdmin(user),
           }),
         );
     },

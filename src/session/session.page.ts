@@ -44,6 +44,8 @@ export function homePage(options: {
   avatarUrl?: string;
   csrfToken: string;
   applications: ConnectedApplicationView[];
+  /** An operator (the admin role): the page links to the console. */
+  operator?: boolean;
 }): string {
   return layout(
     'Home',
@@ -55,6 +57,7 @@ ${csrfField(options.csrfToken)}
 <div class="row"><button type="submit" class="secondary">Sign out</button></div>
 </form>
 <p><a href="/account">Your account</a>: profile, password, signed-in browsers and recent activity.</p>
+${options.operator ? html`<p><a href="/admin">The operator’s console</a>: people, applications, keys and events.</p>` : ''}
 <h2>Connected applications</h2>
 ${connectedApplications(options.applications, options.csrfToken, '/home')}
 <h2>Elsewhere</h2>

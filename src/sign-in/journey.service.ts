@@ -68,7 +68,7 @@ export interface JourneyDeps {
 }
 
 /** Why the step-up page asks, in the person's words, and where Cancel leads. */
-export function stepUpReason(pending: Pick<PendingStep, 'kind' | 'action'>): { why: string; cancel: string } | null {
+export function stepUpReason(pending: Pick<PendingStep, 'kind' | 'action' | 'returnTo'>): { why: string; cancel: string } | null {
   if (pending.kind !== 'step-up') return null;
   switch (pending.action?.name) {
     case 'remove-totp':
@@ -78,7 +78,9 @@ export function stepUpReason(pending: Pick<PendingStep, 'kind' | 'action'>): { w
     case 'new-recovery-codes':
       return { why: 'To make new recovery codes, confirm it is you with your second factor.', cancel: '/account' };
     default:
-      return { why: 'The application you are signing in to asks for your second factor.', cancel: '/home' };
+      return pending.returnTo.startsWith('/admin')
+        ? { why: 'The operator’s console asks for your second factor again every 10 minutes.', cancel: '/home' }
+        : { why: 'The application you are signing in to asks for your second factor.', cancel: '/home' };
   }
 }
 

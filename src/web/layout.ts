@@ -21,7 +21,8 @@ img.logo{width:4rem;height:4rem;object-fit:contain;float:right;margin-left:1rem}
 fieldset{border:1px solid #dde1e6;border-radius:.3rem;margin:1rem 0 0;padding:.2rem .8rem .8rem}legend{font-weight:600}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 form.row input{flex:1}ul.codes{columns:2;font-size:1.1rem}figure.qr{margin:1rem 0}figure.qr svg{width:12rem;height:12rem}
-pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}`;
+pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
+dl.details dt{font-weight:600;margin-top:.4rem}dl.details dd{margin:0;overflow-wrap:anywhere}`;
 
 /** For the content security policy, which allows this one inline stylesheet and no other. */
 export const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
@@ -42,8 +43,15 @@ export function layout(title: string, body: SafeHtml, options: { wide?: boolean 
 /** The hidden field that carries the CSRF token in every form (see session/csrf.ts). */
 export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
-export function errorPage(title: string, message: string): string {
-  return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
+/** A way on from an error page: where to go, in words. */
+export interface PageLink {
+  href: string;
+  label: string;
+}
+
+export function errorPage(title: string, message: string, links: readonly PageLink[] = []): string {
+  const onward = links.length ? html`<p class="row">${links.map((link) => html`<a href="${link.href}">${link.label}</a>`)}</p>` : '';
+  return layout(title, html`<h1>${title}</h1><p>${message}</p>${onward}`);
 }
 
 /** The wait a refusal asks for, as a person reads it. */
@@ -66,12 +74,18 @@ export const pageRefusals = presenter({
 });
 
 /** An error answered with an HTML page, for the browser routes. */
-export function pageError(status: number, title: string, message: string, options?: ErrorOptions): AppError {
+export function pageError(
+  status: number,
+  title: string,
+  message: string,
+  options?: ErrorOptions & { links?: readonly PageLink[] },
+): AppError {
+  const { links, ...rest } = options ?? {};
   // The log gets the page's words, not its HTML.
   return new AppError(
     status,
-    errorPage(title, message),
+    errorPage(title, message, links),
     { 'Content-Type': HTML_CONTENT_TYPE },
-    { ...options, message: `${title}: ${message}` },
+    { ...rest, message: `${title}: ${message}` },
   );
 }

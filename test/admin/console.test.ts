@@ -64,6 +64,8 @@ describe('who gets in', () => {
     const { agent } = await signedInAgent(app, person);
     const res = await agent.get('/admin/people').expect(403);
     expect(res.text).toContain('The console needs a second factor');
+    expect(res.text).toContain('href="/account/totp"');
+    expect(res.headers['cache-control']).toContain('no-store');
   });
 
   it('lets a fresh admin in, and sends one whose factor is older than 10 minutes through the step-up and back', async () => {
@@ -74,17 +76,50 @@ describe('who gets in', () => {
     clock.move(11 * 60_000);
     const res = await agent.get('/admin/events?kind=disabled').expect(302);
     expect(res.headers.location).toBe('/login/verify');
+    // The step-up page says it is the console that asks, not an application.
+    expect((await agent.get('/login/verify').expect(200)).text).toContain('The operator’s console asks for your second factor');
     const back = await giveCode(agent, totpCode(key, clock.now()));
     expect(back.status).toBe(303);
     expect(back.headers.location).toBe('/admin/events?kind=disabled');
     await agent.get('/admin/events?kind=disabled').expect(200);
   });
 
-  it('answers its pages no-store, framed by nobody', async () => {
+  it('answers its pages no-store, framed by nobody, its refusals too (403, 404, a form without its token)', async () => {
     const { agent } = await operator();
     const res = await agent.get('/admin/keys').expect(200);
     expect(res.headers['cache-control']).toContain('no-store');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const missing = await agent.get('/admin/people/no-such-person').expect(404);
+    expect(missing.headers['cache-control']).toContain('no-store');
+    expect(missing.text).toContain('href="/admin/people"');
+    expect((await agent.post('/admin/keys/rotate').type('form').send({}).expect(403)).headers['cache-control']).toContain('no-store');
+    const { agent: stranger } = await signedInAgent(app);
+    expect((await stranger.get('/admin/people').expect(403)).headers['cache-control']).toContain('no-store');
+  });
+});
+
+describe('roles on the person page', () => {
+  it('gives and takes admin (and any defined role) by an operator, each an event naming them', async () => {
+    const { agent, id } = await operator();
+    const target = await createUser();
+    const page = await agent.get(`/admin/people/${target.id}`).expect(200);
+    expect(page.text).toContain('<option value="admin">admin</option>');
+    const form = (path: string, fields: Record<string, string> = {}) =>
+      agent
+        .post(path)
+        .type('form')
+        .send({ _csrf: csrfFrom(page.text), ...fields });
+    await form(`/admin/people/${target.id}/roles`, { role: 'admin' }).expect(303);
+    expect(usersService.rolesOf((await usersService.findById(target.id))!)).toEqual(['admin']);
+    await form(`/admin/people/${target.id}/roles`, { role: 'nobody' }).expect(404);
+    await form(`/admin/people/${target.id}/roles`, { role: 'Not A Name' }).expect(400);
+    await form(`/admin/people/${target.id}/roles/admin/take`).expect(303);
+    expect(usersService.rolesOf((await usersService.findById(target.id))!)).toEqual([]);
+    const events = await ActivityModel.find({ userId: target.id }).sort({ at: 1 }).lean();
+    expect(events.filter((event) => event.kind.startsWith('role-')).map((event) => [event.kind, event.actor])).toEqual([
+      ['role-given', `person:${id}`],
+      ['role-taken', `person:${id}`],
+    ]);
   });
 });
 
@@ -207,7 +242,11 @@ describe('applications', () => {
       .send({ grant_type: 'authorization_code', code: 'none', redirect_uri: 'https://ledger.example.com/cb' })
       .expect(400, /invalid_grant/);
     const page = await agent.get(`/admin/applications/${clientId}`).expect(200);
-    expect(page.text).toContain('backchannel_logout_uri: https://ledger.example.com/logout');
+    expect(page.text).toContain('<dt>Back-channel logout</dt><dd>https://ledger.example.com/logout</dd>');
+    // Values in words: a date, not an epoch; a list, not JSON; who registered it.
+    expect(page.text).toMatch(/<dt>Registered<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd>/);
+    expect(page.text).toContain('<dt>Response types</dt><dd>code</dd>');
+    expect(page.text).toContain('Registered by an operator');
     expect(page.text).not.toContain(secret);
     expect(await ActivityModel.findOne({ kind: 'application-registered', clientId }).lean()).toMatchObject({
       actor: `person:${id}`,

@@ -48,7 +48,12 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
   });
 
   it('finds a person, ends their sessions, resets their factors, disables them, rotates the keys, and reads it all in Events', async () => {
-    const target = await createUser({ firstName: 'Grace', lastName: 'Target' });
+    // A long address with no place to break: the pages must not scroll sideways at 390 px (lookAt).
+    const target = await createUser({
+      firstName: 'Grace',
+      lastName: 'Target',
+      email: `gracetargetwithalongaddress${Date.now()}@example.com`,
+    });
     // The person's application holds an access token and an ID token.
     const client = await clientsService.register(target.id, {
       name: 'Their app',
@@ -83,6 +88,12 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     await page.getByRole('link', { name: target.email }).click();
     await page.getByRole('heading', { name: target.email }).waitFor();
     await lookAt(page, 'console-person');
+    // An operator gives the admin role here (and takes it back): an event naming them, no flag involved.
+    await page.getByLabel('Give a role').selectOption('admin');
+    await page.getByRole('button', { name: 'Give', exact: true }).click();
+    await page.getByText('The role is given').waitFor();
+    await page.getByRole('button', { name: 'Take admin away' }).click();
+    await page.getByText('The role is taken away').waitFor();
 
     await page.getByRole('button', { name: 'End all sessions' }).click();
     await page.getByText('Every browser of this person is signed out.').waitFor();
@@ -97,7 +108,7 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
 
     await page.goto(`${base}/admin/keys`);
     await page.getByRole('button', { name: 'Rotate now' }).click();
-    await page.getByText('New keys are current.').waitFor();
+    await page.getByText('New keys are current here now').waitFor();
     await lookAt(page, 'console-keys');
     const jwks = createLocalJWKSet((await (await fetch(`${base}/oauth/jwks`)).json()) as JSONWebKeySet);
     expect((await jwtVerify(tokens.id_token, jwks)).payload.sub).toBe(target.id);
@@ -107,13 +118,16 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     await lookAt(page, 'console-applications');
 
     await page.goto(`${base}/admin/events?person=${target.id}`);
-    for (const words of ['every browser signed out', 'every second factor reset', 'account disabled']) {
-      await page.getByText(words, { exact: false }).first().waitFor();
+    for (const words of ['every browser signed out', 'every second factor reset', 'account disabled', 'role-given']) {
+      await page.locator('li', { hasText: words }).first().waitFor();
     }
+    // People are named by their email, and the filters have labels one can use.
+    await page.getByRole('link', { name: target.email }).first().waitFor();
+    expect((await page.getByLabel('Person id').boundingBox())!.width).toBeGreaterThan(200);
     await lookAt(page, 'console-events');
     await page.context().close();
     await theirs.context().close();
-  });
+  }, 90_000);
 
   it('registers an application in the console, a person signs in to it, and the application uses its secret', async () => {
     const page = await operatorPage();
@@ -184,7 +198,27 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
     await signIn(page, person);
     const res = await page.goto(`${base}/admin/people`);
     expect(res?.status()).toBe(403);
+    expect(res?.headers()['cache-control']).toBe('no-store');
     await page.getByRole('heading', { name: 'Operators only' }).waitFor();
+    await lookAt(page, 'console-operators-only');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL(`${base}/home`);
+    expect(await page.getByRole('link', { name: 'The operator’s console' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows an admin without a second factor the way to add one, and the console from /home and /account', async () => {
+    const admin = await createUser();
+    await usersService.setRole(admin.id, 'admin', true);
+    const page = await newPage();
+    await signIn(page, admin);
+    await page.getByRole('link', { name: 'The operator’s console' }).click();
+    await page.getByRole('heading', { name: 'Second factor needed' }).waitFor();
+    await lookAt(page, 'console-second-factor-needed');
+    await page.getByRole('link', { name: 'Set up an authenticator app' }).click();
+    await page.waitForURL(`${base}/account/totp`);
+    await page.goto(`${base}/account`);
+    await page.getByRole('link', { name: 'The operator’s console' }).waitFor();
     await page.context().close();
   });
 });

@@ -17,6 +17,7 @@ import {
 import { accessTokenHash } from '../../src/oauth/dpop/dpop.service';
 import mongoose from 'mongoose';
 import request from 'supertest';
+import { ActivityModel } from '../../src/account/activity.model';
 import { LIMITS } from '../../src/oauth/protocol';
 import { ResourceModel } from '../../src/oauth/resources/resources.model';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
@@ -105,6 +106,14 @@ describe('the admin API for resources', () => {
     const second = await admin(request(app).get('/admin/api/resources').query({ limit: 1, after: first.body.next })).expect(200);
     expect(second.body).toEqual({ resources: [expect.objectContaining({ resource: ORDERS })], next: null });
     await admin(request(app).delete(`/admin/api/resources/${encodeURIComponent(ORDERS)}`)).expect(204);
+    // Each change is an event naming the operator's client (docs/operations.md).
+    const events = (await ActivityModel.find().sort({ at: 1 }).lean()).filter(
+      (event) => event.kind.startsWith('resource-') && event.detail?.startsWith('https://orders'),
+    );
+    expect(events.slice(-2).map((event) => [event.kind, event.actor?.startsWith('client:')])).toEqual([
+      ['resource-registered', true],
+      ['resource-deleted', true],
+    ]);
     await admin(request(app).delete(`/admin/api/resources/${encodeURIComponent(ORDERS)}`)).expect(404);
     expect(await ResourceModel.countDocuments()).toBe(1);
   });

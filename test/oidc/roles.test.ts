@@ -1,7 +1,8 @@
 // Roles (docs/oauth.md, Roles) through HTTP: an operator's client defines them and gives them to
 // people with the admin API; an application that asked for the `roles` scope finds them in the ID
-// token, userinfo and the JWT access token, and no longer after they are taken away. `admin` is seed
-// 000's permission flag 8: giving one sets the other.
+// token, userinfo and the JWT access token, and no longer after they are taken away. `admin` is a
+// role like the others, given only by an operator, never read from permissionFlags. Every change is
+// an event naming the operator's client.
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { RoleModel } from '../../src/oauth/roles/roles.model';
@@ -115,6 +116,24 @@ describe("a person's roles", () => {
     expect((await UserModel.findById(person.id).lean())!.permissionFlags).toBe(1);
     await UserModel.updateOne({ _id: person.id }, { $set: { permissionFlags: 9 } });
     await asAdmin.get(`/admin/api/people/${person.id}/roles`).expect(200, { roles: [] });
+  });
+
+  it('and the roles themselves are events naming the operator’s client: defined, given, taken, deleted', async () => {
+    const person = await createUser();
+    const since = new Date();
+    await asAdmin.post('/admin/api/roles', { name: 'auditor' }).expect(201);
+    await asAdmin.put(`/admin/api/people/${person.id}/roles/auditor`).expect(204);
+    await asAdmin.delete(`/admin/api/people/${person.id}/roles/auditor`).expect(204);
+    await asAdmin.delete('/admin/api/roles/auditor').expect(204);
+    const kinds = ['role-defined', 'role-given', 'role-taken', 'role-deleted'];
+    const events = (await ActivityModel.find().sort({ at: 1 }).lean()).filter((event) => event.at >= since && kinds.includes(event.kind));
+    expect(events.map((event) => [event.kind, event.userId ?? null])).toEqual([
+      ['role-defined', null],
+      ['role-given', person.id],
+      ['role-taken', person.id],
+      ['role-deleted', null],
+    ]);
+    for (const event of events) expect(event.actor).toMatch(/^client:/);
   });
 
   it('are taken from everyone when the role is deleted', async () => {

@@ -80,6 +80,8 @@ const JUSTIFIED_WARNINGS = [
     '/admin/people/{id}/factors/reset/post',
     '/admin/people/{id}/sessions/end/post',
     '/admin/people/{id}/unlock/post',
+    '/admin/people/{id}/roles/post',
+    '/admin/people/{id}/roles/{name}/take/post',
     '/admin/people/{id}/sessions/{handle}/end/post',
     '/admin/applications/{clientId}/post',
     '/admin/applications/{clientId}/delete/post',

@@ -4,12 +4,13 @@ import { oauthRefusals } from '../oauth.errors';
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../common/json-body';
 import type { Config } from '../../config';
+import type { ActivityLog } from '../../account/activity.service';
 import { oauthBodyErrors } from '../oauth.errors';
 import { ADMIN_API } from '../protocol';
 import { createResourcesController } from './resources.controller';
 
-export function createResourcesRouter(config: Config, adminToken: RequestHandler): Router {
-  const resources = createResourcesController(config);
+export function createResourcesRouter(config: Config, adminToken: RequestHandler, activity: ActivityLog): Router {
+  const resources = createResourcesController(config, activity);
   const router = Router();
   router.use(ADMIN_API.resources, adminToken);
   // A body the parser refuses is answered in the API's own shape, as its other refusals are.

@@ -29,12 +29,14 @@ export function createRolesController(activity: ActivityLog) {
     if (!(await usersService.setRole(user._id, name, held))) throw notFound(`No person ${user._id}`);
     // A role deleted meanwhile is taken back, as its deletion took it from everyone.
     if (held && !(await rolesService.known(name))) await usersService.setRole(user._id, name, false);
-    const grant = res.locals.oauthGrant as AccessGrant;
-    await activity.record(user._id, held ? 'role-given' : 'role-taken', {
-      address: displayAddress(req),
-      detail: `${name}, by ${grant.clientId}`,
-    });
+    await activity.record(user._id, held ? 'role-given' : 'role-taken', by(req, res, name));
     res.status(204).end();
+  }
+
+  /** The event's origin: the operator's client that holds the token (docs/operations.md: every change is an event naming who). */
+  function by(req: Request, res: Response, what: string) {
+    const { clientId } = res.locals.oauthGrant as AccessGrant;
+    return { address: displayAddress(req), detail: `${what}, by ${clientId}`, actor: `client:${clientId}`, clientId };
   }
 
   return {
@@ -46,9 +48,9 @@ export function createRolesController(activity: ActivityLog) {
 
     /** POST /admin/api/roles: { name, description? } */
     async create(req: Request, res: Response): Promise<void> {
-      noStore(res)
-        .status(201)
-        .json(await rolesService.define(req.body));
+      const role = await rolesService.define(req.body);
+      await activity.record(null, 'role-defined', by(req, res, role.name));
+      noStore(res).status(201).json(role);
     },
 
     /** DELETE /admin/api/roles/:name: taken from everyone who held it. */
@@ -57,6 +59,7 @@ export function createRolesController(activity: ActivityLog) {
       const removed = await rolesService.remove(name);
       if (removed === 'built-in') throw invalid('admin is built in: take it from people instead', 409);
       if (!removed) throw notFound(`No role ${name.slice(0, 100)}`);
+      await activity.record(null, 'role-deleted', by(req, res, name));
       res.status(204).end();
     },
 
