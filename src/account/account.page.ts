@@ -21,7 +21,7 @@ const RESET_MINUTES = LINK_LIFETIME_MS['reset-password'] / 60_000;
 function newPasswordInput(id: string, label: string, after = '') {
   return html`<label for="${id}">${label}</label>
 <input id="${id}" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="${id}-rule">
-<p id="${id}-rule" class="hint">At least ${MIN_PASSWORD_LENGTH} characters.${after}</p>`;
+<p id="${id}-rule" class="hint">At least ${MIN_PASSWORD_LENGTH} characters (the users API's own minimum); a few words make a stronger one.${after}</p>`;
 }
 import type { DeadLink } from './account-links.service';
 

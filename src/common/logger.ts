@@ -43,7 +43,16 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   return pino(options, destination ?? batchedStdout());
 }
 
+/** The process's one batched stdout: every logger writes through it, so one exit hook flushes them all. */
+let stdout: DestinationStream | undefined;
+
 function batchedStdout(): DestinationStream {
+  // One per process (several apps in one process, the tests', would each add an exit listener).
+  stdout ??= openBatchedStdout();
+  return stdout;
+}
+
+function openBatchedStdout(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 });
   // pino flushes only asynchronous streams at exit: the last batch of a synchronous one is written here.
   process.once('exit', () => {

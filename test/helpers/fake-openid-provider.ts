@@ -35,8 +35,9 @@ async function hugeJson(res: import('node:http').ServerResponse): Promise<void> 
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.write('{"access_token":"');
   const chunk = 'x'.repeat(64 * 1024);
+  const closed = new Promise((resolve) => res.once('close', resolve));
   for (let sent = 0; sent < 128 && !res.destroyed; sent++) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
   }
   if (!res.destroyed) res.end('"}');
 }
