@@ -1,5 +1,6 @@
 // The authorization endpoint: GET shows the consent page, POST carries the decision, one handler for
-// /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts.
+// /v1/oauth/authorize, /authorize and /oauth/authorize. The rules live in authorize.service.ts and
+// the modules it puts together.
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
@@ -14,7 +15,8 @@ import { collectParameters, parametersOf, type OAuthParameters } from '../oauth.
 import { consentPage } from '../consent.page';
 import { claimsBeyondScope } from '../oidc/claims.service';
 import { formPostPage } from './form-post.page';
-import type { AuthorizeService, Redirect, Refusal, SignedIn } from './authorize.service';
+import type { Consent, Redirect, Refusal, SignedIn } from './authorization-request';
+import type { AuthorizeService } from './authorize.service';
 import { HTML_CONTENT_TYPE } from '../../web/html';
 
 /** The request's parameters; a bad one is a refusal the pages' presenter words (the browser gets no redirect). */
@@ -104,6 +106,27 @@ function takeForDecision(req: Request, id: unknown): OAuthParameters | null {
   return Date.now() - kept.at < CONSENT_LIMITS.lifetimeMs ? kept.parameters : null;
 }
 
+/** The consent page for a reviewed request, its parameters kept for the decision. */
+async function showConsent(req: Request, res: Response, csrf: Csrf, person: { name: string }, { request, parameters }: Consent) {
+  noStore(res)
+    .type(HTML_CONTENT_TYPE)
+    .send(
+      consentPage({
+        action: req.baseUrl + req.path,
+        csrfToken: csrf.token(req, res),
+        personName: person.name,
+        switchAccount: signInLocation(req, parameters),
+        clientName: request.client.name,
+        clientWebsite: request.client.website,
+        clientPages: request.client.metadata,
+        scopes: request.scope,
+        claims: claimsBeyondScope(request.scope, request.claims),
+        fields: { consent: await keepForDecision(req, parameters) },
+        destination: { redirectUri: request.redirectUri },
+      }),
+    );
+}
+
 export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf, paths: AuthorizePaths) {
   return {
     /**
@@ -126,7 +149,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       if ('request' in parameters || 'request_uri' in parameters) return false;
       const person = await signedIn(req);
       if (!person) return false;
-      const reviewed = await authorize.review(parameters, true, { address: clientAddress(req) });
+      const reviewed = await authorize.review(parameters, true, clientAddress(req));
       if (reviewed.kind !== 'consent') return false;
       const next = await authorize.beforeConsent(reviewed.request, person);
       if (typeof next !== 'object') return false;
@@ -137,7 +160,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
     async show(req: Request, res: Response): Promise<void> {
       const person = await signedIn(req);
       const parameters = readParameters(req, req.method === 'POST' ? 'body' : 'query');
-      const reviewed = await authorize.review(parameters, person !== null, { address: clientAddress(req) });
+      const reviewed = await authorize.review(parameters, person !== null, clientAddress(req));
       if (reviewed.kind !== 'consent') return answer(res, reviewed);
       const { request } = reviewed;
       const next = await authorize.beforeConsent(request, person);
@@ -145,23 +168,7 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       // 'consent' comes only with a signed-in person.
       if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, reviewed.parameters, request.loginHint));
       if (next === 'step-up') return res.redirect(302, stepUpLocation(req, reviewed.parameters));
-      noStore(res)
-        .type(HTML_CONTENT_TYPE)
-        .send(
-          consentPage({
-            action: req.baseUrl + req.path,
-            csrfToken: csrf.token(req, res),
-            personName: person.name,
-            switchAccount: signInLocation(req, reviewed.parameters),
-            clientName: request.client.name,
-            clientWebsite: request.client.website,
-            clientPages: request.client.metadata,
-            scopes: request.scope,
-            claims: claimsBeyondScope(request.scope, request.claims),
-            fields: { consent: await keepForDecision(req, reviewed.parameters) },
-            destination: { redirectUri: request.redirectUri },
-          }),
-        );
+      await showConsent(req, res, csrf, person, reviewed);
     },
 
     async decide(req: Request, res: Response): Promise<void> {

@@ -10,7 +10,7 @@ import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
 import { bodyField } from '../../common/request-body';
 import { formBody, pageFormBody } from '../../web/form-body';
-import type { AuthorizationSigner } from './authorize.service';
+import type { AuthorizationSigner } from './deps';
 import { createAuthorizeController } from './authorize.controller';
 import { createPushedRequestsController } from './pushed-requests.controller';
 import { limitRule } from '../../common/rate-limit';

@@ -45,7 +45,7 @@ export function createPushedRequestsController(
           throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");
         request.dpop_jkt = proof.jkt;
       }
-      const reviewed = await authorize.review({ ...request, client_id: client._id }, true, { pushing: true, address: at.address });
+      const reviewed = await authorize.reviewPushed({ ...request, client_id: client._id }, at.address);
       if (reviewed.kind === 'refusal')
         throw new OAuthErrorResponse(reviewed.error ?? 'invalid_request', `${reviewed.title}: ${reviewed.message}`);
       if (reviewed.kind !== 'consent') {

@@ -1,0 +1,22 @@
+// The client the request names (RFC 6749 §4.1.2.1: an unknown one is refused on a page, never by a
+// redirect), from the client registry.
+import { refusal } from '../authorization-request';
+import { developerDetail, type Check } from './check';
+
+export const checkClient: Check = async (review, { stores, config }) => {
+  const clientId = review.parameters.client_id;
+  const client = clientId ? await stores.clients.find(clientId) : null;
+  if (client) {
+    review.client = client;
+    review.request.client = client;
+    return;
+  }
+  return refusal(
+    'Unknown application',
+    'The application that sent you here is not registered with this server.' +
+      developerDetail(
+        config,
+        clientId ? `(client_id "${clientId.slice(0, 200)}" is not a registered client.)` : '(The request has no client_id.)',
+      ),
+  );
+};
