@@ -240,6 +240,7 @@ def before_call(ctx, case, **kwargs):
         "/login/passkey",
         "/login/passkey/options",
         "/login/link",
+        "/login/link/cancel",
     ):
         # The anonymous form token; the fields (accounts to create, addresses, links) are the fuzzer's.
         # A body that is no object could carry no token: such a request only ever meets the CSRF check
