@@ -7,11 +7,11 @@ import { systemClock, type Clock } from './common/clock';
 import {
   cachedClientOrigins,
   cachedClients,
-  databaseClients,
+  registeredClients,
   fetchedClientKeySets,
   type ClientKeySets,
   type ClientOriginStore,
-  type ClientStore,
+  type ClientRegistry,
 } from './oauth/clients/clients.service';
 import { cachedConsents, databaseConsents, type ConsentStore } from './oauth/grants/grants.service';
 import { cachedResources, databaseResources, type ResourceStore } from './oauth/resources/resources.service';
@@ -19,7 +19,7 @@ import { cachedUsers, databaseUsers, type UserStore } from './users/users.servic
 
 export interface Stores {
   users: UserStore;
-  clients: ClientStore;
+  clients: ClientRegistry;
   /** The web origins of public clients, for CORS. */
   clientOrigins: ClientOriginStore;
   /** The key sets clients publish at their jwks_uri, as fetched. */
@@ -32,7 +32,7 @@ export interface Stores {
 export function createStores(clock: Clock = systemClock): Stores {
   return {
     users: cachedUsers(databaseUsers, clock),
-    clients: cachedClients(databaseClients, clock),
+    clients: cachedClients(registeredClients, clock),
     clientOrigins: cachedClientOrigins(clock),
     clientKeySets: fetchedClientKeySets(clock),
     consents: cachedConsents(databaseConsents, clock),

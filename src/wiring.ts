@@ -31,7 +31,7 @@ export async function clientRemoved(clientId: string): Promise<void> {
 }
 
 /** The hooks of one running app: its back-channel logout signs with the shared keys and logs to its logger. */
-export function createLifecycle(config: Config, logger: Logger, clients: clientsService.ClientStore): Lifecycle {
+export function createLifecycle(config: Config, logger: Logger, clients: clientsService.ClientRegistry): Lifecycle {
   const backchannel = createBackchannelLogout(config, createIdTokens(createKeyRing(keyRingOptions(config.oauth)), config), logger, clients);
   return {
     async accessEnded(userId) {

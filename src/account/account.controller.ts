@@ -51,7 +51,7 @@ export function createAccountController(
   sessionEnded: SessionEndedHook,
   journey: Journey,
   config: Config,
-  clients: grantsService.ClientStore,
+  clients: grantsService.ClientRegistry,
 ) {
   const providers = signInProviders(config);
   const page = (res: Response, status: number, body: string) => noStore(res).status(status).type(HTML).send(body);

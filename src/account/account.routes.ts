@@ -7,7 +7,7 @@ import { pageRefusals } from '../web/layout';
 import type { Config } from '../config';
 import { requireSession, type SessionEndedHook } from '../session/session.middleware';
 import type { Journey } from '../sign-in/journey.service';
-import type { ClientStore } from '../oauth/grants/grants.service';
+import type { ClientRegistry } from '../oauth/grants/grants.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
@@ -24,7 +24,7 @@ export function createAccountRouter(
   verifyPassword: PasswordVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
-  clients: ClientStore,
+  clients: ClientRegistry,
 ): Router {
   const account = createAccountController(csrf, accounts, activity, verifyPassword, sessionEnded, journey, config, clients);
   // The same counter as POST /users: sign-ups from one address, whichever way they come.

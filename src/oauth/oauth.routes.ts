@@ -22,8 +22,7 @@ import { createOidcRouter } from './oidc/oidc.routes';
 import type { KeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 import { createDpopProofs } from './dpop/dpop.service';
-import { createJwtAccessTokens } from './tokens/jwt-access-tokens.service';
-import { createAccessTokenCache } from './tokens/tokens.service';
+import { createTokenStrategies } from './tokens/strategies';
 import type { Stores } from '../stores';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
@@ -47,18 +46,16 @@ export function createOAuthRouter(
   resume: AuthorizeResume;
 } {
   const idTokens = createIdTokens(keys, config);
-  // Access-token lookups for /api/user, userinfo and introspection; off only to measure the saving.
-  const tokenCache = config.credentialCache ? createAccessTokenCache() : undefined;
+  const tokens = createTokenStrategies(keys, config);
   const dpop = createDpopProofs(config, clock);
-  const jwts = createJwtAccessTokens(keys, config);
-  const requireOAuthToken = createBearerGuard(tokenCache, config, dpop, jwts, stores);
+  const requireOAuthToken = createBearerGuard(tokens, config, dpop, stores);
   const router = Router();
-  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, jwts, stores);
+  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, tokens.issue, stores);
   router.use(authorize.router);
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores, clock));
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
-  router.use(createDeviceRouter(config, sessions, csrf, stores));
+  router.use(createDeviceRouter(config, sessions, csrf, stores, clock));
   router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients));
   router.get(
     '/api/user',

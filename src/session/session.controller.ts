@@ -24,7 +24,7 @@ export function createSessionController(
   providers: readonly SignInProvider[],
   sessionEnded: SessionEndedHook,
   journey: Journey,
-  clients: grantsService.ClientStore,
+  clients: grantsService.ClientRegistry,
 ) {
   // The login page runs the passkey button's script (web/scripts.ts).
   const page = (req: Request, res: Response, view: Omit<LoginView, 'csrfToken' | 'providers'>) => {

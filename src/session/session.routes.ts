@@ -8,7 +8,7 @@ import type { Csrf } from '../web/csrf';
 import { signInProviders } from '../web/sign-in-providers';
 import { createSessionController } from './session.controller';
 import type { Journey } from '../sign-in/journey.service';
-import type { ClientStore } from '../oauth/grants/grants.service';
+import type { ClientRegistry } from '../oauth/grants/grants.service';
 import type { SessionEndedHook } from './session.middleware';
 import { requireSession } from './session.middleware';
 
@@ -19,7 +19,7 @@ export function createSessionRouter(
   verifyPassword: PersonVerifier,
   sessionEnded: SessionEndedHook,
   journey: Journey,
-  clients: ClientStore,
+  clients: ClientRegistry,
 ): Router {
   const sessionController = createSessionController(csrf, verifyPassword, signInProviders(config), sessionEnded, journey, clients);
   const router = Router();

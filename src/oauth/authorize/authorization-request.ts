@@ -46,10 +46,7 @@ export interface Consent {
  * Back to the client, with a result or an error: a redirect, or for response_mode=form_post a page
  * that posts the values to the redirect URI.
  */
-export type Redirect = ({ kind: 'redirect'; location: string } | { kind: 'form_post'; action: string; fields: Record<string, string> }) & {
-  /** What an error response says, for an endpoint that answers it otherwise (PAR answers in JSON). */
-  error?: { error: string; error_description?: string };
-};
+export type Redirect = { kind: 'redirect'; location: string } | { kind: 'form_post'; action: string; fields: Record<string, string> };
 
 /** Refused on a page of this server: there is no client address it is safe to send the browser to. */
 export interface Refusal {

@@ -17,7 +17,7 @@ import { limitRule } from '../../common/rate-limit';
 import { OAuthErrorResponse, oauthBodyErrors, oauthRefusals } from '../oauth.errors';
 import { createAuthorizeService } from './authorize.service';
 import { ENDPOINTS } from '../protocol';
-import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
+import type { TokenIssuer } from '../tokens/issuing.service';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 
 /** Seed 001 serves the endpoint under three paths. */
@@ -31,10 +31,10 @@ export function createAuthorizeRouter(
   backchannel: Pick<BackchannelLogout, 'granted'>,
   clock: Clock,
   dpop: DpopProofs,
-  jwts: JwtAccessTokens,
+  issue: TokenIssuer,
   stores: Stores,
 ): { router: Router; resume: AuthorizeResume } {
-  const service = createAuthorizeService(config, idTokens, backchannel, jwts, stores, clock);
+  const service = createAuthorizeService(config, idTokens, backchannel, issue, stores, clock);
   const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
   // RATE_LIMITS: counted once the client is known (clients.service.ts ClientBudgets).
   const authenticate = clientsService.createClientAuthentication(config, stores, {

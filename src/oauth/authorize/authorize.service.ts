@@ -5,18 +5,20 @@
 // what to do; the controllers turn it into a response.
 import { systemClock, type Clock } from '../../common/clock';
 import type { Config } from '../../config';
+import type { ClientDocument } from '../clients/clients.model';
 import type { OAuthParameters } from '../oauth.parameters';
 import type { Consent, Redirect, Refusal, SignedIn } from './authorization-request';
-import { AUTHORIZE_CHECKS, PUSH_CHECKS } from './checks';
+import { AUTHORIZE_CHECKS, DEVICE_CHECKS, PUSH_CHECKS } from './checks';
+import type { CheckDeps } from './checks/check';
 import { beforeConsent, decide } from './consent';
 import type { AuthorizationSigner, AuthorizeDeps } from './deps';
-import { runReview } from './review';
+import { passedOrThrown, runChecks, runReview } from './review';
 
 export function createAuthorizeService(
   config: Config,
   idTokens: AuthorizationSigner,
   backchannel: AuthorizeDeps['backchannel'],
-  jwts: AuthorizeDeps['jwts'],
+  issue: AuthorizeDeps['issue'],
   stores: AuthorizeDeps['stores'],
   clock: Clock = systemClock,
 ) {
@@ -24,7 +26,7 @@ export function createAuthorizeService(
     config,
     idTokens,
     backchannel,
-    jwts,
+    issue,
     stores,
     clock,
     answering: {
@@ -44,9 +46,9 @@ export function createAuthorizeService(
   return {
     review,
 
-    /** A request being pushed (POST /oauth/par, RFC 9126 §2.1): by the client itself, so errors are its to hear. */
-    reviewPushed: (parameters: OAuthParameters, address: string): Promise<Consent | Redirect | Refusal> =>
-      runReview(PUSH_CHECKS, parameters, { signedIn: true, address, pushing: true }, deps, deps.answering),
+    /** A request being pushed (POST /oauth/par, RFC 9126 §2.1) by the client that authenticated: answered in JSON. */
+    reviewPushed: (parameters: OAuthParameters, client: ClientDocument, address: string) =>
+      runChecks(PUSH_CHECKS, parameters, { address, client }, deps),
 
     beforeConsent: (request: Consent['request'], person: SignedIn | null) => beforeConsent(request, person, deps),
 
@@ -56,6 +58,19 @@ export function createAuthorizeService(
       return reviewed.kind === 'consent' ? decide(reviewed.request, decision, person, deps) : reviewed;
     },
   };
+}
+
+/**
+ * A device authorization request (RFC 8628 §3.1) by the client that authenticated, checked by the
+ * device flow's list: the scope it may ask for, or the OAuth error thrown (answered in JSON).
+ */
+export async function deviceRequestScope(
+  parameters: OAuthParameters,
+  client: ClientDocument,
+  address: string,
+  deps: CheckDeps,
+): Promise<string[]> {
+  return passedOrThrown(await runChecks(DEVICE_CHECKS, parameters, { address, client }, deps)).request.scope!;
 }
 
 export type AuthorizeService = ReturnType<typeof createAuthorizeService>;

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Stores } from '../../stores';
 import type { BackchannelLogout } from '../oidc/backchannel.service';
 import type { IdTokens } from '../oidc/id-tokens.service';
-import type { JwtAccessTokens } from '../tokens/jwt-access-tokens.service';
+import type { TokenIssuer } from '../tokens/issuing.service';
 import type { AnswerContext } from './response-modes';
 
 /** What the authorization endpoint signs: ID tokens, and JARM responses. */
@@ -14,7 +14,8 @@ export interface AuthorizeDeps {
   config: Config;
   idTokens: AuthorizationSigner;
   backchannel: Pick<BackchannelLogout, 'granted'>;
-  jwts: JwtAccessTokens;
+  /** Mints and records the implicit flow's access tokens. */
+  issue: TokenIssuer;
   stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents' | 'resources'>;
   clock: Clock;
   /** How answers travel back (response-modes/): the issuer, and the JARM signer. */

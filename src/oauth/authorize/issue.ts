@@ -7,7 +7,7 @@ import { isFapi } from '../clients/fapi.service';
 import * as claimsService from '../oidc/claims.service';
 import { FAPI_CODE_LIFETIME_SECONDS } from '../protocol';
 import * as codesService from '../tokens/codes.service';
-import { implicitResponse, issue, type IssuedToken } from '../tokens/issuing.service';
+import { implicitResponse, type IssuedToken } from '../tokens/issuing.service';
 import type { AuthorizationRequest, Redirect, SignedIn } from './authorization-request';
 import type { AuthorizeDeps } from './deps';
 import * as pushedRequests from './pushed-requests.store';
@@ -47,11 +47,10 @@ function issueToken(request: AuthorizationRequest, signedIn: SignedIn, person: U
     claims: request.claims,
     resource: request.resource,
   };
-  return issue(
-    decision,
-    { accessToken: deps.config.oauth.v1AccessTokenLifetime, refreshToken: deps.config.oauth.refreshTokenLifetime },
-    deps.jwts,
-  );
+  return deps.issue(decision, {
+    accessToken: deps.config.oauth.v1AccessTokenLifetime,
+    refreshToken: deps.config.oauth.refreshTokenLifetime,
+  });
 }
 
 /** The ID token of the front channel: its at_hash and c_hash tie it to the access token and code beside it (OIDC Core §3.3.2.11). */

@@ -14,6 +14,7 @@ import { collectParameters } from '../oauth.parameters';
 import type { AuthorizeService } from './authorize.service';
 import type { DpopProofs } from '../dpop/dpop.service';
 import * as pushedRequests from './pushed-requests.store';
+import { passedOrThrown } from './review';
 
 /** Parameters that authenticate the client; they are not part of the request kept. */
 const CLIENT_AUTHENTICATION = ['client_secret', 'client_assertion', 'client_assertion_type'];
@@ -45,13 +46,7 @@ export function createPushedRequestsController(
           throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");
         request.dpop_jkt = proof.jkt;
       }
-      const reviewed = await authorize.reviewPushed({ ...request, client_id: client._id }, at.address);
-      if (reviewed.kind === 'refusal')
-        throw new OAuthErrorResponse(reviewed.error ?? 'invalid_request', `${reviewed.title}: ${reviewed.message}`);
-      if (reviewed.kind !== 'consent') {
-        const { error, error_description: description } = reviewed.error ?? { error: 'invalid_request' };
-        throw new OAuthErrorResponse(error, description ?? 'The request was refused');
-      }
+      const reviewed = passedOrThrown(await authorize.reviewPushed({ ...request, client_id: client._id }, client, at.address));
       // RFC 9449 §10.1: a dpop_jkt inside a request object is held to the push's proof as one in the form is.
       if (proof && reviewed.request.dpopJkt !== proof.jkt)
         throw new OAuthErrorResponse('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key");

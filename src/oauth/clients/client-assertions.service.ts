@@ -11,7 +11,7 @@ import { isFapi } from './fapi.service';
 import * as assertionsDao from './client-assertions.dao';
 import { verificationKey } from './client-keys.service';
 import type { ClientDocument } from './clients.model';
-import type { ClientKeySets } from './clients.store';
+import type { ClientKeySets } from './client-keys.service';
 
 /** What checking a client's JWT needs to know of this server. */
 export interface JwtContext {

@@ -3,8 +3,15 @@
 // signing keys; a jwks_uri's set comes from the app's key sets (clients.store.ts), fetched and kept.
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { GuardedFetchError } from '../../common/guarded-fetch';
-import type { ClientKeySets } from './clients.store';
 import type { ClientDocument } from './clients.model';
+
+/** The key sets clients publish at their jwks_uri, as fetched. */
+export interface ClientKeySets {
+  /** The client's keys, fetched again when `kid` is not among them and the copy is not brand new. */
+  keysOf(client: ClientDocument, kid: string | undefined, allowPrivate: boolean): Promise<ClientJwk[]>;
+  /** What is kept of a fetched set: its keys' own members (the tests look). */
+  kept(uri: string): readonly ClientJwk[] | undefined;
+}
 
 /**
  * How many keys a set may hold, how large a registered one (`jwks`) and a fetched one (`jwks_uri`)

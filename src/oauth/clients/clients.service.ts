@@ -22,7 +22,8 @@ import type { Config } from '../../config';
 import { verifyAssertion, type JwtContext } from './client-assertions.service';
 import { clientOriginsChanged } from './client-origins.service';
 import * as clientsDao from './clients.dao';
-import type { ClientKeySets, ClientStore } from './clients.store';
+import type { ClientKeySets } from './client-keys.service';
+import type { ClientRegistry } from './clients.store';
 import type { ClientDocument } from './clients.model';
 
 /** What removing a client must also end: its tokens, codes and remembered consents (wired in createApp). */
@@ -278,12 +279,12 @@ export {
   cachedClientOrigins,
   cachedClients,
   databaseClientOrigins,
-  databaseClients,
+  registeredClients,
   fetchedClientKeySets,
-  type ClientKeySets,
   type ClientOriginStore,
-  type ClientStore,
+  type ClientRegistry,
 } from './clients.store';
+export type { ClientKeySets } from './client-keys.service';
 
 /**
  * Secret-based client authentication: a confidential client with its right secret (compared in
@@ -344,7 +345,7 @@ export function credentialsOf(parameters: OAuthParameters, authorization: string
  * an assertion authenticates only such a client.
  */
 export async function authenticateRequest(
-  clients: ClientStore,
+  clients: ClientRegistry,
   credentials: ClientCredentials,
   context: JwtContext,
 ): Promise<ClientDocument> {
@@ -398,7 +399,7 @@ export const clientFailureRule = (config: Pick<Config, 'limits'>): LimitRule =>
 
 export function createClientAuthentication(
   config: Config,
-  stores: { clients: ClientStore; clientKeySets: ClientKeySets },
+  stores: { clients: ClientRegistry; clientKeySets: ClientKeySets },
   budgets?: ClientBudgets,
 ): ClientAuthentication {
   const check = (credentials: ClientCredentials, at: AuthenticationAt) =>

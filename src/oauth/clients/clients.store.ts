@@ -6,11 +6,16 @@ import type { Clock } from '../../common/clock';
 import { SignalledCache } from '../../common/signalled-cache';
 import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
 import { isOrigin, originsChanged } from './client-origins.service';
-import { JWKS_LIMITS, jwksProblem, publicKeysOf, type ClientJwk } from './client-keys.service';
+import { JWKS_LIMITS, jwksProblem, publicKeysOf, type ClientJwk, type ClientKeySets } from './client-keys.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument } from './clients.model';
 
-export interface ClientStore {
+/**
+ * The one client registry every client lookup of a request asks (the authorization checks, client
+ * authentication, the token guard, userinfo, end-session): a client_id in, the client as it is now
+ * out. Clients registered here (RFC 7591, the console, the command line) are its first source.
+ */
+export interface ClientRegistry {
   /** The client as it is now, or null when there is none. */
   find(clientId: string): Promise<ClientDocument | null>;
 }
@@ -22,7 +27,8 @@ function withOwnKeyMembers(client: ClientDocument | null): ClientDocument | null
   return { ...client, metadata: { ...client.metadata, jwks: { keys: publicKeysOf(jwks) } } };
 }
 
-export const databaseClients: ClientStore = {
+/** The registry's first source: the clients registered in the database. */
+export const registeredClients: ClientRegistry = {
   find: async (clientId) => withOwnKeyMembers(await clientsDao.findClient(clientId)),
 };
 
@@ -31,7 +37,7 @@ export const databaseClients: ClientStore = {
  * the cache, so a rotated secret or a deleted client is refused at once on the instance that changed it
  * and within a second on the others. Unknown ids are not kept: a made-up client_id costs a read, and no memory.
  */
-export function cachedClients(store: ClientStore, clock: Clock): ClientStore {
+export function cachedClients(store: ClientRegistry, clock: Clock): ClientRegistry {
   const recent = new SignalledCache<ClientDocument>(clientsDao.clientsChanged, { maxEntries: 1_000, ttlMs: 60_000, clock });
   return { find: (clientId) => recent.getOrLoad(clientId, () => store.find(clientId)) };
 }
@@ -55,14 +61,6 @@ export function cachedClientOrigins(clock: Clock): ClientOriginStore {
       return origins?.has(origin) ?? false;
     },
   };
-}
-
-/** The key sets clients publish at their jwks_uri, as fetched. */
-export interface ClientKeySets {
-  /** The client's keys, fetched again when `kid` is not among them and the copy is not brand new. */
-  keysOf(client: ClientDocument, kid: string | undefined, allowPrivate: boolean): Promise<ClientJwk[]>;
-  /** What is kept of a fetched set: its keys' own members (the tests look). */
-  kept(uri: string): readonly ClientJwk[] | undefined;
 }
 
 /** The most fetched sets kept; the oldest goes first. */

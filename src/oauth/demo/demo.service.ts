@@ -21,7 +21,7 @@ const EXCHANGE_TIMEOUT_MS = 5000;
 export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolean }> {
   const userCreated = !(await usersService.findByEmail(DEMO_USER.email));
   if (userCreated) await usersService.create({ ...DEMO_USER, firstName: 'Demo', lastName: 'User' });
-  const before = await clientsService.databaseClients.find(DEMO_CLIENT.id);
+  const before = await clientsService.registeredClients.find(DEMO_CLIENT.id);
   await clientsService.put(DEMO_CLIENT.id, DEMO_CLIENT.secret, {
     name: 'Demo client',
     website: publicUrl,
@@ -38,7 +38,7 @@ export async function seedDemo(publicUrl: string): Promise<{ userCreated: boolea
  * with. The newest address goes first; the oldest drop off past LIMITS.urisPerClient. True when it changed.
  */
 export async function followServer(publicUrl: string, kept: readonly string[] = []): Promise<boolean> {
-  const client = await clientsService.databaseClients.find(DEMO_CLIENT.id);
+  const client = await clientsService.registeredClients.find(DEMO_CLIENT.id);
   // The callback page, and the API reference's Authorize dialog.
   const wanted = [`${publicUrl}${CALLBACK_DEBUG_PATH}`, `${publicUrl}${DOCS_OAUTH2_REDIRECT_PATH}`];
   const current = client ? clientsService.redirectUrisOf(client) : [];

@@ -12,10 +12,11 @@ import { signedInPerson } from '../../session/session.middleware';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { consentPage } from '../consent.page';
-import { DEVICE_CODE_GRANT, grantedScope, MAX_TYPED_USER_CODE_LENGTH, SCOPE_ERROR } from '../protocol';
+import { MAX_TYPED_USER_CODE_LENGTH } from '../protocol';
+import { deviceRequestScope } from '../authorize/authorize.service';
+import type { Clock } from '../../common/clock';
 import * as clientsService from '../clients/clients.service';
 import * as grantsService from '../grants/grants.service';
-import { OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters } from '../oauth.parameters';
 import { deviceOutcomePage, verificationPage } from './device.page';
 import * as deviceService from './device.service';
@@ -23,7 +24,12 @@ import { HTML_CONTENT_TYPE as HTML } from '../../web/html';
 
 const WRONG_CODE = 'That code is wrong, has expired or was already used. Check your device and try again.';
 
-export function createDeviceController(config: Config, csrf: Csrf, stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents'>) {
+export function createDeviceController(
+  config: Config,
+  csrf: Csrf,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'consents' | 'resources'>,
+  clock: Clock,
+) {
   // RATE_LIMITS: counted once the client is known (clients.service.ts ClientBudgets).
   const authenticate = clientsService.createClientAuthentication(config, stores, {
     perAddress: limitRule('device-authorization:address', config.limits.deviceAuthorizationPerAddress),
@@ -38,10 +44,7 @@ export function createDeviceController(config: Config, csrf: Csrf, stores: Pick<
         path: req.path,
         address: clientAddress(req),
       });
-      if (!client.grants.includes(DEVICE_CODE_GRANT))
-        throw new OAuthErrorResponse('unauthorized_client', 'This client may not use the device flow');
-      const scope = grantedScope(parameters.scope);
-      if (!scope) throw new OAuthErrorResponse('invalid_scope', SCOPE_ERROR);
+      const scope = await deviceRequestScope(parameters, client, clientAddress(req), { config, stores, clock });
       const started = await deviceService.start(client._id, scope, config.oauth.devicePollInterval);
       noStore(res).json({
         device_code: started.deviceCode,

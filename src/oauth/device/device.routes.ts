@@ -11,10 +11,11 @@ import { formBody, pageFormBody } from '../../web/form-body';
 import { pageRefusals } from '../../web/layout';
 import { oauthBodyErrors, oauthRefusals } from '../oauth.errors';
 import { createDeviceController } from './device.controller';
+import type { Clock } from '../../common/clock';
 import { ENDPOINTS } from '../protocol';
 
-export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf, stores: Stores): Router {
-  const device = createDeviceController(config, csrf, stores);
+export function createDeviceRouter(config: Config, sessions: RequestHandler, csrf: Csrf, stores: Stores, clock: Clock): Router {
+  const device = createDeviceController(config, csrf, stores, clock);
   const userCodeLimits = limitsFor(config, [perAddress('user-code:address', config.limits.userCodePerAddress)]);
   const router = Router();
   router.post(ENDPOINTS.deviceAuthorization, jsonBody, formBody, oauthBodyErrors, device.authorizeDevice, oauthRefusals);

@@ -21,7 +21,7 @@ export async function revokeFromHome(req: Request<{ clientId: string }>, res: Re
 }
 
 /** GET /oauth/grants: a page of the caller's connected applications. */
-export function listFor(clients: grantsService.ClientStore) {
+export function listFor(clients: grantsService.ClientRegistry) {
   return async (req: Request, res: Response): Promise<void> => {
     const { page = 0, limit = LIMITS.pageSize } = matchedData<{ page?: number; limit?: number }>(req, { locations: ['query'] });
     noStore(res).json(await grantsService.listConnected(clients, jwtUser(res), page, limit));
@@ -35,7 +35,7 @@ export async function revoke(req: Request<{ clientId: string }>, res: Response):
 }
 
 /** GET /home/applications/:clientId/open: off to the application's initiate_login_uri, with `iss`. */
-export function openFrom(issuer: string, clients: grantsService.ClientStore) {
+export function openFrom(issuer: string, clients: grantsService.ClientRegistry) {
   return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
     const location = await grantsService.loginInitiation(clients, signedInPerson(res)._id, req.params.clientId, issuer);
     if (!location) throw new NotFoundError('That application takes no sign-in started here');

@@ -10,14 +10,14 @@ import { pageRefusals } from '../../web/layout';
 import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
-import type { ClientStore } from './grants.service';
+import type { ClientRegistry } from './grants.service';
 
 export function createGrantsRouter(
   accessTokens: AccessTokens,
   sessions: RequestHandler,
   csrf: Csrf,
   issuer: string,
-  clients: ClientStore,
+  clients: ClientRegistry,
 ): Router {
   const jwt = requireJwt(accessTokens);
   const router = Router();

@@ -19,7 +19,7 @@ export interface ConnectedApplication {
 }
 
 export { cachedConsents, databaseConsents, type ConsentStore } from './grants.store';
-export type { ClientStore } from '../clients/clients.service';
+export type { ClientRegistry } from '../clients/clients.service';
 
 /** Keeps what the person approved (the store knows it from now on). */
 export async function remember(consents: ConsentStore, userId: string, clientId: string, scope: readonly string[]): Promise<void> {
@@ -39,7 +39,7 @@ export function touch(userId: string, clientId: string): Promise<void> {
 
 /** One page (`page` from 0) of the applications the person connected, oldest first. */
 export async function listConnected(
-  clients: clientsService.ClientStore,
+  clients: clientsService.ClientRegistry,
   userId: string,
   page = 0,
   limit: number = LIMITS.pageSize,
@@ -79,7 +79,7 @@ export async function grantsOfClient(clientId: string, afterUserId: string | und
  * connected, with this issuer as `iss`; null when they did not connect it or it takes no such sign-in.
  */
 export async function loginInitiation(
-  clients: clientsService.ClientStore,
+  clients: clientsService.ClientRegistry,
   userId: string,
   clientId: string,
   issuer: string,

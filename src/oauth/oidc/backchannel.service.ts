@@ -80,7 +80,7 @@ export function createBackchannelLogout(
   config: Config,
   idTokens: Pick<IdTokens, 'signLogoutToken'>,
   logger: Logger,
-  clients: clientsService.ClientStore,
+  clients: clientsService.ClientRegistry,
   now: () => number = Date.now,
 ) {
   const pauses = createHostPauses(now);

@@ -22,7 +22,7 @@ export function createEndSessionController(
   idTokens: IdTokens,
   csrf: Csrf,
   sessionEnded: SessionEndedHook,
-  clients: clientsService.ClientStore,
+  clients: clientsService.ClientRegistry,
 ) {
   /** Where to send the browser afterwards: a registered post_logout_redirect_uri with state, or nowhere. */
   async function destination(parameters: OAuthParameters, hintClient: string | undefined): Promise<string | null> {

@@ -84,7 +84,7 @@ export function createProviderDocuments(config: Config, keys: KeyRing): { metada
   };
 }
 
-export function createOidcController(idTokens: IdTokens, clients: clientsService.ClientStore) {
+export function createOidcController(idTokens: IdTokens, clients: clientsService.ClientRegistry) {
   return {
     /** JSON, or a signed JWT for a client that registered userinfo_signed_response_alg (OIDC Core §5.3.2). */
     async userinfo(_req: Request, res: Response): Promise<void> {

@@ -13,7 +13,7 @@ import { createOidcController, createProviderDocuments } from './oidc.controller
 import type { KeyRing } from './signing-keys.service';
 import type { StaticSource } from '../../common/static-document';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
-import type { ClientStore } from '../clients/clients.service';
+import type { ClientRegistry } from '../clients/clients.service';
 
 /** Discovery and the JWK Set by path, for the app's static routes (common/static-document.ts). */
 export function providerDocumentRoutes(config: Config, keys: KeyRing): [string, StaticSource][] {
@@ -27,7 +27,7 @@ export function createOidcRouter(
   csrf: Csrf,
   requireOAuthToken: ReturnType<typeof createBearerGuard>,
   sessionEnded: SessionEndedHook,
-  clients: ClientStore,
+  clients: ClientRegistry,
 ): Router {
   const oidc = createOidcController(idTokens, clients);
   const endSession = createEndSessionController(idTokens, csrf, sessionEnded, clients);

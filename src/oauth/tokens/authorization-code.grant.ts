@@ -4,7 +4,7 @@
 // verifier and the redirect_uri, then issue for the person with their ID token.
 import { sha256 } from '../../common/crypto';
 import { invalidGrant } from '../oauth.errors';
-import { issue, withIdToken } from './issuing.service';
+import { withIdToken } from './issuing.service';
 import { verifyPkce } from './pkce';
 import { ensureProofBy, personOf, required, resourceOf, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
@@ -12,7 +12,7 @@ import * as tokensDao from './tokens.dao';
 const INVALID_CODE = 'The authorization code is invalid, expired or was already used';
 
 export const authorizationCodeGrant: GrantHandler = async (request) => {
-  const { client, parameters, lifetimes, idTokens, proof, jwts } = request;
+  const { client, parameters, lifetimes, idTokens, proof, issue } = request;
   const hash = sha256(required(parameters, 'code'));
   const code = await tokensDao.findCode(hash);
   if (!code) {
@@ -53,7 +53,6 @@ export const authorizationCodeGrant: GrantHandler = async (request) => {
       resource,
     },
     lifetimes,
-    jwts,
   );
   return withIdToken(idTokens, issued, client, {
     authTime: code.authTime,

@@ -5,11 +5,11 @@
 import * as deviceService from '../device/device.service';
 import { OAuthErrorResponse } from '../oauth.errors';
 import { DEVICE_CODE_GRANT } from '../protocol';
-import { issue, withIdToken } from './issuing.service';
+import { withIdToken } from './issuing.service';
 import { personOf, required, resourceOf, type GrantHandler } from './token-request';
 
 export const deviceCodeGrant: GrantHandler = async (request) => {
-  const { client, parameters, lifetimes, idTokens, proof, jwts } = request;
+  const { client, parameters, lifetimes, idTokens, proof, issue } = request;
   const resource = await resourceOf(request);
   if (resource && !resource.own) throw new OAuthErrorResponse('invalid_target', 'a device authorization may be for this server only');
   const { userId, authTime, amr, scope } = await deviceService.redeem(required(parameters, 'device_code'), client._id);
@@ -17,7 +17,6 @@ export const deviceCodeGrant: GrantHandler = async (request) => {
   const issued = await issue(
     { client, person, scope, grantType: DEVICE_CODE_GRANT, refreshToken: true, authTime, amr, jkt: proof?.jkt, resource },
     lifetimes,
-    jwts,
   );
   return withIdToken(idTokens, issued, client, { authTime, amr });
 };

@@ -1,8 +1,9 @@
 // Issues every token this server hands out (code, refresh, password, client credentials, device and
 // implicit) and builds every token response from one value, the IssuedToken: one write per token
 // pair, `expires_in` read from the token itself, and the ID token a grant minted riding along. A token
-// for a resource (RFC 8707) carries the resource's own scopes only, and is an RFC 9068 JWT when the
-// resource takes those: then a client's own token (no person, no refresh token) is not written at all.
+// for a resource (RFC 8707) carries the resource's own scopes only, in the resource's format (an RFC
+// 9068 JWT or opaque; opaque without a resource, formats/): a token its format can check alone (a
+// client's own JWT, with no refresh token) is not written at all.
 import { tokensIssued } from '../../common/metrics';
 import { randomToken, sha256 } from '../../common/crypto';
 import { throttled } from '../../db/sweeper';
@@ -16,8 +17,9 @@ import type { ClientDocument } from '../clients/clients.model';
 import { accessTokenAlgorithmFor } from '../clients/fapi.service';
 import { DPOP_TOKEN_TYPE } from '../protocol';
 import { scopeFor, type Resource } from '../resources/resources.service';
-import type { JwtAccessTokens } from './jwt-access-tokens.service';
+import type { AccessTokenClaims, AccessTokenFormats } from './formats';
 import * as tokensDao from './tokens.dao';
+import type { TokenDocument } from './tokens.model';
 
 /** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
 export interface GrantDecision {
@@ -68,72 +70,80 @@ export interface Lifetimes {
 
 const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
 
-/** Stores the pair (hashes only; none for a client's own JWT) and marks the person's connected application as in use. */
-export async function issue(decision: GrantDecision, lifetimes: Lifetimes, jwts: JwtAccessTokens): Promise<IssuedToken> {
-  const now = new Date();
-  const { resource } = decision;
-  const userId = decision.person?._id;
-  const accessScope = resource ? scopeFor(resource, decision.scope) : undefined;
-  const refreshToken = decision.refreshToken ? randomToken() : undefined;
-  let accessToken: string;
-  let accessTokenExpiresAt: Date;
-  if (resource?.format === 'jwt') {
-    ({ token: accessToken, expiresAt: accessTokenExpiresAt } = await jwts.sign(
-      {
-        audience: resource.id,
-        clientId: decision.client._id,
-        userId,
-        scope: accessScope!,
-        lifetimeSeconds: resource.accessTokenLifetime,
-        algorithm: accessTokenAlgorithmFor(decision.client, resource.signingAlg),
-        authTime: decision.authTime,
-        amr: decision.amr,
-        jkt: decision.jkt,
-        // RFC 9068 §2.2.3.1: the person's roles, when the application was given the roles scope.
-        roles: decision.person && decision.scope.includes('roles') ? rolesOf(decision.person) : undefined,
-      },
-      now,
-    ));
-  } else {
-    accessToken = randomToken();
-    accessTokenExpiresAt = new Date(now.getTime() + (resource?.accessTokenLifetime ?? lifetimes.accessToken) * 1000);
-  }
-  // A person's tokens are recorded (revocation, introspection, their list of applications); so is a
-  // refresh token. A client's own JWT needs nothing: it is checked by its signature.
-  const recorded = resource?.format !== 'jwt' || userId !== undefined || refreshToken !== undefined;
-  await Promise.all([
-    recorded
-      ? tokensDao.insertToken({
-          _id: sha256(accessToken),
-          refreshTokenHash: refreshToken && sha256(refreshToken),
-          accessTokenExpiresAt,
-          refreshTokenExpiresAt: refreshToken ? new Date(now.getTime() + lifetimes.refreshToken * 1000) : undefined,
-          scope: decision.scope,
-          clientId: decision.client._id,
-          userId,
-          familyId: decision.familyId ?? randomToken(16),
-          issuedAt: now,
-          authTime: decision.authTime,
-          amr: decision.amr,
-          claims: decision.claims,
-          sid: decision.sid,
-          jkt: decision.jkt,
-          resource: resource?.id,
-          accessScope: accessScope && accessScope.length !== decision.scope.length ? accessScope : undefined,
-        })
-      : undefined,
-    userId ? grantsService.touch(userId, decision.client._id) : undefined,
-  ]);
-  if (recorded) sweepExpired(now);
-  tokensIssued.inc({ grant_type: decision.grantType });
+/** What a grant's access token is minted from: its claims, in the format of its resource. */
+function claimsOf(decision: GrantDecision, lifetimes: Lifetimes): AccessTokenClaims {
+  const { resource, person } = decision;
   return {
-    accessToken,
-    expiresIn: Math.round((accessTokenExpiresAt.getTime() - now.getTime()) / 1000),
-    refreshToken,
+    clientId: decision.client._id,
+    userId: person?._id,
+    scope: resource ? scopeFor(resource, decision.scope) : decision.scope,
+    lifetimeSeconds: resource?.accessTokenLifetime ?? lifetimes.accessToken,
+    audience: resource?.id,
+    // The profile's choice (FAPI 2.0: never RS256), else the resource's.
+    algorithm: resource && accessTokenAlgorithmFor(decision.client, resource.signingAlg),
+    authTime: decision.authTime,
+    amr: decision.amr,
+    jkt: decision.jkt,
+    // RFC 9068 §2.2.3.1: the person's roles, when the application was given the roles scope.
+    roles: person && decision.scope.includes('roles') ? rolesOf(person) : undefined,
+  };
+}
+
+/** The record of a pair: hashes only, the grant's scope and the access token's when narrower. */
+function recordOf(
+  decision: GrantDecision,
+  claims: AccessTokenClaims,
+  minted: { token: string; expiresAt: Date },
+  refresh: string | undefined,
+  refreshLifetime: number,
+  now: Date,
+): TokenDocument {
+  const accessScope = decision.resource && claims.scope.length !== decision.scope.length ? [...claims.scope] : undefined;
+  return {
+    _id: sha256(minted.token),
+    refreshTokenHash: refresh && sha256(refresh),
+    accessTokenExpiresAt: minted.expiresAt,
+    refreshTokenExpiresAt: refresh ? new Date(now.getTime() + refreshLifetime * 1000) : undefined,
     scope: decision.scope,
-    person: decision.person,
-    tokenType: decision.jkt ? DPOP_TOKEN_TYPE : 'Bearer',
+    clientId: decision.client._id,
+    userId: claims.userId,
+    familyId: decision.familyId ?? randomToken(16),
+    issuedAt: now,
+    authTime: decision.authTime,
+    amr: decision.amr,
+    claims: decision.claims,
+    sid: decision.sid,
+    jkt: decision.jkt,
+    resource: decision.resource?.id,
     accessScope,
+  };
+}
+
+export type TokenIssuer = (decision: GrantDecision, lifetimes: Lifetimes) => Promise<IssuedToken>;
+
+/** Mints the pair, stores it when its format needs a record or a refresh token comes with it, and marks the person's connected application as in use. */
+export function createTokenIssuer(formats: AccessTokenFormats): TokenIssuer {
+  return async (decision, lifetimes) => {
+    const now = new Date();
+    const claims = claimsOf(decision, lifetimes);
+    const minted = await formats.of(decision.resource?.format).mint(claims, now);
+    const refreshToken = decision.refreshToken ? randomToken() : undefined;
+    const recorded = minted.recorded || refreshToken !== undefined;
+    await Promise.all([
+      recorded ? tokensDao.insertToken(recordOf(decision, claims, minted, refreshToken, lifetimes.refreshToken, now)) : undefined,
+      claims.userId ? grantsService.touch(claims.userId, decision.client._id) : undefined,
+    ]);
+    if (recorded) sweepExpired(now);
+    tokensIssued.inc({ grant_type: decision.grantType });
+    return {
+      accessToken: minted.token,
+      expiresIn: Math.round((minted.expiresAt.getTime() - now.getTime()) / 1000),
+      refreshToken,
+      scope: decision.scope,
+      person: decision.person,
+      tokenType: decision.jkt ? DPOP_TOKEN_TYPE : 'Bearer',
+      accessScope: decision.resource ? [...claims.scope] : undefined,
+    };
   };
 }
 

@@ -3,12 +3,12 @@
 // the one password verifier, with its sign-in budget.
 import type { PasswordVerifier } from '../../auth/auth.service';
 import { invalidGrant } from '../oauth.errors';
-import { issue, withIdToken } from './issuing.service';
+import { withIdToken } from './issuing.service';
 import { personOf, requestedScope, required, resourceOf, type GrantHandler } from './token-request';
 
 export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHandler {
   return async (request) => {
-    const { client, parameters, address, lifetimes, idTokens, proof, jwts } = request;
+    const { client, parameters, address, lifetimes, idTokens, proof, issue } = request;
     const username = required(parameters, 'username');
     const password = required(parameters, 'password');
     const resource = await resourceOf(request);
@@ -16,11 +16,7 @@ export function createPasswordGrant(verifyPassword: PasswordVerifier): GrantHand
     const userId = await verifyPassword({ email: username, password, address });
     if (!userId) throw invalidGrant('The username or password is wrong');
     const person = await personOf(userId);
-    const issued = await issue(
-      { client, person, scope, grantType: 'password', refreshToken: true, jkt: proof?.jkt, resource },
-      lifetimes,
-      jwts,
-    );
+    const issued = await issue({ client, person, scope, grantType: 'password', refreshToken: true, jkt: proof?.jkt, resource }, lifetimes);
     return withIdToken(idTokens, issued, client, {});
   };
 }

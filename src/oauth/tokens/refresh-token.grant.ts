@@ -10,7 +10,7 @@ import type { Clock } from '../../common/clock';
 import { sha256 } from '../../common/crypto';
 import { invalidGrant, OAuthErrorResponse } from '../oauth.errors';
 import { narrowedScope } from '../protocol';
-import { issue, withIdToken } from './issuing.service';
+import { withIdToken } from './issuing.service';
 import { isPublic } from '../clients/clients.service';
 import { isFapi } from '../clients/fapi.service';
 import { ensureProofBy, ensureScopeFor, personOf, required, resourceOf, type GrantHandler } from './token-request';
@@ -22,8 +22,8 @@ const INVALID_REFRESH_TOKEN = 'The refresh token is invalid, expired or was revo
 /** How long a spent marker is kept when its token had no expiry of its own. */
 const SPENT_MARKER_FALLBACK_MS = 24 * 3600 * 1000;
 
-/** `clock`: what the grace window is measured by. */
-export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): GrantHandler {
+/** Rotation's bookkeeping: which live token a presented refresh token stands for, and spending it. */
+function createRotation(graceSeconds: number, clock: Clock) {
   const graceMs = graceSeconds * 1000;
   const inGrace = (spent: { graceUntil?: Date } | null): boolean =>
     spent?.graceUntil !== undefined && spent.graceUntil.getTime() > clock.now();
@@ -63,8 +63,14 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
     return false;
   }
 
+  return { presented, spend };
+}
+
+/** `clock`: what the grace window is measured by. */
+export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): GrantHandler {
+  const { presented, spend } = createRotation(graceSeconds, clock);
   return async (request) => {
-    const { client, parameters, lifetimes, idTokens, proof, jwts } = request;
+    const { client, parameters, lifetimes, idTokens, proof, issue } = request;
     const hash = sha256(required(parameters, 'refresh_token'));
     const found = await presented(hash);
     if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
@@ -96,7 +102,6 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
         resource,
       },
       lifetimes,
-      jwts,
     );
     return withIdToken(idTokens, issued, client, { authTime: token.authTime, amr: token.amr, claims: token.claims, sid: token.sid });
   };

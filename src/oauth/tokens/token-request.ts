@@ -7,8 +7,7 @@ import type { CheckedProof } from '../dpop/dpop.service';
 import type { OAuthParameters } from '../oauth.parameters';
 import { grantedScope, SCOPE_ERROR } from '../protocol';
 import { extraScopes, named, scopeFor, type Resource, type ResourceStore } from '../resources/resources.service';
-import type { IdTokenSigner, IssuedToken, Lifetimes } from './issuing.service';
-import type { JwtAccessTokens } from './jwt-access-tokens.service';
+import type { IdTokenSigner, IssuedToken, Lifetimes, TokenIssuer } from './issuing.service';
 
 export interface TokenRequest {
   /** Authenticated, read once for the whole request. */
@@ -25,7 +24,8 @@ export interface TokenRequest {
   issuer: string;
   /** The app's registered resources. */
   resources: ResourceStore;
-  jwts: JwtAccessTokens;
+  /** Mints and records the tokens, in the format the resource takes. */
+  issue: TokenIssuer;
 }
 
 /**

@@ -26,7 +26,7 @@ import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 import type { CheckedProof, DpopProofs } from '../dpop/dpop.service';
 import { dpopAlgorithmsFor, isFapi } from '../clients/fapi.service';
-import type { JwtAccessTokens } from './jwt-access-tokens.service';
+import type { TokenStrategies } from './strategies';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
 interface TokenEndpoint {
@@ -70,42 +70,19 @@ function checkGrantType(endpoint: TokenEndpoint, client: ClientDocument, grantTy
   return grantType as TokenGrantType;
 }
 
-export function createTokensController(
-  config: Config,
-  verifyPassword: PasswordVerifier,
-  idTokens: IdTokenSigner,
-  tokenCache: tokensService.AccessTokenCache | undefined,
-  dpop: DpopProofs,
-  jwts: JwtAccessTokens,
-  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources' | 'users'>,
-  clock: Clock,
-) {
-  // The token endpoints' budgets (RATE_LIMITS), counted once the client is known: its address's, and
-  // the client's only when it authenticated (clients.service.ts ClientBudgets). Revocation and
-  // introspection count none.
-  const authenticateForToken = clientsService.createClientAuthentication(config, stores, {
-    perAddress: limitRule('token:address', config.limits.tokenPerAddress),
-    perClient: limitRule('token:client', config.limits.tokenPerClient),
-  });
-  const authenticate = clientsService.createClientAuthentication(config, stores);
-  /** The request's DPoP proof for this endpoint, checked; its refusal in the OAuth format (RFC 9449 §5, §8). */
-  async function proofOf(req: Request, res: Response, client: ClientDocument): Promise<CheckedProof | null> {
+/** The request's DPoP proof for an endpoint, checked; a refused proof (DpopProofError) is the OAuth presenter's to word (RFC 9449 §5, §8). */
+function proofReader(dpop: DpopProofs) {
+  return async (req: Request, res: Response, client: ClientDocument): Promise<CheckedProof | null> => {
     const nonce = dpop.nonce();
     if (nonce !== undefined && req.headers.dpop !== undefined) res.set('DPoP-Nonce', nonce);
-    // A refused proof (DpopProofError) is the OAuth presenter's to word, with the nonce set above.
     return dpop.check(req, undefined, dpopAlgorithmsFor(client));
-  }
-
-  const grants: Record<TokenGrantType, GrantHandler> = {
-    authorization_code: authorizationCodeGrant,
-    refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds, clock),
-    password: createPasswordGrant(verifyPassword),
-    client_credentials: clientCredentialsGrant,
-    [DEVICE_CODE_GRANT]: deviceCodeGrant,
   };
-  const refreshToken = config.oauth.refreshTokenLifetime;
+}
 
-  const tokenEndpoint: TokenEndpoint = {
+/** The two token endpoints' definitions (seed 001's variants B and A). */
+function tokenEndpoints(config: Config, idTokens: IdTokenSigner) {
+  const refreshToken = config.oauth.refreshTokenLifetime;
+  const token: TokenEndpoint = {
     dpop: true,
     sources: ['body'],
     grantTypes: TOKEN_GRANT_TYPES,
@@ -113,7 +90,7 @@ export function createTokensController(
     idTokens,
     respond: tokenResponse,
   };
-  const v1TokenEndpoint: TokenEndpoint = {
+  const v1: TokenEndpoint = {
     dpop: false,
     sources: ['query', 'body'],
     grantTypes: V1_TOKEN_GRANT_TYPES,
@@ -122,13 +99,40 @@ export function createTokensController(
     // Both of its grants act for a person.
     respond: (issued) => v1TokenResponse({ ...issued, person: issued.person! }),
   };
+  return { token, v1 };
+}
+
+export function createTokensController(
+  config: Config,
+  verifyPassword: PasswordVerifier,
+  idTokens: IdTokenSigner,
+  tokens: TokenStrategies,
+  dpop: DpopProofs,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources' | 'users'>,
+  clock: Clock,
+) {
+  // The token endpoints' budgets (RATE_LIMITS), counted once the client is known: its address's, and
+  // the client's only when it authenticated (clients.service.ts ClientBudgets).
+  const authenticate = clientsService.createClientAuthentication(config, stores, {
+    perAddress: limitRule('token:address', config.limits.tokenPerAddress),
+    perClient: limitRule('token:client', config.limits.tokenPerClient),
+  });
+  const proofOf = proofReader(dpop);
+  const grants: Record<TokenGrantType, GrantHandler> = {
+    authorization_code: authorizationCodeGrant,
+    refresh_token: createRefreshTokenGrant(config.oauth.refreshGraceSeconds, clock),
+    password: createPasswordGrant(verifyPassword),
+    client_credentials: clientCredentialsGrant,
+    [DEVICE_CODE_GRANT]: deviceCodeGrant,
+  };
+  const endpoints = tokenEndpoints(config, idTokens);
 
   function endpoint(definition: TokenEndpoint) {
     return async (req: Request, res: Response): Promise<void> => {
       const parameters = collectParameters(req, definition.sources);
       // Variant A names its two grants before anything else is looked at.
-      if (definition === v1TokenEndpoint && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
-      const client = await authenticateClient(authenticateForToken, req, parameters, parameters.grant_type);
+      if (definition === endpoints.v1 && parameters.grant_type !== undefined) checkKnown(definition, parameters.grant_type);
+      const client = await authenticateClient(authenticate, req, parameters, parameters.grant_type);
       const grantType = checkGrantType(definition, client, parameters.grant_type);
       const proof = definition.dpop ? await proofOf(req, res, client) : null;
       // FAPI 2.0 §5.3.2.1-5: only sender-constrained tokens, so a FAPI client's request needs a proof.
@@ -142,37 +146,44 @@ export function createTokensController(
         idTokens: definition.idTokens,
         issuer: config.publicUrl,
         resources: stores.resources,
-        jwts,
+        issue: tokens.issue,
       });
       noStore(res).json(definition.respond(issued));
     };
   }
 
-  return {
-    token: endpoint(tokenEndpoint),
-    v1Token: endpoint(v1TokenEndpoint),
+  return { token: endpoint(endpoints.token), v1Token: endpoint(endpoints.v1), ...createTokenLookups(config, tokens, dpop, stores) };
+}
 
+/** RFC 7009 revocation and RFC 7662 introspection: an authenticated client asks about its own tokens; neither counts a budget. */
+function createTokenLookups(
+  config: Config,
+  tokens: TokenStrategies,
+  dpop: DpopProofs,
+  stores: Pick<Stores, 'clients' | 'clientKeySets' | 'users'>,
+) {
+  const authenticate = clientsService.createClientAuthentication(config, stores);
+  const proofOf = proofReader(dpop);
+  async function caller(req: Request, res: Response) {
+    const parameters = collectParameters(req, ['body']);
+    const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
+    await proofOf(req, res, client);
+    return { parameters, client };
+  }
+  return {
     async revoke(req: Request, res: Response): Promise<void> {
-      const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
-      await proofOf(req, res, client);
-      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, jwts);
+      const { parameters, client } = await caller(req, res);
+      if (parameters.token) await tokensService.revoke(client, parameters.token, parameters.token_type_hint, tokens.formats);
       // RFC 7009 §2.2: 200 whether or not the token was known. The RFC has clients ignore the body;
       // an empty JSON object also suits clients that insist on JSON (simple-oauth2).
       noStore(res).status(200).json({});
     },
 
     async introspect(req: Request, res: Response): Promise<void> {
-      const parameters = collectParameters(req, ['body']);
-      const client = await authenticate(clientsService.credentialsOf(parameters, req.headers.authorization), at(req));
-      await proofOf(req, res, client);
+      const { parameters, client } = await caller(req, res);
+      const context = { formats: tokens.formats, cache: tokens.cache, clients: stores.clients, users: stores.users };
       const result = parameters.token
-        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, {
-            jwts,
-            cache: tokenCache,
-            clients: stores.clients,
-            users: stores.users,
-          })
+        ? await tokensService.introspect(client, parameters.token, parameters.token_type_hint, context)
         : { active: false };
       noStore(res).json(result);
     },

@@ -10,30 +10,28 @@ import { formBody } from '../../web/form-body';
 import { oauthBodyErrors, oauthOutage, oauthRefusals } from '../oauth.errors';
 import type { IdTokenSigner } from './issuing.service';
 import { createTokensController } from './tokens.controller';
-import type { AccessTokenCache } from './tokens.service';
 import { ENDPOINTS } from '../protocol';
 import type { DpopProofs } from '../dpop/dpop.service';
-import type { JwtAccessTokens } from './jwt-access-tokens.service';
+import type { TokenStrategies } from './strategies';
 
 export function createTokensRouter(
   config: Config,
   verifyPassword: PasswordVerifier,
   idTokens: IdTokenSigner,
-  tokenCache: AccessTokenCache | undefined,
+  tokens: TokenStrategies,
   dpop: DpopProofs,
-  jwts: JwtAccessTokens,
   stores: Stores,
   clock: Clock,
 ): Router {
-  const tokens = createTokensController(config, verifyPassword, idTokens, tokenCache, dpop, jwts, stores, clock);
+  const endpoints = createTokensController(config, verifyPassword, idTokens, tokens, dpop, stores, clock);
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();
   // The token endpoints' budgets are counted once the client is known (tokens.controller.ts).
-  router.post('/v1/oauth/token', ...body, tokens.v1Token, oauthOutage);
-  router.post(ENDPOINTS.token, ...body, tokens.token, oauthOutage);
-  router.post(ENDPOINTS.revocation, ...body, tokens.revoke);
-  router.post(ENDPOINTS.introspection, ...body, tokens.introspect);
+  router.post('/v1/oauth/token', ...body, endpoints.v1Token, oauthOutage);
+  router.post(ENDPOINTS.token, ...body, endpoints.token, oauthOutage);
+  router.post(ENDPOINTS.revocation, ...body, endpoints.revoke);
+  router.post(ENDPOINTS.introspection, ...body, endpoints.introspect);
   router.use(oauthRefusals);
   return router;
 }

@@ -9,9 +9,9 @@ import type { UserStore } from '../../users/users.service';
 import { isActive } from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import type { ClientDocument } from '../clients/clients.model';
-import type { ClientStore } from '../clients/clients.store';
+import type { ClientRegistry } from '../clients/clients.store';
 import { ADMIN_SCOPE, DPOP_TOKEN_TYPE } from '../protocol';
-import { looksLikeJwt, type JwtAccessTokens, type VerifiedAccessToken } from './jwt-access-tokens.service';
+import type { AccessGrant, AccessTokenFormats, SelfContainedToken, TokenRecords } from './formats';
 import * as tokensDao from './tokens.dao';
 import type { TokenDocument } from './tokens.model';
 
@@ -49,18 +49,13 @@ async function liveAccessToken(token: string, cache?: AccessTokenCache): Promise
   return doc && doc.accessTokenExpiresAt > new Date() ? doc : null;
 }
 
-/** What a live access token lets its bearer do at this server's own APIs. */
-export interface AccessGrant {
-  scope: string[];
-  clientId: string;
-  /** Absent for a client acting for itself. */
-  userId?: string;
-  /** RFC 9449: the DPoP key it is bound to. */
-  jkt?: string;
-  /** What the authorization's `claims` parameter asked userinfo for. */
-  claims?: TokenDocument['claims'];
-  issuedAt: Date;
-}
+/** What the formats read a token back with: its record and a revocation, through the cache. */
+const recordsThrough = (cache: AccessTokenCache | undefined): TokenRecords => ({
+  live: (token) => liveAccessToken(token, cache),
+  revoked: (jti) => isJwtRevoked(jti, cache),
+});
+
+export type { AccessGrant } from './formats';
 
 /** A live grant, the client it was issued to, and the person it acts for (null for a client acting for itself). */
 export interface LiveGrant {
@@ -69,12 +64,12 @@ export interface LiveGrant {
   person: UserRecord | null;
 }
 
-/** What deciding whether a token is alive reads: the app's stores (cached), the key ring, the token lookups' cache. */
+/** What deciding whether a token is alive reads: the app's stores (cached), the token formats, the token lookups' cache. */
 export interface LivenessContext {
   issuer: string;
-  jwts: JwtAccessTokens;
+  formats: AccessTokenFormats;
   cache?: AccessTokenCache;
-  clients: ClientStore;
+  clients: ClientRegistry;
   users: UserStore;
 }
 
@@ -105,33 +100,17 @@ async function issuedToStillThere(
 }
 
 /**
- * An access token for this server's own APIs, alive, and its person; or null. A JWT is read by its
- * signature and audience (RFC 9068 §4); a person's JWT has a record (revocation, their applications),
- * which must still be there, and a client's own has none, so its revocation is looked up by jti. An
- * opaque token is read by its record (refused when it is for another resource). Then the one check
- * for both: what it was issued to is still there. Records, revocations, clients and people are read
- * through caches, so a token seen before costs no round trip while nothing changed.
+ * An access token for this server's own APIs, alive, and its person; or null. Its format reads it
+ * (a JWT by its signature and audience, RFC 9068 §4, and a person's by its record as well; an opaque
+ * token by its record), then the one check for every format: what it was issued to is still there.
+ * Records, revocations, clients and people are read through caches, so a token seen before costs no
+ * round trip while nothing changed.
  */
 export async function liveGrant(token: string, context: LivenessContext): Promise<LiveGrant | null> {
-  const grant = await ownApiGrant(token, context);
+  const grant = await context.formats.grant(token, context.issuer, recordsThrough(context.cache));
   if (!grant) return null;
   const holders = await issuedToStillThere(grant, context);
   return holders && { grant, ...holders };
-}
-
-async function ownApiGrant(token: string, context: LivenessContext): Promise<AccessGrant | null> {
-  if (looksLikeJwt(token)) {
-    const verified = await context.jwts.verify(token);
-    if (!verified || !verified.audience.includes(context.issuer)) return null;
-    const { scope, clientId, userId, jkt, issuedAt, jti } = verified;
-    if (userId === undefined) return (await isJwtRevoked(jti, context.cache)) ? null : { scope, clientId, jkt, issuedAt };
-    const doc = await liveAccessToken(token, context.cache);
-    return doc && { scope, clientId, userId, jkt, issuedAt, claims: doc.claims };
-  }
-  const doc = await liveAccessToken(token, context.cache);
-  if (!doc || (doc.resource !== undefined && doc.resource !== context.issuer)) return null;
-  const { accessScope, scope, clientId, userId, jkt, claims, issuedAt } = doc;
-  return { scope: accessScope ?? scope, clientId, userId, jkt, claims, issuedAt };
 }
 
 interface FoundToken {
@@ -154,13 +133,10 @@ async function findToken(token: string, hint: string | undefined, cache?: Access
   return null;
 }
 
-/**
- * A client's own JWT access token (no record stands for it) of this client, verified: what revocation
- * and introspection know of it. RFC 9068 §2.2 makes `sub` the client for these.
- */
-async function unrecordedJwt(client: ClientDocument, token: string, jwts: JwtAccessTokens): Promise<VerifiedAccessToken | null> {
-  const verified = await jwts.verify(token);
-  return verified && verified.clientId === client._id && verified.userId === undefined ? verified : null;
+/** A token of this client that no record stands for (a client's own JWT, RFC 9068 §2.2 makes `sub` the client). */
+async function unrecordedOf(client: ClientDocument, token: string, formats: AccessTokenFormats): Promise<SelfContainedToken | null> {
+  const found = await formats.unrecorded(token);
+  return found && found.clientId === client._id ? found : null;
 }
 
 /**
@@ -168,10 +144,10 @@ async function unrecordedJwt(client: ClientDocument, token: string, jwts: JwtAcc
  * ignored. A client's own JWT access token is remembered as revoked until it expires: introspection
  * says so, while the APIs that check it by its signature alone accept it until then.
  */
-export async function revoke(client: ClientDocument, token: string, hint: string | undefined, jwts: JwtAccessTokens): Promise<void> {
+export async function revoke(client: ClientDocument, token: string, hint: string | undefined, formats: AccessTokenFormats): Promise<void> {
   const found = await findToken(token, hint);
   if (!found) {
-    const unrecorded = looksLikeJwt(token) ? await unrecordedJwt(client, token, jwts) : null;
+    const unrecorded = await unrecordedOf(client, token, formats);
     if (unrecorded) await tokensDao.revokeJwt(unrecorded.jti, unrecorded.expiresAt);
     return;
   }
@@ -204,7 +180,7 @@ export async function introspect(
 ): Promise<Introspection> {
   const found = await findToken(token, hint, context.cache);
   if (!found) {
-    const unrecorded = looksLikeJwt(token) ? await unrecordedJwt(client, token, context.jwts) : null;
+    const unrecorded = await unrecordedOf(client, token, context.formats);
     if (!unrecorded || (await isJwtRevoked(unrecorded.jti, context.cache))) return { active: false };
     if (!(await issuedToStillThere(unrecorded, context))) return { active: false };
     return {

@@ -25,12 +25,8 @@ export interface CheckFailure {
 
 /** The request under review, as the checks so far have left it. */
 export interface Review {
-  /** Someone is signed in to this browser (a stranger's client may not send an anonymous visitor errors). */
-  signedIn: boolean;
   /** The client address the request came from (what a request_uri's fetches count against). */
   address: string;
-  /** The parameters are being pushed (POST /oauth/par): checked now, answered later. */
-  pushing: boolean;
   /** The request's parameters: the query's or form's, then a pushed request's or a request object's. */
   parameters: OAuthParameters;
   client?: ClientDocument;

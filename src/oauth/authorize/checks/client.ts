@@ -1,5 +1,5 @@
-// The client the request names (RFC 6749 §4.1.2.1: an unknown one is refused on a page, never by a
-// redirect), from the client registry.
+// The client a browser's request names (RFC 6749 §4.1.2.1: an unknown one is refused on a page, never
+// by a redirect), from the client registry. (At PAR and the device endpoint the client authenticated.)
 import { refusal } from '../authorization-request';
 import { developerDetail, type Check } from './check';
 
@@ -7,8 +7,7 @@ export const checkClient: Check = async (review, { stores, config }) => {
   const clientId = review.parameters.client_id;
   const client = clientId ? await stores.clients.find(clientId) : null;
   if (client) {
-    review.client = client;
-    review.request.client = client;
+    review.client = review.request.client = client;
     return;
   }
   return refusal(

@@ -8,7 +8,7 @@ import { invalid, type Check } from './check';
 /** A request_uri of a pushed request: its parameters become the request's. */
 export const openPushedRequest: Check = async (review, { clock }) => {
   const uri = review.parameters.request_uri;
-  if (review.pushing || !uri?.startsWith(PUSHED_REQUEST_URI_PREFIX)) return;
+  if (!uri?.startsWith(PUSHED_REQUEST_URI_PREFIX)) return;
   const stored = await pushedRequests.open(review.client!._id, uri, new Date(clock.now()));
   if (!stored) {
     review.pushedUnknown = uri;
@@ -27,7 +27,7 @@ export const knownPushedRequest: Check = (review) =>
 
 /** OAUTH_REQUIRE_PAR, or the client's require_pushed_authorization_requests: plain requests are refused. */
 export const requirePushed: Check = (review, { config }) => {
-  if (review.pushedUri !== undefined || review.pushing) return;
+  if (review.pushedUri !== undefined) return;
   if (!config.oauth.requirePushedRequests && !review.client!.metadata?.require_pushed_authorization_requests) return;
   return invalid(`authorization requests must be pushed first (${ENDPOINTS.pushedAuthorization}, RFC 9126)`);
 };

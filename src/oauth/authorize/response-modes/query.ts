@@ -1,5 +1,5 @@
 // response_mode=query (RFC 6749 §4.1.2): the values in the redirect URI's query, its own kept.
-import type { Carrier } from './index';
+import type { Carrier } from './mode';
 
 export const query: Carrier = (redirectUri, entries) => {
   const url = new URL(redirectUri);
