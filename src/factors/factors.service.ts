@@ -4,38 +4,16 @@
 import { acrOf, MULTI_FACTOR_ACR } from '../oauth/protocol';
 import { FACTOR_RULES } from './factors.rules';
 import type { ActivityLog } from '../account/activity.service';
-import type { StepUpActions } from '../sign-in/journey.service';
+import type { StepUpActions } from '../sign-in/journey.types';
 import type { Passkeys } from './passkeys.service';
 import type { Totp } from './totp.service';
-
-export { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
 import * as recoveryCodes from './recovery-codes.service';
+import { changeFactors, hasSecondFactor } from './second-factors.service';
 import * as totpDao from './totp.dao';
-import * as usersService from '../users/users.service';
 
-/** The kinds of second factor a person can give: an app turned on, passkeys. */
-export interface FactorKinds {
-  totp: boolean;
-  passkeys: boolean;
-}
-
-/** The factors the person has to give after the password, or null when they have none. */
-export async function secondFactors(userId: string): Promise<FactorKinds | null> {
-  const [totp, passkeys] = await Promise.all([totpDao.find(userId), passkeysDao.countFor(userId)]);
-  const kinds = { totp: Boolean(totp?.confirmedAt), passkeys: passkeys > 0 };
-  return kinds.totp || kinds.passkeys ? kinds : null;
-}
-
-/** The person has a factor to give after the password: an app turned on, or a passkey. */
-export const hasSecondFactor = async (userId: string): Promise<boolean> => (await secondFactors(userId)) !== null;
-
-/**
- * Adds or removes a factor with the account's hint kept true (users.model.ts `secondFactor`) until
- * the change is done, and false afterwards only when no factor is left.
- */
-export const changeFactors = <T>(userId: string, change: () => Promise<T>): Promise<T> =>
-  usersService.changeSecondFactors(userId, change, () => secondFactors(userId));
+export { FACTOR_RULES } from './factors.rules';
+export { changeFactors, hasSecondFactor, secondFactors, type FactorKinds } from './second-factors.service';
 
 /** Since when a factor counts as recently added (FACTOR_RULES.recentFactorDays). */
 export const recentSince = (now: Date): Date => new Date(now.getTime() - FACTOR_RULES.recentFactorDays * 24 * 3600_000);

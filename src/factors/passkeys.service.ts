@@ -14,7 +14,7 @@ import type {
 import { throttled } from '../db/sweeper';
 import { FACTOR_RULES } from './factors.rules';
 import * as passkeysDao from './passkeys.dao';
-import { changeFactors } from './factors.service';
+import { changeFactors } from './second-factors.service';
 import type { ChallengeDocument, PasskeyDocument } from './passkeys.model';
 
 /** Loaded at the first ceremony: most processes never run one, and it is some 10 MB of memory. */

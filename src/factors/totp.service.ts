@@ -7,7 +7,7 @@ import { Secret, TOTP } from 'otpauth';
 import { seal, unseal } from '../common/crypto';
 import { useOnce, type SingleUse } from '../common/rate-limit';
 import * as totpDao from './totp.dao';
-import { changeFactors } from './factors.service';
+import { changeFactors } from './second-factors.service';
 import { FACTOR_RULES } from './factors.rules';
 import type { Clock } from '../common/clock';
 

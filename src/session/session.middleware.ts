@@ -11,8 +11,8 @@ import type { Config } from '../config';
 import { browserCookies } from '../web/cookies';
 import type { UserRecord } from '../users/users.types';
 import type { UserStore } from '../users/users.service';
-import type { PendingStep } from '../sign-in/journey.service';
-import type { PendingLink } from '../upstream/upstream.service';
+import type { PendingStep } from '../sign-in/journey.types';
+import type { PendingLink } from '../upstream/upstream.types';
 import { currentUser, type EndedSession } from './session.service';
 import { MongoSessionStore, retireOnSave, wasStored } from './session.store';
 

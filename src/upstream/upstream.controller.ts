@@ -2,6 +2,7 @@
 // the provider, GET /auth/upstream/<id>/callback comes back; /login/link proves an existing account
 // before linking it; /account/providers/<id>/link and /unlink manage links. What comes after a
 // provider (a second factor, the page asked for) is the sign-in journey's to decide.
+import type { PendingLink } from './upstream.types';
 import type { Request, Response } from 'express';
 import type { ActivityLog } from '../account/activity.service';
 import type { Clock } from '../common/clock';
@@ -89,12 +90,12 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
   }
 
   /** A pending link, while it is fresh. */
-  function pendingLink(req: Request): upstreamService.PendingLink | null {
+  function pendingLink(req: Request): PendingLink | null {
     const pending = req.session?.upstreamLink;
     return pending && clock.now() - pending.at < STATE_LIFETIME_MS && providers.has(pending.provider) ? pending : null;
   }
 
-  async function showLinkPage(req: Request, res: Response, pending: upstreamService.PendingLink, status = 200, problem?: string) {
+  async function showLinkPage(req: Request, res: Response, pending: PendingLink, status = 200, problem?: string) {
     const hasPassword = await usersService.hasDirectWayIn(pending.userId);
     const view = {
       csrfToken: csrf.token(req, res),

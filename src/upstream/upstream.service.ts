@@ -102,19 +102,6 @@ export async function arrive(provider: UpstreamProvider, person: UpstreamPerson,
   return { kind: 'created', userId };
 }
 
-/** A sign-in through a provider waiting for the person to prove the account here that has its email. */
-export interface PendingLink {
-  provider: string;
-  subject: string;
-  email: string;
-  userId: string;
-  /** The provider's methods this server takes (`fed`, and its own when trusted). */
-  amr: string[];
-  returnTo: string;
-  /** When it began (ms). */
-  at: number;
-}
-
 /** Why a link was not made. */
 export type LinkRefusal = 'taken' | 'already-linked';
 
