@@ -5,7 +5,6 @@
 // server nonce when DPOP_NONCES is on, and a `jti` used once across every instance.
 import { Refusal } from '../../common/refusals';
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
-import type { Request } from 'express';
 import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import type { Clock } from '../../common/clock';
 import type { Config } from '../../config';
@@ -39,6 +38,13 @@ function comparable(url: string): string | null {
   return parsed && `${parsed.origin}${parsed.pathname}`;
 }
 
+/** What a proof is checked against: the request's method, its path as received, and its DPoP header (an HTTP request as it is). */
+export interface ProofRequest {
+  method: string;
+  originalUrl: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 export interface DpopProofs {
   /**
    * The request's proof, checked for this request (its method, and its URL under PUBLIC_URL without
@@ -46,7 +52,7 @@ export interface DpopProofs {
    * request has none. `algorithms`: those the client may sign with (all of DPOP_ALGORITHMS unless
    * its profile narrows them). Throws DpopProofError.
    */
-  check(req: Request, accessToken?: string, algorithms?: readonly string[]): Promise<CheckedProof | null>;
+  check(req: ProofRequest, accessToken?: string, algorithms?: readonly string[]): Promise<CheckedProof | null>;
   /** The nonce to hand out now (the DPoP-Nonce header), when nonces are required. */
   nonce(): string | undefined;
 }
