@@ -37,6 +37,7 @@ import {
   PKCE_VALUE,
   PROMPTS,
   PUBLIC_CLIENT_GRANTS,
+  PROTECTED_RESOURCE_PATH,
   PUSHED_REQUEST_URI_PREFIX,
   DPOP_TOKEN_TYPE,
   RESPONSE_MODES,
@@ -472,6 +473,32 @@ export const oauthOpenApi: OpenApiFragment = {
           '403': empty('Bad access token'),
           '404': json(ref('Error'), 'Client <clientId> not found'),
           ...jsonFaults,
+        },
+      },
+    },
+    [PROTECTED_RESOURCE_PATH]: {
+      get: {
+        tags: ['OAuth 2'],
+        operationId: 'protectedResourceMetadata',
+        security: [],
+        parameters: conditional,
+        summary:
+          'RFC 9728 metadata of this server’s own APIs (their resource identifier is the issuer): the authorization server, scopes, ' +
+          'how a token is sent; named by resource_metadata in the APIs’ WWW-Authenticate (seed 001’s /api/user and the catalogue aside)',
+        responses: { '200': json(ref('ProtectedResourceMetadata'), 'Metadata'), ...notModified },
+      },
+    },
+    [`${PROTECTED_RESOURCE_PATH}/{issuerPath}`]: {
+      get: {
+        tags: ['OAuth 2'],
+        operationId: 'protectedResourceMetadataForPath',
+        security: [],
+        parameters: [{ name: 'issuerPath', in: 'path', required: true, schema: str }, ...conditional],
+        summary: 'The same metadata at its path-suffixed address (RFC 9728 §3.1), for an issuer (PUBLIC_URL) with a path',
+        responses: {
+          '200': json(ref('ProtectedResourceMetadata'), 'Metadata'),
+          ...notModified,
+          '404': json(ref('Error'), 'The path is not the issuer’s'),
         },
       },
     },
@@ -944,6 +971,20 @@ export const oauthOpenApi: OpenApiFragment = {
       required: ['sub'],
       properties: Object.fromEntries(PERSON_CLAIMS.map((claim) => [claim, claimSchema(claim)])),
       additionalProperties: false,
+    },
+    ProtectedResourceMetadata: {
+      type: 'object',
+      required: ['resource', 'authorization_servers'],
+      properties: {
+        resource: str,
+        authorization_servers: { type: 'array', items: str },
+        scopes_supported: { type: 'array', items: str },
+        bearer_methods_supported: { type: 'array', items: str },
+        resource_name: str,
+        resource_documentation: str,
+        dpop_signing_alg_values_supported: { type: 'array', items: str },
+        dpop_bound_access_tokens_required: { type: 'boolean' },
+      },
     },
     Metadata: {
       type: 'object',

@@ -56,7 +56,7 @@ export function createOAuthRouter(
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
   router.use(createDeviceRouter(config, sessions, csrf, stores, clock));
-  router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients));
+  router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients, config.publicUrl));
   router.get(
     '/api/user',
     requireOAuthToken({

@@ -36,6 +36,15 @@ export const PUSHED_REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** OpenID Connect Discovery and RFC 8414, one document at both. */
 export const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
 
+/** RFC 9728 §3.1: where a protected resource's metadata is, before the resource identifier's path. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
+/** The metadata URL of the resource `resource` (its path, when it has one, after the well-known part). */
+export function protectedResourceMetadataUrl(resource: string): string {
+  const url = new URL(resource);
+  return `${url.origin}${PROTECTED_RESOURCE_PATH}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
 /** Every grant a client may be allowed; `implicit` is used at the authorization endpoint only. */
 export const GRANT_TYPES = [
   'authorization_code',

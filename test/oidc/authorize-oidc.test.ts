@@ -276,7 +276,7 @@ describe('userinfo', () => {
     expect(bad.body.error).toBe('invalid_token');
     expect(bad.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
     const none = await request(app).get('/oauth/userinfo').expect(401);
-    expect(none.headers['www-authenticate']).toBe('Bearer');
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"$/);
     const { tokens } = await passwordGrant(app, { scope: 'read' });
     const narrow = await request(app).get('/oauth/userinfo').set('Authorization', `Bearer ${tokens.access_token}`).expect(403);
     expect(narrow.body.error).toBe('insufficient_scope');

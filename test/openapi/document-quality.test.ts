@@ -107,6 +107,7 @@ const JUSTIFIED_WARNINGS = [
   // Fixed documents and probes take no input a client could get wrong: there is no 4xx to document.
   ...[
     '/.well-known/oauth-authorization-server',
+    '/.well-known/oauth-protected-resource',
     '/.well-known/openid-configuration',
     '/hello',
     '/healthz',

@@ -26,7 +26,7 @@ function appRoutes(app: Express): string[] {
           for (const method of Object.keys(layer.route.methods)) {
             // `.all()` only answers 405 on the read-only catalogue; it is no operation of its own.
             if (method === '_all') continue;
-            found.push(`${method.toUpperCase()} ${(prefix + path).replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`);
+            found.push(`${method.toUpperCase()} ${(prefix + path).replace(/(.)\/$/, '$1').replace(/[:*](\w+)/g, '{$1}')}`);
           }
         }
       } else if (layer.handle.staticPaths) {

@@ -5,10 +5,10 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
 import type { Config } from '../../config';
-import { DISCOVERY_PATHS, ENDPOINTS } from '../protocol';
+import { DISCOVERY_PATHS, ENDPOINTS, PROTECTED_RESOURCE_PATH } from '../protocol';
 import type { ClientOriginStore } from './clients.store';
 
-const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, ENDPOINTS.jwks]);
+const PUBLIC_DOCUMENTS = new Set([...DISCOVERY_PATHS, PROTECTED_RESOURCE_PATH, ENDPOINTS.jwks]);
 const CLIENT_ENDPOINTS = new Set<string>([
   ENDPOINTS.token,
   ENDPOINTS.userinfo,

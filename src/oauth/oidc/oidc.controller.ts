@@ -1,7 +1,7 @@
 // OpenID Connect: discovery (and the RFC 8414 document, which says the same), the JWK Set, userinfo.
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { noStore } from '../../common/no-store';
-import { staticDocument, withHeaders, type StaticSource } from '../../common/static-document';
+import { sendStatic, staticDocument, withHeaders, type StaticDocument, type StaticSource } from '../../common/static-document';
 import { PUBLIC_DOCUMENT_CORS } from '../clients/browser-cors.middleware';
 import type { Config } from '../../config';
 import {
@@ -72,16 +72,54 @@ export function providerMetadata(issuer: string, requirePushedRequests = false):
 }
 
 /**
- * Discovery and the JWK Set: the same bytes for everyone, made once (the JWK Set again when the keys
- * are re-read), with their CORS header for any origin, served ahead of the app's other routes.
+ * RFC 9728: this server's own APIs as a protected resource (its identifier is the issuer, as RFC 8707
+ * has it for them): who issues their tokens, the scopes they take, how a token may be sent.
  */
-export function createProviderDocuments(config: Config, keys: KeyRing): { metadata: StaticSource; jwks: StaticSource } {
+export function protectedResourceMetadata(issuer: string) {
+  return {
+    resource: issuer,
+    authorization_servers: [issuer],
+    scopes_supported: SCOPES,
+    // RFC 6750 §2.1 and §2.2; never the query string.
+    bearer_methods_supported: ['header', 'body'],
+    resource_name: 'This server’s APIs',
+    resource_documentation: `${issuer}/docs`,
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+    dpop_bound_access_tokens_required: false,
+  };
+}
+
+/**
+ * Discovery, the protected resource's metadata and the JWK Set: the same bytes for everyone, made
+ * once (the JWK Set again when the keys are re-read), with their CORS header for any origin, served
+ * ahead of the app's other routes.
+ */
+export function createProviderDocuments(
+  config: Config,
+  keys: KeyRing,
+): { metadata: StaticSource; resource: StaticSource; jwks: StaticSource } {
   const published = withHeaders(PUBLIC_DOCUMENT_CORS);
   const metadata = published(staticDocument(providerMetadata(config.publicUrl, config.oauth.requirePushedRequests)));
+  const resource = publishedResourceMetadata(config.publicUrl);
   return {
     metadata: () => metadata,
+    resource: () => resource,
     jwks: async () => published(await keys.jwksDocument()),
   };
+}
+
+/** The protected resource's metadata as served, with its CORS header for any origin. */
+export const publishedResourceMetadata = (issuer: string): StaticDocument =>
+  withHeaders(PUBLIC_DOCUMENT_CORS)(staticDocument(protectedResourceMetadata(issuer)));
+
+/**
+ * RFC 9728 §3.1's path-suffixed address, for an issuer with a path: the metadata when the path after
+ * the well-known part is the issuer's, 404 for any other.
+ */
+export function pathSuffixedResourceMetadata(issuer: string): RequestHandler<{ issuerPath: string[] }> {
+  const document = publishedResourceMetadata(issuer);
+  const issuerPath = new URL(issuer).pathname;
+  return (req, res, next) => (`/${req.params.issuerPath.join('/')}` === issuerPath ? sendStatic(req, res, document) : next());
 }
 
 export function createOidcController(idTokens: IdTokens, clients: clientsService.ClientRegistry) {

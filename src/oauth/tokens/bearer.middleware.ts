@@ -21,7 +21,8 @@ import { principal } from '../../common/guards';
 import type { UserRecord } from '../../users/users.types';
 import type { Stores } from '../../stores';
 import type { AccessGrant } from './formats';
-import { senderOf, type SenderConstraint } from './sender-constraints';
+import { senderOf, type ChallengeExtras, type SenderConstraint } from './sender-constraints';
+import { protectedResourceMetadataUrl } from '../protocol';
 import type { TokenStrategies } from './strategies';
 import * as tokensService from './tokens.service';
 
@@ -34,7 +35,11 @@ export interface OAuthPrincipal {
 export interface BearerGuardOptions {
   /** The scope the resource needs. */
   scope: string;
-  /** `api` for GET /api/user; userinfo's challenges carry none. */
+  /**
+   * `api` for GET /api/user, whose challenges are seed 001's word for word (the realm and the error
+   * alone); every other route's name the resource's metadata (RFC 9728 §5.1) and, refusing a scope,
+   * the scope needed (RFC 6750 §3).
+   */
   realm?: string;
   /** Seed 001 names the bad-token error invalid_request; RFC 6750 names it invalid_token. */
   invalidTokenError: 'invalid_request' | 'invalid_token';
@@ -81,15 +86,13 @@ function libraryServer(reading: tokensService.LivenessContext): OAuth2Server {
 export function createBearerGuard(tokens: TokenStrategies, config: Config, dpop: DpopProofs, stores: Pick<Stores, 'users' | 'clients'>) {
   const reading = { issuer: config.publicUrl, formats: tokens.formats, cache: tokens.cache, users: stores.users, clients: stores.clients };
   const server = libraryServer(reading);
+  const resourceMetadata = protectedResourceMetadataUrl(config.publicUrl);
+  const challengeOf = (options: BearerGuardOptions): ChallengeExtras => (options.realm ? { realm: options.realm } : { resourceMetadata });
 
   /** The live grant the request's token stands for; refusals in its sender's words. */
   async function liveOf(sender: SenderConstraint, options: BearerGuardOptions): Promise<tokensService.LiveGrant> {
     const missing = () =>
-      new AppError(
-        401,
-        { error_description: options.missingDescription },
-        { 'WWW-Authenticate': bearerChallenge({ realm: options.realm }) },
-      );
+      new AppError(401, { error_description: options.missingDescription }, { 'WWW-Authenticate': bearerChallenge(challengeOf(options)) });
     if (!sender.sent) throw missing();
     try {
       const token = await server.authenticate(sender.libraryRequest, new LibraryResponse());
@@ -99,31 +102,27 @@ export function createBearerGuard(tokens: TokenStrategies, config: Config, dpop:
       if (err instanceof UnauthorizedRequestError) throw missing();
       // invalid_request (a malformed header, a token in the query) and invalid_token alike.
       const error = sender.invalidTokenError(options.invalidTokenError);
-      throw sender.refusal(401, error, 'The access token is invalid, expired or revoked', options.realm);
+      throw sender.refusal(401, error, 'The access token is invalid, expired or revoked');
     }
   }
 
   return function requireOAuthToken(options: BearerGuardOptions): RequestHandler {
     return async (req: Request, res: Response, next) => {
-      const sender = senderOf(req, res, dpop);
+      const sender = senderOf(req, res, dpop, challengeOf(options));
+      const needed = options.realm ? {} : { scope: options.scope };
       const live = await liveOf(sender, options);
       await sender.confirm(req, live);
       if (!live.grant.scope.includes(options.scope)) {
-        throw sender.refusal(403, 'insufficient_scope', `The token lacks the ${options.scope} scope`, options.realm);
+        throw sender.refusal(403, 'insufficient_scope', `The token lacks the ${options.scope} scope`, needed);
       }
       if (options.clientToken === 'accepted') {
         res.locals.oauthGrant = live.grant;
         return next();
       }
       if (!live.person) {
-        if (options.clientToken === 'invalid')
-          throw sender.refusal(
-            401,
-            sender.invalidTokenError(options.invalidTokenError),
-            'The access token is invalid, expired or revoked',
-            options.realm,
-          );
-        throw sender.refusal(403, 'insufficient_scope', 'This token acts for a client application, not a user', options.realm);
+        const invalid = sender.invalidTokenError(options.invalidTokenError);
+        if (options.clientToken === 'invalid') throw sender.refusal(401, invalid, 'The access token is invalid, expired or revoked');
+        throw sender.refusal(403, 'insufficient_scope', 'This token acts for a client application, not a user');
       }
       res.locals.oauth = { token: live.grant, person: live.person } satisfies OAuthPrincipal;
       next();

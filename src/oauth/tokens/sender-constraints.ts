@@ -12,6 +12,13 @@ import { DpopProofError, type DpopProofs } from '../dpop/dpop.service';
 import { DPOP_ALGORITHMS } from '../protocol';
 import type { LiveGrant } from './tokens.service';
 
+/** What a refusal's challenge says besides its error: seed 001's realm, the scope needed (RFC 6750 §3), the resource's metadata (RFC 9728 §5.1). */
+export interface ChallengeExtras {
+  realm?: string;
+  scope?: string;
+  resourceMetadata?: string;
+}
+
 export interface SenderConstraint {
   /** Whether the request sent a token this way at all (none gets the bare challenge, RFC 6750 §3.1). */
   sent: boolean;
@@ -19,19 +26,19 @@ export interface SenderConstraint {
   libraryRequest: LibraryRequest;
   /** The bad-token error: Bearer's is the route's (seed 001 names it invalid_request), DPoP's invalid_token. */
   invalidTokenError(routeError: string): string;
-  /** A refusal in this scheme's words, with its challenge. */
-  refusal(status: 401 | 403, error: string, description: string, realm?: string): AppError;
+  /** A refusal in this scheme's words, with its challenge (the route's extras, and `more`). */
+  refusal(status: 401 | 403, error: string, description: string, more?: Pick<ChallengeExtras, 'scope'>): AppError;
   /** Throws the refusal unless the request may use this live token. */
   confirm(req: Request, live: LiveGrant): Promise<void>;
 }
 
 /** A bound token sent as Bearer (RFC 9449 §7.2) is refused with DPoP's challenge. */
-const boundSentAsBearer = () => {
+const boundSentAsBearer = ({ resourceMetadata }: ChallengeExtras) => {
   const description = 'This access token is bound to a DPoP key: send it with the DPoP scheme and a proof';
   return new AppError(
     401,
     { error: 'invalid_token', error_description: description },
-    { 'WWW-Authenticate': dpopChallenge({ error: 'invalid_token', description, algs: DPOP_ALGORITHMS }) },
+    { 'WWW-Authenticate': dpopChallenge({ error: 'invalid_token', description, resourceMetadata, algs: DPOP_ALGORITHMS }) },
   );
 };
 
@@ -50,33 +57,37 @@ function asBearer(req: Request, token: string | null): LibraryRequest {
   });
 }
 
-function bearer(req: Request): SenderConstraint {
+function bearer(req: Request, challenge: ChallengeExtras): SenderConstraint {
   const body = req.body as Record<string, unknown> | undefined;
   const token = bearerToken(req.headers.authorization);
   return {
     sent: token !== null || req.query.access_token !== undefined || body?.access_token !== undefined,
     libraryRequest: asBearer(req, token),
     invalidTokenError: (routeError) => routeError,
-    refusal: (status, error, description, realm) =>
+    refusal: (status, error, description, more = {}) =>
       new AppError(
         status,
         { error, error_description: description },
-        { 'WWW-Authenticate': bearerChallenge({ realm, error, ...(realm ? {} : { description }) }) },
+        // Seed 001's route (a realm) words its challenge as the seed does: the error alone.
+        { 'WWW-Authenticate': bearerChallenge({ ...challenge, ...more, error, ...(challenge.realm ? {} : { description }) }) },
       ),
     async confirm(_req, live) {
-      if (live.grant.jkt) throw boundSentAsBearer();
+      if (live.grant.jkt) throw boundSentAsBearer(challenge);
     },
   };
 }
 
-function dpopBound(req: Request, res: Response, token: string, dpop: DpopProofs): SenderConstraint {
+function dpopBound(req: Request, res: Response, token: string, dpop: DpopProofs, challenge: ChallengeExtras): SenderConstraint {
   const nonce = dpop.nonce();
   if (nonce !== undefined) res.set('DPoP-Nonce', nonce);
-  const refusal = (status: 401 | 403, error: string, description: string) =>
+  const refusal = (status: 401 | 403, error: string, description: string, more: Pick<ChallengeExtras, 'scope'> = {}) =>
     new AppError(
       status,
       { error, error_description: description },
-      { 'WWW-Authenticate': dpopChallenge({ error, description, algs: DPOP_ALGORITHMS }), ...(nonce ? { 'DPoP-Nonce': nonce } : {}) },
+      {
+        'WWW-Authenticate': dpopChallenge({ ...challenge, ...more, error, description, algs: DPOP_ALGORITHMS }),
+        ...(nonce ? { 'DPoP-Nonce': nonce } : {}),
+      },
     );
   return {
     sent: true,
@@ -96,8 +107,8 @@ function dpopBound(req: Request, res: Response, token: string, dpop: DpopProofs)
   };
 }
 
-/** The sender constraint a request uses: DPoP when its Authorization scheme says so, Bearer otherwise. */
-export function senderOf(req: Request, res: Response, dpop: DpopProofs): SenderConstraint {
+/** The sender constraint a request uses: DPoP when its Authorization scheme says so, Bearer otherwise; its refusals carry the route's `challenge`. */
+export function senderOf(req: Request, res: Response, dpop: DpopProofs, challenge: ChallengeExtras = {}): SenderConstraint {
   const bound = dpopToken(req.headers.authorization);
-  return bound === null ? bearer(req) : dpopBound(req, res, bound, dpop);
+  return bound === null ? bearer(req, challenge) : dpopBound(req, res, bound, dpop, challenge);
 }
