@@ -1,9 +1,10 @@
 // Rate-limit counts in MongoDB, so every instance behind a load balancer counts together. A sliding
 // window: each counted request is a document that expires one window after it was made, and a key's
-// count is its unexpired hits. Each hit holds one of its key's numbered slots, its id: a unique
-// insert, the one write FerretDB 1.x makes atomic (an $inc through findAndModify is not), takes a
-// slot, so a key never holds more hits than slots, on any number of instances. Expired hits are swept
-// by query, and cleared from a slot when a reservation finds them there.
+// count is its unexpired hits. Each hit holds one of its key's numbered slots (a unique field): a
+// unique insert, the one write FerretDB 1.x makes atomic (an $inc through findAndModify is not), takes
+// a slot, so a key never holds more hits than slots, on any number of instances. Expired hits are
+// swept by query, and cleared from a slot when a reservation finds them there; both delete by a hit's
+// own id, never by its slot, so the hit that holds the slot next is never the one deleted.
 import { mongo, trusted } from 'mongoose';
 import { throttled } from '../db/sweeper';
 import { HitModel, type HitDocument } from './rate-limit.model';
@@ -21,12 +22,12 @@ export function countLive(key: string, now: Date): Promise<number> {
 
 /** The slots of these keys as they are held now, expired holders included, in one query. */
 export function slotsOf(keys: string[]): Promise<HitDocument[]> {
-  return HitModel.find({ key: trusted({ $in: keys }) }, { key: 1, expiresAt: 1 })
+  return HitModel.find({ key: trusted({ $in: keys }) }, { slot: 1, key: 1, expiresAt: 1 })
     .lean<HitDocument[]>()
     .exec();
 }
 
-/** Frees slots whose hits have expired (a slot taken again since is left alone). */
+/** Frees slots whose hits (these ids) have expired; a slot taken again since holds a hit of another id. */
 export async function clearExpired(ids: string[], now: Date): Promise<void> {
   if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }), expiresAt: trusted({ $lte: now }) }).exec();
 }
@@ -34,8 +35,8 @@ export async function clearExpired(ids: string[], now: Date): Promise<void> {
 const DUPLICATE_KEY = 11000;
 
 /**
- * Writes the hits, each into the slot its id names, in one command; the positions of those whose slot
- * was already held (the others are written).
+ * Writes the hits, each into the slot it names, in one command; the positions of those whose slot was
+ * already held (the others are written).
  */
 export async function takeSlots(hits: HitDocument[], now: Date): Promise<Set<number>> {
   if (hits.length === 0) return new Set();

@@ -1,7 +1,7 @@
 // Sliding-window rate limits counted in MongoDB (shared by every instance). A request is checked
 // before anything is written: one refused by a limit writes nothing, and only what a rule counts
 // (every request, or failures only) adds a hit. RATE_LIMITS=off turns them all off.
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../config';
@@ -86,7 +86,16 @@ export interface SingleUse {
   readonly expiresAt: Date;
 }
 
-const singleUseDoc = ({ id, expiresAt }: SingleUse) => ({ _id: `once:${id}`, key: `once:${id}`, expiresAt });
+const singleUseDoc = ({ id, expiresAt }: SingleUse) => ({ _id: `once:${id}`, slot: `once:${id}`, key: `once:${id}`, expiresAt });
+
+/** A hit's id: its slot (`<key>#<n>`, which a later step reads back from it) and a tail no other hit has. */
+const hitId = (slot: string) => `${slot}~${randomBytes(6).toString('base64url')}`;
+
+/** The slot number of a hit of `key` (its id or its slot), or NaN for another key's. */
+function slotNumber(key: string, idOrSlot: string): number {
+  if (!idOrSlot.startsWith(`${key}#`)) return Number.NaN;
+  return Number(idOrSlot.slice(key.length + 1).split('~')[0]);
+}
 
 /** Writes single-use marks with no budget (rate limits off): for each, whether it was fresh. */
 export async function useOnce(marks: readonly SingleUse[], now = new Date()): Promise<boolean[]> {
@@ -115,7 +124,7 @@ function freeSlot(limit: number, held: ReadonlySet<number>): number {
 
 /**
  * Counts a request against its rules atomically, in one round trip when nothing stands in the way:
- * each hit is written into one of its key's `limit` numbered slots (a unique id), so however many
+ * each hit is written into one of its key's `limit` numbered slots (a unique field), so however many
  * requests race, on one instance or many, at most `limit` hold a key at once. A slot found held makes
  * the request look at the key's slots (clearing expired hits) and take a free one; a key with none
  * free, or still contended after a few rounds, takes the request's hits back and throws
@@ -134,7 +143,7 @@ export async function reserve(
 ): Promise<Reservation> {
   const written: string[] = [];
   const release = (also: readonly string[] = []) => rateLimitStore.deleteHits([...written, ...also]);
-  const slotsNamed = (key: string) => new Set(known.filter((id) => id.startsWith(`${key}#`)).map((id) => Number(id.slice(key.length + 1))));
+  const slotsNamed = (key: string) => new Set(known.map((id) => slotNumber(key, id)).filter((slot) => !Number.isNaN(slot)));
   let pending = hits.map((hit) => ({ hit, key: storeKey(hit), held: slotsNamed(storeKey(hit)) }));
   // The marks go with the first round's hits; one this request wrote is taken back if it is refused.
   const marks = once.map(singleUseDoc);
@@ -146,8 +155,8 @@ export async function reserve(
       await rateLimitStore.clearExpired(expired, now);
       for (const entry of pending) {
         const live = slots.filter((slot) => slot.key === entry.key && slot.expiresAt > now);
-        // A hit written before slots (its id not `<key>#<n>`) names no slot: it still counts in ensureAllowed.
-        entry.held = new Set(live.map((slot) => Number(String(slot._id).slice(entry.key.length + 1))));
+        // A hit written before slots had a field (none here) names no slot: it still counts in ensureAllowed.
+        entry.held = new Set(live.filter((hit) => hit.slot).map((hit) => slotNumber(entry.key, hit.slot)));
       }
       const full = pending.filter(({ hit, held }) => held.size >= hit.rule.limit).map(({ hit }) => hit);
       if (full.length > 0 || round >= RESERVE_ROUNDS) {
@@ -155,11 +164,10 @@ export async function reserve(
         throw full.length > 0 ? await refusal(full, now) : new TooManyRequestsError(1);
       }
     }
-    const docs = pending.map(({ hit, key, held }) => ({
-      _id: `${key}#${freeSlot(hit.rule.limit, held)}`,
-      key,
-      expiresAt: new Date(now.getTime() + hit.rule.windowMs),
-    }));
+    const docs = pending.map(({ hit, key, held }) => {
+      const slot = `${key}#${freeSlot(hit.rule.limit, held)}`;
+      return { _id: hitId(slot), slot, key, expiresAt: new Date(now.getTime() + hit.rule.windowMs) };
+    });
     const taken = await rateLimitStore.takeSlots(round === 0 ? [...docs, ...marks] : docs, now);
     if (round === 0) fresh = marks.map((_, i) => !taken.has(docs.length + i));
     docs.forEach((doc, i) => {

@@ -70,6 +70,24 @@ it('refuses once the limit is held, with the wait until the oldest hit expires, 
   await expect(reserve([{ rule, key: 'k' }], later)).rejects.toBeInstanceOf(TooManyRequestsError);
 });
 
+it('clearing an expired hit never deletes the hit that took its slot since (FerretDB deletes by filter as a read, then a delete by id)', async () => {
+  const rule = ruleOf(1);
+  const start = new Date();
+  const later = at(start, rule.windowMs + 1);
+  await reserve([{ rule, key: 'k' }], start);
+  // A sweep's read at `later`: the expired hit's id. Before its delete lands, a request takes the slot.
+  const seenExpired = await hits()
+    .find({ key: `${rule.name}:k`, expiresAt: { $lte: later } })
+    .toArray();
+  expect(seenExpired).toHaveLength(1);
+  const taken = await reserve([{ rule, key: 'k' }], later);
+  await hits().deleteMany({ _id: { $in: seenExpired.map((doc) => doc._id) } });
+  expect(await liveHits(`${rule.name}:k`, later)).toBe(1);
+  await expect(reserve([{ rule, key: 'k' }], later)).rejects.toBeInstanceOf(TooManyRequestsError);
+  await taken.release();
+  expect(await liveHits(`${rule.name}:k`, later)).toBe(0);
+});
+
 it('takes back the hits of the other rules when one rule is full', async () => {
   const full = ruleOf(1);
   const open = ruleOf(10);
