@@ -1,0 +1,39 @@
+// The record lock against the real database: one holder at a time, however many race for it; a lapsed
+// lease taken over; and neither clearing a lapsed lease nor a release deletes the lock another holder
+// took since (FerretDB deletes by filter as a read, then a delete by id).
+import mongoose from 'mongoose';
+import { withRecordLock } from '../../src/db/record-lock';
+import { useTestDatabase } from '../helpers/db';
+
+useTestDatabase();
+const locks = () => mongoose.connection.collection('record_locks');
+
+it('lets one holder in at a time of 20 at once', async () => {
+  let inside = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, () =>
+      withRecordLock('race', async () => {
+        most = Math.max(most, ++inside);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inside--;
+      }),
+    ),
+  );
+  expect(most).toBe(1);
+  expect(await locks().countDocuments({ name: 'race' })).toBe(0);
+});
+
+it("takes over a lapsed lease, and a late clear of that lease leaves the new holder's lock", async () => {
+  await locks().insertOne({ _id: 'dead-holder' as never, name: 'lapsed', expiresAt: new Date(Date.now() - 1000) });
+  // Another instance's clear read the lapsed lock; its delete lands while this holder holds the record.
+  const seen = await locks()
+    .find({ name: 'lapsed', expiresAt: { $lte: new Date() } })
+    .toArray();
+  expect(seen).toHaveLength(1);
+  await withRecordLock('lapsed', async () => {
+    await locks().deleteMany({ _id: { $in: seen.map((lock) => lock._id) } });
+    expect(await locks().countDocuments({ name: 'lapsed' })).toBe(1);
+  });
+  expect(await locks().countDocuments({ name: 'lapsed' })).toBe(0);
+});
