@@ -42,7 +42,9 @@ function layerRules(folder, up, oauthSubFeature = false, ignores = []) {
   ];
 }
 
-const { JOURNEY_ONLY } = journeyLint;
+const { JOURNEY_ONLY, SESSION_ONLY } = journeyLint;
+/** The two files that touch req.session (scripts/journey-lint.cjs). */
+const SESSION_OWNERS = ['src/session/session.middleware.ts', 'src/sign-in/interaction.ts'];
 
 const ENTRY_POINTS = ['src/app.ts', 'src/server.ts', 'src/wiring.ts', 'src/stores.ts', 'src/cli/**/*.ts'];
 
@@ -101,11 +103,20 @@ export default tseslint.config(
   {
     // Importing a module does nothing but define things: what runs is wired at composition time.
     files: ['src/**/*.ts'],
-    ignores: [...ENTRY_POINTS, 'src/**/*.model.ts', 'src/sign-in/**'],
+    ignores: [...ENTRY_POINTS, 'src/**/*.model.ts', 'src/sign-in/**', ...SESSION_OWNERS],
+    rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE, ...JOURNEY_ONLY, ...SESSION_ONLY] },
+  },
+  {
+    files: ['src/sign-in/**/*.ts'],
+    ignores: SESSION_OWNERS,
+    rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE, ...SESSION_ONLY] },
+  },
+  { files: ['src/sign-in/interaction.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE] } },
+  {
+    files: ['src/session/session.middleware.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE, ...JOURNEY_ONLY] },
   },
-  { files: ['src/sign-in/**/*.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE] } },
-  { files: ENTRY_POINTS, rules: { 'no-restricted-syntax': ['error', ...JOURNEY_ONLY] } },
+  { files: ENTRY_POINTS, rules: { 'no-restricted-syntax': ['error', ...JOURNEY_ONLY, ...SESSION_ONLY] } },
   {
     // The bottom layer: the database helpers import nothing of the app but its config.
     files: ['src/db/**/*.ts'],

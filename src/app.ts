@@ -22,7 +22,7 @@ import { providerDocumentRoutes } from './oauth/oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
 import { createOpenApiRouter } from './openapi/openapi.routes';
 import { createCsrf } from './web/csrf';
-import { createSessionMiddleware } from './session/session.middleware';
+import { createSessionMiddleware, sessionCsrf } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
 import { createSocialRouter } from './social/social.routes';
 import { createUpstreamClient } from './upstream/upstream.client';
@@ -44,7 +44,7 @@ import { createActivityLog } from './account/activity.service';
 import { createDevMailRouter } from './mail/dev-mail.routes';
 import { createFactors, createFactorsRouter } from './factors/factors.routes';
 import { createFactorActions } from './factors/factors.service';
-import { createJourney } from './sign-in/journey.service';
+import { createJourney } from './sign-in/interaction';
 import { systemClock, type Clock } from './common/clock';
 import { RESOURCE_SCOPE } from './oauth/protocol';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -112,7 +112,7 @@ export function createApp({
       const accessTokens = createAccessTokens(config.jwtSecret, (userId) => usersService.credentialsStamp(stores.users, userId));
       // One session middleware, mounted only on the browser routes.
       const sessions = createSessionMiddleware(config, stores.users);
-      const csrf = createCsrf(config);
+      const csrf = createCsrf(config, sessionCsrf);
       const activity = createActivityLog(logger);
       const lifecycle = createLifecycle(config, logger, stores.clients);
       const accounts = createAccounts(config, mailer, activity, logger, lifecycle.accessEnded, stores.users);
@@ -121,7 +121,7 @@ export function createApp({
         failed: (userId, address) => activity.record(userId, 'sign-in-failed', { address }),
         guessing: accounts.factorGuessing,
       });
-      // Every way in and every step-up goes through the one journey (sign-in/journey.service.ts).
+      // Every way in and every step-up goes through the one journey (sign-in/interaction.ts).
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });

@@ -9,8 +9,8 @@ import * as grantsService from '../oauth/grants/grants.service';
 import * as factorsService from '../factors/factors.service';
 import { allowOwnScripts } from '../web/scripts';
 import { applicationView } from '../web/applications';
-import { sessionPerson, signedInPerson, type SessionEndedHook } from '../session/session.middleware';
-import type { Journey } from '../sign-in/journey.service';
+import { sessionId, sessionPerson, sessionUserId, signedInPerson, type SessionEndedHook } from '../session/session.middleware';
+import type { Journey } from '../sign-in/journey.types';
 import * as sessionService from '../session/session.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import { ADDRESS_FIELDS, CLAIM_FIELDS } from '../users/sign-up.service';
@@ -63,7 +63,7 @@ export function createAccountController(
     const user = signedInPerson(res);
     const { sessions_page: sessionsPage, activity_page: activityPage } = readQuery(ACCOUNT_QUERY, req);
     const [sessions, applications, events, factors, linked, hasPassword] = await Promise.all([
-      sessionService.listSessions(user._id, req.sessionID, sessionsPage, ACCOUNT_RULES.pageSize),
+      sessionService.listSessions(user._id, sessionId(req), sessionsPage, ACCOUNT_RULES.pageSize),
       grantsService.listConnected(clients, user._id),
       activity.list(user._id, activityPage),
       factorsService.summary(user._id),
@@ -113,7 +113,7 @@ export function createAccountController(
 
   return {
     async showSignUp(req: Request, res: Response): Promise<void> {
-      if (req.session.userId && (await sessionPerson(req))) return void res.redirect(302, '/account');
+      if (sessionUserId(req) && (await sessionPerson(req))) return void res.redirect(302, '/account');
       page(
         res,
         200,
@@ -146,7 +146,7 @@ export function createAccountController(
     async verifyEmail(req: Request, res: Response): Promise<void> {
       const outcome = await accounts.verifyEmail(readQuery(LINK_QUERY, req).token, origin(req));
       if ('dead' in outcome) {
-        const again = req.session.userId
+        const again = sessionUserId(req)
           ? { href: '/account', label: 'Send a new link from your account' }
           : { href: '/login', label: 'Sign in to send a new link' };
         return void page(res, 400, deadLinkPage(outcome.dead, again));
@@ -241,13 +241,13 @@ export function createAccountController(
     },
 
     async endSession(req: Request<{ handle: string }>, res: Response): Promise<void> {
-      await ended((await sessionService.endSession(signedInPerson(res)._id, req.sessionID, req.params.handle)) ?? []);
+      await ended((await sessionService.endSession(signedInPerson(res)._id, sessionId(req), req.params.handle)) ?? []);
       done(res, 'session-ended');
     },
 
     async endOtherSessions(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
-      const endedSessions = await sessionService.endOtherSessions(user._id, req.sessionID);
+      const endedSessions = await sessionService.endOtherSessions(user._id, sessionId(req));
       await ended(endedSessions);
       if (endedSessions.length > 0)
         await activity.record(user._id, 'sessions-ended', { address: displayAddress(req), detail: `${endedSessions.length}` });

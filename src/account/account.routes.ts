@@ -6,7 +6,7 @@ import { limitsFor, perAddress } from '../common/rate-limit';
 import { pageRefusals } from '../web/layout';
 import type { Config } from '../config';
 import { requireSession, type SessionEndedHook } from '../session/session.middleware';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import type { ClientRegistry } from '../oauth/grants/grants.service';
 import type { PasswordVerifier } from '../sign-in/sign-in.service';
 import type { Csrf } from '../web/csrf';

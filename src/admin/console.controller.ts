@@ -15,7 +15,7 @@ import * as factorsService from '../factors/factors.service';
 import { RegistrationError } from '../oauth/clients/registration.service';
 import { CLIENT_AUTH_METHODS, DEFAULT_CLIENT_AUTH_METHOD, GRANT_TYPES, LIMITS, SELF_REGISTRABLE_GRANTS } from '../oauth/protocol';
 import { signedInPerson } from '../session/session.middleware';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { HTML_CONTENT_TYPE } from '../web/html';

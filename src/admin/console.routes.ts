@@ -3,7 +3,7 @@ import { pageRefusals } from '../web/layout';
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config';
 import { requireSession } from '../session/session.middleware';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
 import { noStore } from '../common/no-store';

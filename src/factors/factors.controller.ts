@@ -10,7 +10,8 @@ import { clientAddress, displayAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
 import { signedInPerson } from '../session/session.middleware';
-import { stepUpReason, type Journey, type PendingStep, type SecondFactor, type StepUpAction } from '../sign-in/journey.service';
+import { stepUpReason } from '../sign-in/journey.service';
+import type { Journey, PendingStep, SecondFactor, StepUpAction } from '../sign-in/journey.types';
 import type { FactorVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
@@ -209,9 +210,8 @@ export function createFactorsController(deps: {
 
     /** The recovery codes a step-up's action made, shown this once. */
     showNewCodes(req: Request, res: Response): void {
-      const codes = req.session.newRecoveryCodes;
+      const codes = journey.takeNewRecoveryCodes(req);
       if (!codes) return void res.redirect(302, '/account');
-      delete req.session.newRecoveryCodes;
       noStore(res).type(HTML).send(recoveryCodesPage(codes, 'again'));
     },
 

@@ -20,7 +20,7 @@ import { createFactorsController } from './factors.controller';
 import { createPasskeys, type Passkeys } from './passkeys.service';
 import { createTotp, type Totp } from './totp.service';
 import type { Clock } from '../common/clock';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import type { FactorNotice } from './factors.service';
 import { ASSET_SCRIPTS, FACTOR_RULES } from './factors.rules';
 

@@ -75,21 +75,22 @@ export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; acti
   const tidy = async (userId: string) => {
     if (!(await hasSecondFactor(userId))) await recoveryCodes.removeAll(userId);
   };
-  return async (action, { userId, session, origin }) => {
+  return async (action, { userId, origin }) => {
     switch (action.name) {
       case 'remove-totp':
         if (await changeFactors(userId, () => totp.remove(userId))) await removed(userId, 'authenticator app', origin);
         await tidy(userId);
-        return '/account?done=totp-removed';
+        return { location: '/account?done=totp-removed' };
       case 'remove-passkey':
         if (await changeFactors(userId, () => passkeys.remove(userId, action.id))) await removed(userId, 'passkey', origin);
         await tidy(userId);
-        return '/account?done=passkey-removed';
-      case 'new-recovery-codes':
-        if (!(await hasSecondFactor(userId))) return '/account';
-        session.newRecoveryCodes = await recoveryCodes.regenerate(userId);
+        return { location: '/account?done=passkey-removed' };
+      case 'new-recovery-codes': {
+        if (!(await hasSecondFactor(userId))) return { location: '/account' };
+        const newRecoveryCodes = await recoveryCodes.regenerate(userId);
         await activity.record(userId, 'recovery-codes-made', { ...origin, detail: `recovery codes, ${origin.detail}` });
-        return '/account/recovery-codes/new';
+        return { location: '/account/recovery-codes/new', newRecoveryCodes };
+      }
     }
   };
 }

@@ -12,7 +12,7 @@ import * as grantsService from '../oauth/grants/grants.service';
 import { displayName } from '../users/users.types';
 import * as usersService from '../users/users.service';
 import { homePage, loginPage, type LoginView } from './session.page';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import { sessionPerson, signedInPerson, signOut, type SessionEndedHook } from './session.middleware';
 import * as sessionService from './session.service';
 import { HTML_CONTENT_TYPE } from '../web/html';

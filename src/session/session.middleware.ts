@@ -1,10 +1,12 @@
 // Sessions for the browser routes only (login, logout, home, sign-in providers, authorize and consent,
 // client registration by session). Cookie `sid` (`__Host-sid` over https, web/cookies.ts): httpOnly,
 // SameSite=Lax, Secure over https and in production.
-// Who a session belongs to is changed only by the sign-in journey (sign-in/journey.service.ts),
-// through regenerateSession and saveSession; signing out lives here.
+// This file and the sign-in interaction (sign-in/interaction.ts) are the only readers and writers of
+// `req.session`: everyone else asks through the functions below. Who a session belongs to is changed
+// only by the interaction, through regenerateSession and saveSession; signing out lives here.
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { randomToken } from '../common/crypto';
 import { principal } from '../common/guards';
 import { UnauthorizedError } from '../common/errors';
 import type { Config } from '../config';
@@ -29,12 +31,14 @@ declare module 'express-session' {
     /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
     device?: string;
     address?: string;
-    /** A second factor is owed, for signing in or a step-up (sign-in/journey.service.ts). */
+    /** A second factor is owed, for signing in or a step-up (sign-in/interaction.ts). */
     pending?: PendingStep;
     /** A provider account waiting for its owner to prove the account here with that email (upstream/). */
     upstreamLink?: PendingLink;
     /** New recovery codes made after a step-up, shown once by the next page. */
     newRecoveryCodes?: string[];
+    /** Requests whose consent page is showing, by the id its form carries (the decision acts on these, never on re-sent parameters). */
+    consents?: Record<string, { parameters: OAuthParameters; at: number }>;
   }
 }
 
@@ -78,6 +82,78 @@ export function sessionPerson(req: Request): Promise<UserRecord | null> {
   const users = (req as WithPeople)[PEOPLE];
   if (!users) throw new Error('no session middleware runs before this route');
   return currentUser(users, req.session);
+}
+
+/** The id of the person the session was signed in as (sessionPerson says whether they still may be), or undefined. */
+/** An authorization request's parameters, as the consent page keeps them. */
+type OAuthParameters = Record<string, string>;
+
+export const sessionUserId = (req: Request): string | undefined => req.session?.userId;
+
+/** When and how the session's person signed in: OpenID Connect's auth_time, amr and sid. */
+export function sessionSignIn(req: Request): { authTime?: Date; amr?: string[]; sid?: string } {
+  const { authTime, amr, oidcSid } = req.session ?? {};
+  return { authTime: authTime ? new Date(authTime) : undefined, amr, sid: oidcSid };
+}
+
+/** The session's id: the browser's own list of sessions names it "this browser". */
+export const sessionId = (req: Request): string => req.sessionID;
+
+/** The CSRF token of a signed-in session (web/csrf.ts): the one it holds, made on first use (saved with the session). */
+export const sessionCsrf = {
+  signedIn: (req: Request): boolean => sessionUserId(req) !== undefined,
+  held: (req: Request): string | undefined => req.session?.csrfToken,
+  ensure(req: Request): string {
+    req.session.csrfToken ??= randomToken();
+    return req.session.csrfToken;
+  },
+};
+
+/** How many requests one session keeps for their pages' decisions (tabs), and for how long. */
+export interface KeepLimits {
+  perSession: number;
+  lifetimeMs: number;
+}
+
+/**
+ * Keeps a request for its page's decision (the consent page), stored before the page goes out, the
+ * oldest dropped beyond `perSession`; the id the page's form carries.
+ */
+export async function keepForDecision(req: Request, parameters: OAuthParameters, limits: KeepLimits, now: number): Promise<string> {
+  const live = Object.entries(req.session.consents ?? {})
+    .filter(([, kept]) => now - kept.at < limits.lifetimeMs)
+    .sort(([, a], [, b]) => a.at - b.at)
+    .slice(-(limits.perSession - 1));
+  const id = randomToken(16);
+  req.session.consents = Object.fromEntries([...live, [id, { parameters, at: now }]]);
+  // A quick Approve may reach the server (another instance, even) before express-session's own save.
+  await saveSession(req);
+  return id;
+}
+
+/** The request a decision form names, used up; null when it is not this session's, is used or is too old. */
+export function takeForDecision(req: Request, id: unknown, limits: KeepLimits, now: number): OAuthParameters | null {
+  const consents = req.session.consents ?? {};
+  if (typeof id !== 'string' || !Object.hasOwn(consents, id)) return null;
+  const kept = consents[id];
+  delete consents[id];
+  return now - kept.at < limits.lifetimeMs ? kept.parameters : null;
+}
+
+/** A provider account waiting for its owner to prove the account here (upstream/), however old. */
+export const heldLink = (req: Request): PendingLink | undefined => req.session?.upstreamLink;
+
+/** Keeps a provider account waiting for its owner's password, stored before the link page is sent. */
+export async function holdLink(req: Request, link: PendingLink): Promise<void> {
+  req.session.upstreamLink = link;
+  await saveSession(req);
+}
+
+/** Ends a waiting link; whether there was one. Stored with the session's next save (`saveSession`). */
+export function dropLink(req: Request): boolean {
+  if (!req.session?.upstreamLink) return false;
+  delete req.session.upstreamLink;
+  return true;
 }
 
 /** express-session's callback style as a promise. */

@@ -7,7 +7,7 @@ import { pageFormBody } from '../web/form-body';
 import type { Csrf } from '../web/csrf';
 import { signInProviders } from '../web/sign-in-providers';
 import { createSessionController } from './session.controller';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import type { ClientRegistry } from '../oauth/grants/grants.service';
 import type { SessionEndedHook } from './session.middleware';
 import { requireSession } from './session.middleware';

@@ -1,7 +1,7 @@
-// The sign-in journey's vocabulary (journey.service.ts): what a pending step holds, in the session,
-// and what a step-up's actions are. Types only, so the session and the factors can name them
-// without importing the journey.
-import type { SessionData } from 'express-session';
+// The sign-in journey's vocabulary (interaction.ts): what a pending step holds, in the session, what
+// a step-up's actions are, and what the interaction offers the controllers of every way in. Types
+// only, so the session, the factors and the controllers can name them without importing it.
+import type { Request, Response } from 'express';
 import type { FactorKinds } from '../factors/second-factors.service';
 
 /** How a first step was given (RFC 8176): a password, a federated provider, or a passkey alone. */
@@ -31,8 +31,64 @@ export interface PendingStep {
   held?: readonly string[];
 }
 
-/** Carries out a step-up's action for the person; returns where the browser goes next. */
+/** What a step-up's action did: where the browser goes next, and recovery codes made (shown once there). */
+export interface ActionDone {
+  location: string;
+  newRecoveryCodes?: string[];
+}
+
+/** Carries out a step-up's action for the person. */
 export type StepUpActions = (
   action: StepUpAction,
-  person: { userId: string; session: Partial<SessionData>; origin: { address: string; detail: string } },
-) => Promise<string>;
+  person: { userId: string; origin: { address: string; detail: string } },
+) => Promise<ActionDone>;
+
+/** A first step that was right (a password, a provider, a reset link, a new account). */
+export interface FirstStep {
+  userId: string;
+  method: FirstFactor;
+  remember: boolean;
+  returnTo: string;
+  via: string;
+  /** The account's hint, read with the password: whether it has a second factor, and which. */
+  secondFactor?: boolean;
+  factorKinds?: FactorKinds;
+  /** The methods proven when more than `method` (a provider's trusted amr, a password given to link one). */
+  amr?: string[];
+  /** The password's budget hits, held while a second factor may be owed. */
+  held?: readonly string[];
+}
+
+/** The sign-in interaction, as the controllers of every way in and every step-up use it (interaction.ts). */
+export interface Journey {
+  /** Signed in, or on to the second step when the account has one. Answers the browser. */
+  firstFactor(req: Request, res: Response, step: FirstStep): Promise<void>;
+  /** After a step that returned where to go: on there, or the application answered now. */
+  go(req: Request, res: Response, location: string): Promise<void>;
+  /** A passkey alone (it checked the person itself): signed in; where to go. */
+  passkey(req: Request, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string>;
+  /** The password changed (every session ended): this browser goes on as the same person, as strongly as before. */
+  renewed(req: Request, userId: string): Promise<void>;
+  /** Before a factor is added: null when the session may go on, else where the browser goes first. */
+  confirmBeforeAdding(req: Request, ask: { userId: string; returnTo: string }): Promise<string | null>;
+  /** A factor was just added and proven: the session counts it from now on, under a new id. */
+  factorAdded(req: Request, factor: SecondFactor): Promise<void>;
+  /** A signed-in person asked for more than their session gives: the second step, then the action. Answers the browser. */
+  stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void>;
+  /** The session gave a second factor in the last 10 minutes (what the operator's console asks). */
+  freshlyVerified(req: Request): boolean;
+  /** The step waiting for a second factor in this browser, while it is fresh. */
+  pending(req: Request): PendingStep | null;
+  /** The second factor was given: signed in, or the step-up's action carried out; where the browser goes next. */
+  secondFactor(req: Request, pending: PendingStep, factor: SecondFactor, via: string): Promise<string>;
+  /** A wrong second factor: a failed sign-in in the account's activity. */
+  secondFactorFailed(req: Request, pending: PendingStep): Promise<void>;
+  /** Where a step ends when no sign-in waits any more (expired, used, or never started). */
+  nothingPending(req: Request): string;
+  /** Recovery codes a step-up's action made, taken to be shown this once; null when there are none. */
+  takeNewRecoveryCodes(req: Request): string[] | null;
+  /** The return path a request names, kept local (anything else is /home). */
+  returnTo(value: unknown): string;
+  /** For requests that count against the sign-in budget: the client address. */
+  address(req: Request): string;
+}

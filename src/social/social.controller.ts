@@ -5,7 +5,7 @@ import { Passport } from 'passport';
 import type { Config } from '../config';
 import type { Logger } from '../common/logger';
 import { pageError } from '../web/layout';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
 import * as usersService from '../users/users.service';

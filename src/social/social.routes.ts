@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config';
 import { createSocialController } from './social.controller';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 
 export function createSocialRouter(config: Config, logger: Logger, sessions: RequestHandler, journey: Journey): Router {
   const router = Router();

@@ -12,9 +12,9 @@ import { clientAddress, displayAddress } from '../common/rate-limit';
 import { readForm, readQuery } from '../common/request-fields';
 import { CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
 import type { Config } from '../config';
-import { saveSession } from '../session/session.middleware';
+import { dropLink, heldLink, holdLink, saveSession, sessionUserId, signedInPerson } from '../session/session.middleware';
 import { safeReturnTo } from '../session/session.service';
-import type { Journey } from '../sign-in/journey.service';
+import type { Journey } from '../sign-in/journey.types';
 import type { PersonVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
@@ -91,7 +91,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
 
   /** A pending link, while it is fresh. */
   function pendingLink(req: Request): PendingLink | null {
-    const pending = req.session?.upstreamLink;
+    const pending = heldLink(req);
     return pending && clock.now() - pending.at < STATE_LIFETIME_MS && providers.has(pending.provider) ? pending : null;
   }
 
@@ -130,13 +130,13 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     /** POST /account/providers/:id/link: the signed-in person links a provider, coming back to /account. */
     async startLink(req: Request<{ id: string }>, res: Response): Promise<void> {
       const provider = providerOf(req);
-      await leave(req, res, provider, '/account', req.session.userId);
+      await leave(req, res, provider, '/account', signedInPerson(res)._id);
     },
 
     async callback(req: Request<{ id: string }>, res: Response): Promise<void> {
       const provider = providerOf(req);
       const saved = state.take(req, res, provider.id, clock.now());
-      if (!saved || (saved.linkFor !== undefined && saved.linkFor !== req.session.userId)) {
+      if (!saved || (saved.linkFor !== undefined && saved.linkFor !== sessionUserId(req))) {
         throw pageError(
           400,
           'invalid_state',
@@ -169,7 +169,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
             `Another sign-in with this ${provider.name} account is setting it up. Please sign in again in a moment.`,
           );
         case 'prove':
-          req.session.upstreamLink = {
+          await holdLink(req, {
             provider: provider.id,
             subject: person.subject,
             email: arrival.email,
@@ -177,8 +177,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
             amr,
             returnTo: saved.returnTo,
             at: clock.now(),
-          };
-          await saveSession(req);
+          });
           return void noStore(res).redirect(302, '/login/link');
         default:
       }
@@ -210,7 +209,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
       const person = password === undefined ? null : await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
       if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
       const provider = providers.get(pending.provider)!;
-      delete req.session.upstreamLink;
+      dropLink(req);
       const refusal = await upstreamService.link(provider, pending, pending.userId, new Date(clock.now()));
       if (refusal) throw linkRefused(provider, refusal);
       await activity.record(pending.userId, 'provider-linked', origin(req, provider.name));
@@ -227,16 +226,13 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     /** Cancel on the link page: the pending link ends now rather than in 10 minutes; back to the sign-in page. */
     async cancelLink(req: Request, res: Response): Promise<void> {
       readForm(CANCEL_LINK_FORM, req);
-      if (req.session.upstreamLink) {
-        delete req.session.upstreamLink;
-        await saveSession(req);
-      }
+      if (dropLink(req)) await saveSession(req);
       res.redirect(303, '/login');
     },
 
     async unlink(req: Request<{ id: string }>, res: Response): Promise<void> {
       const provider = providerOf(req);
-      const userId = req.session.userId!;
+      const userId = signedInPerson(res)._id;
       const outcome = await upstreamService.unlink(userId, provider.id);
       if (outcome === 'last-way-in') {
         throw pageError(

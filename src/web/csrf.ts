@@ -26,7 +26,16 @@ export interface Csrf {
   requireWhenSignedIn: RequestHandler;
 }
 
-export function createCsrf(config: Config): Csrf {
+/** What a signed-in session keeps of the token (session/session.middleware.ts; wired in app.ts). */
+export interface SessionTokens {
+  signedIn(req: Request): boolean;
+  /** The token the session holds, if any. */
+  held(req: Request): string | undefined;
+  /** The session's token, made on first use. */
+  ensure(req: Request): string;
+}
+
+export function createCsrf(config: Config, session: SessionTokens): Csrf {
   const cookies = browserCookies(config);
   const COOKIE = cookies.name('csrf');
   const sign = (token: string) => createHmac('sha256', config.sessionSecret).update(`csrf:${token}`).digest('base64url');
@@ -36,10 +45,10 @@ export function createCsrf(config: Config): Csrf {
     return token && signature && sameText(signature, sign(token)) ? token : undefined;
   }
 
-  const signedIn = (req: Request) => typeof req.session?.userId === 'string';
+  const { signedIn } = session;
 
   function require(req: Request, _res: Response, next: () => void): void {
-    const expected = signedIn(req) ? req.session.csrfToken : cookieToken(req);
+    const expected = signedIn(req) ? session.held(req) : cookieToken(req);
     const presented = CSRF_FIELDS._csrf.read(bodyField(req, '_csrf'), '_csrf');
     if (typeof expected !== 'string' || presented === undefined || !sameText(presented, expected)) {
       throw pageError(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
@@ -55,10 +64,7 @@ export function createCsrf(config: Config): Csrf {
     },
 
     token(req, res) {
-      if (signedIn(req)) {
-        req.session.csrfToken ??= randomToken();
-        return req.session.csrfToken;
-      }
+      if (signedIn(req)) return session.ensure(req);
       const existing = cookieToken(req);
       if (existing) return existing;
       const token = randomToken();

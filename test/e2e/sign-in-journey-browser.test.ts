@@ -1,4 +1,4 @@
-// The sign-in journey (sign-in/journey.service.ts) as a person meets it in Chromium: a passkey alone
+// The sign-in journey (sign-in/interaction.ts) as a person meets it in Chromium: a passkey alone
 // inside an application's authorization request goes back to the application; a step-up says why it
 // asks and carries out what asked for it; the activity says "Signed in" once, after the last factor;
 // the app's key survives a reload; a passkey-only person is offered the passkey first, a copied

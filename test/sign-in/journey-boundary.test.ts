@@ -4,7 +4,10 @@
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { JOURNEY_ONLY } = require('../../scripts/journey-lint.cjs') as { JOURNEY_ONLY: { selector: string; message: string }[] };
+const { JOURNEY_ONLY, SESSION_ONLY } = require('../../scripts/journey-lint.cjs') as Record<
+  'JOURNEY_ONLY' | 'SESSION_ONLY',
+  { selector: string; message: string }[]
+>;
 
 /** Each way round the journey, one line of a controller apiece. */
 const BYPASSES = {
@@ -18,13 +21,13 @@ const BYPASSES = {
 };
 
 const linter = new Linter({ configType: 'flat' });
-const findings = (code: string) =>
+const findings = (code: string, rules = JOURNEY_ONLY) =>
   linter.verify(
     code,
     {
       files: ['**/*.ts'],
       languageOptions: { parser: tseslint.parser, sourceType: 'module' },
-      rules: { 'no-restricted-syntax': ['error', ...JOURNEY_ONLY] },
+      rules: { 'no-restricted-syntax': ['error', ...rules] },
     },
     'src/account/handler.ts',
   );
@@ -45,5 +48,28 @@ describe('the sign-in journey’s boundary', () => {
       '}',
     ].join('\n');
     expect(findings(code)).toEqual([]);
+  });
+});
+
+/** Each way of touching the session itself outside its two owners. */
+const SESSION_TOUCHES = {
+  'reads its person': 'const who = req.session.userId;',
+  'writes a field of its own': 'req.session.csrfToken = "t";',
+  'reads it whole': 'const { session } = req;',
+  'reads its id': 'const id = req.sessionID;',
+  'reaches the store': 'req.sessionStore.generate(req);',
+};
+
+describe('the session’s two owners', () => {
+  it.each(Object.entries(SESSION_TOUCHES))('refuses a controller that %s', (_name, line) => {
+    const found = findings(`export async function handler(req: any) {\n  ${line}\n}\n`, SESSION_ONLY);
+    expect(found.map((finding) => finding.message)).toEqual([expect.stringContaining('touch req.session')]);
+  });
+
+  it('leaves other requests’ fields and other objects’ sessions alone', () => {
+    const code = ['export function handler(req: any, stores: any) {', '  return [req.query.session, stores.session, req.ip];', '}'].join(
+      '\n',
+    );
+    expect(findings(code, SESSION_ONLY)).toEqual([]);
   });
 });

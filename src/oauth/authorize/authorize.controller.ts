@@ -4,9 +4,14 @@
 import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
-import { randomToken } from '../../common/crypto';
 import { bodyField } from '../../common/request-body';
-import { saveSession, sessionPerson } from '../../session/session.middleware';
+import {
+  keepForDecision as keepInSession,
+  sessionPerson,
+  sessionSignIn,
+  sessionUserId,
+  takeForDecision as takeFromSession,
+} from '../../session/session.middleware';
 import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from '../../sign-in/journey.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
@@ -40,16 +45,9 @@ export type AuthorizePaths = readonly string[];
 
 /** The signed-in person of a browser session, with the time they signed in. */
 async function signedIn(req: Request): Promise<(SignedIn & { name: string }) | null> {
-  const { session } = req;
   const user = await sessionPerson(req);
   if (!user) return null;
-  return {
-    userId: user._id,
-    name: displayName(user),
-    authTime: session?.authTime ? new Date(session.authTime) : undefined,
-    amr: session?.amr,
-    sid: session?.oidcSid,
-  };
+  return { userId: user._id, name: displayName(user), ...sessionSignIn(req) };
 }
 
 /**
@@ -63,19 +61,12 @@ function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: s
   url.searchParams.delete('prompt');
   if (remaining.length > 0) url.searchParams.set('prompt', remaining.join(' '));
   url.searchParams.delete('max_age');
-  return journeySignIn(url.pathname + url.search, { loginHint, again: Boolean(req.session?.userId) });
+  return journeySignIn(url.pathname + url.search, { loginHint, again: sessionUserId(req) !== undefined });
 }
 
 /** The second step for a signed-in person, then back to this request (by GET, its parameters in the query). */
 const stepUpLocation = (req: Request, parameters: OAuthParameters): string =>
   journeyStepUp(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`);
-
-declare module 'express-session' {
-  interface SessionData {
-    /** Requests whose consent page is showing, by the id its form carries (the decision acts on these, never on re-sent parameters). */
-    consents?: Record<string, { parameters: OAuthParameters; at: number }>;
-  }
-}
 
 /** Consent pages open at once in one session (tabs), how long one waits for its decision, and the largest request kept. */
 const CONSENT_LIMITS = { perSession: 5, lifetimeMs: 10 * 60_000, requestBytes: 32 * 1024 };
@@ -85,26 +76,11 @@ async function keepForDecision(req: Request, parameters: OAuthParameters): Promi
   if (JSON.stringify(parameters).length > CONSENT_LIMITS.requestBytes) {
     throw pageError(400, 'Invalid authorization request', `The request's parameters are over ${CONSENT_LIMITS.requestBytes / 1024} kB.`);
   }
-  const now = Date.now();
-  const live = Object.entries(req.session.consents ?? {})
-    .filter(([, kept]) => now - kept.at < CONSENT_LIMITS.lifetimeMs)
-    .sort(([, a], [, b]) => a.at - b.at)
-    .slice(-(CONSENT_LIMITS.perSession - 1));
-  const id = randomToken(16);
-  req.session.consents = Object.fromEntries([...live, [id, { parameters, at: now }]]);
-  // A quick Approve may reach the server (another instance, even) before express-session's own save.
-  await saveSession(req);
-  return id;
+  return keepInSession(req, parameters, CONSENT_LIMITS, Date.now());
 }
 
 /** The request a consent form names, used up; null when it is not this session's, is used or is too old. */
-function takeForDecision(req: Request, id: unknown): OAuthParameters | null {
-  const consents = req.session.consents ?? {};
-  if (typeof id !== 'string' || !Object.hasOwn(consents, id)) return null;
-  const kept = consents[id];
-  delete consents[id];
-  return Date.now() - kept.at < CONSENT_LIMITS.lifetimeMs ? kept.parameters : null;
-}
+const takeForDecision = (req: Request, id: unknown): OAuthParameters | null => takeFromSession(req, id, CONSENT_LIMITS, Date.now());
 
 /** The consent page for a reviewed request, its parameters kept for the decision. */
 async function showConsent(req: Request, res: Response, csrf: Csrf, person: { name: string }, { request, parameters }: Consent) {

@@ -8,7 +8,7 @@ import { bodyField } from '../../common/request-body';
 import { readQuery } from '../../common/request-fields';
 import { VERIFICATION_QUERY } from './device.fields';
 import type { Config } from '../../config';
-import { signedInPerson } from '../../session/session.middleware';
+import { sessionSignIn, signedInPerson } from '../../session/session.middleware';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
 import { consentPage } from '../consent.page';
@@ -104,7 +104,7 @@ export function createDeviceController(
       if (
         !authorization ||
         (!approved && decision !== 'deny') ||
-        !(await deviceService.decide(authorization, approved, user._id, { authTime: authTimeOf(req), amr: req.session?.amr }))
+        !(await deviceService.decide(authorization, approved, user._id, sessionSignIn(req)))
       ) {
         noStore(res)
           .status(400)
@@ -117,5 +117,3 @@ export function createDeviceController(
     },
   };
 }
-
-const authTimeOf = (req: Request) => (req.session?.authTime ? new Date(req.session.authTime) : undefined);
