@@ -1,0 +1,246 @@
+// Every completed sign-in and every step-up gives the browser a new session id, whatever its session
+// held before (issue 51): one case per way in. The browser first holds a session that is stored (an
+// attacker's signed-in session planted in it, a pending second step, a weaker session of its own);
+// the test keeps a copy of that cookie, finishes the way in, and finds the copy signed out and the
+// new cookie signed in as the person. The link page has its own cases in
+// test/security/new-session-id.test.ts.
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import request from 'supertest';
+import { PasskeyModel } from '../../src/factors/passkeys.model';
+import type { Express } from 'express';
+import { testApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { createUser } from '../helpers/factories';
+import { enrolTotp, giveCode, passwordStep, totpCode, type Agent } from '../helpers/factors';
+import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { startFakeOpenIdProvider, type FakeOpenIdProvider } from '../helpers/fake-openid-provider';
+import { csrfFrom } from '../helpers/oauth';
+import { pathOf, postForm } from '../helpers/account-pages';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
+import { movableClock } from '../helpers/clock';
+
+useTestDatabase();
+
+const UPSTREAM = { clientId: 'way-in-app', clientSecret: 'way-in-secret-value-1234' };
+let github: FakeUpstream;
+let provider: FakeOpenIdProvider;
+let sink: SmtpSink;
+let app: Express;
+let next = 0;
+const clock = movableClock();
+let githubAccount = { id: 1, login: 'octo', name: 'Octo', email: 'octo@example.com', avatar_url: 'https://avatars.example.com/1' };
+
+beforeAll(async () => {
+  github = await startFakeUpstream((req, res) => {
+    if (req.url.pathname === '/login/oauth/access_token') return json(res, 200, { access_token: 'gh-token', token_type: 'bearer' });
+    if (req.headers.authorization !== 'Bearer gh-token') return json(res, 401, { message: 'Bad credentials' });
+    if (req.url.pathname === '/user') return json(res, 200, githubAccount);
+    if (req.url.pathname === '/user/emails') return json(res, 200, []);
+    json(res, 404, {});
+  });
+  provider = await startFakeOpenIdProvider(UPSTREAM);
+  sink = await startSmtpSink();
+  app = testApp(
+    {
+      GITHUB_CLIENT_ID: 'gh-client-id',
+      GITHUB_CLIENT_SECRET: 'gh-client-secret-value',
+      GITHUB_CALLBACK_URL: 'http://127.0.0.1:3000/auth/github',
+      GITHUB_AUTHORIZATION_URL: `${github.url}/login/oauth/authorize`,
+      GITHUB_TOKEN_URL: `${github.url}/login/oauth/access_token`,
+      GITHUB_USER_PROFILE_URL: `${github.url}/user`,
+      GITHUB_USER_EMAILS_URL: `${github.url}/user/emails`,
+      UPSTREAM_PROVIDERS: JSON.stringify([
+        { id: 'acme', name: 'Acme ID', issuer: provider.issuer, client_id: UPSTREAM.clientId, client_secret: UPSTREAM.clientSecret },
+      ]),
+      UPSTREAM_TIMEOUT_MS: '10000',
+      SMTP_URL: sink.url,
+      PUBLIC_URL: 'http://accounts.example.test',
+    },
+    { clock },
+  );
+});
+afterAll(async () => {
+  await github.close();
+  await provider.close();
+  await sink.close();
+});
+
+/** The session cookie's value a response set, if it set one. */
+function sidOf(res: { headers: Record<string, unknown> }): string | undefined {
+  const cookies = ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
+  return cookies.map((cookie) => /^sid=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
+}
+
+/** Who a browser holding only this session cookie is, by the account page: an email, or null (signed out). */
+async function personWith(sid: string): Promise<string | null> {
+  const res = await request(app).get('/account').set('Cookie', `sid=${sid}`);
+  if (res.status !== 200) return null;
+  return /name="email"[^>]*value="([^"]+)"/.exec(res.text)?.[1] ?? /([\w.+-]+@[\w.-]+)/.exec(res.text)?.[1] ?? 'someone';
+}
+
+/** A browser holding an attacker's signed-in session (planted in it); the planted cookie. */
+async function plantedBrowser(): Promise<{ agent: Agent; planted: string }> {
+  const attacker = await createUser();
+  const { agent, res } = await passwordStep(app, attacker);
+  expect(res.status).toBe(303);
+  const planted = sidOf(res)!;
+  expect(await personWith(planted)).not.toBeNull();
+  return { agent, planted };
+}
+
+/** Checks the way in's last answer: a new cookie, signed in as `email`; the old copy signed out. */
+async function expectRenewed(last: { status: number; headers: Record<string, unknown> }, old: string, email: string) {
+  expect([200, 302, 303]).toContain(last.status);
+  const fresh = sidOf(last);
+  expect(fresh).toBeDefined();
+  expect(fresh).not.toBe(old);
+  expect(await personWith(fresh!)).toBe(email);
+  expect(await personWith(old)).toBeNull();
+}
+
+const b64url = (bytes: Buffer) => bytes.toString('base64url');
+
+/** A passkey of the person's, registered as the account page stores one: its COSE key (ES256) and the private half. */
+async function passkeyOf(userId: string): Promise<{ id: string; key: KeyObject }> {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  // CBOR map {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
+  const cose = Buffer.concat([
+    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
+    Buffer.from(jwk.x!, 'base64url'),
+    Buffer.from([0x22, 0x58, 0x20]),
+    Buffer.from(jwk.y!, 'base64url'),
+  ]);
+  next += 1;
+  const id = b64url(Buffer.from(`way-in-passkey-${next}`));
+  await PasskeyModel.create({
+    _id: id,
+    userId,
+    publicKey: b64url(cose),
+    counter: 0,
+    deviceType: 'singleDevice',
+    name: 'Key',
+    createdAt: new Date(),
+  });
+  return { id, key: privateKey };
+}
+
+/** What the browser's authenticator answers to a sign-in challenge: user present and verified, signed. */
+function assertion(passkey: { id: string; key: KeyObject }, challenge: string) {
+  const base = new URL('http://accounts.example.test');
+  const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: base.origin, crossOrigin: false }));
+  const authenticatorData = Buffer.concat([createHash('sha256').update(base.hostname).digest(), Buffer.from([0x05, 0, 0, 0, 1])]);
+  const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]), passkey.key);
+  return {
+    id: passkey.id,
+    rawId: passkey.id,
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: { clientDataJSON: b64url(clientData), authenticatorData: b64url(authenticatorData), signature: b64url(signature) },
+  };
+}
+
+describe('a new session id at every way in', () => {
+  it('a passkey alone (over a planted session)', async () => {
+    const victim = await createUser();
+    const passkey = await passkeyOf(victim.id);
+    const { agent, planted } = await plantedBrowser();
+    const page = await agent.get('/login?prompt=login').expect(200);
+    const _csrf = csrfFrom(page.text);
+    const options = await agent.post('/login/passkey/options').send({ _csrf }).expect(200);
+    const res = await agent
+      .post('/login/passkey')
+      .send({ _csrf, response: assertion(passkey, options.body.challenge), return_to: '/account' })
+      .expect(200);
+    expect(res.body).toEqual({ redirect: '/account' });
+    await expectRenewed(res, planted, victim.email);
+  });
+
+  it('a password (over a planted session)', async () => {
+    const { agent, planted } = await plantedBrowser();
+    const victim = await createUser();
+    const page = await agent.get('/login?prompt=login').expect(200);
+    const res = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text), email: victim.email, password: victim.password });
+    await expectRenewed(res, planted, victim.email);
+  });
+
+  it('GitHub (over a planted session)', async () => {
+    const { agent, planted } = await plantedBrowser();
+    next += 1;
+    githubAccount = { ...githubAccount, id: 5000 + next, login: `octo${next}`, email: `octo-way-${next}@example.com` };
+    const start = await agent.get('/auth/github').expect(302);
+    const state = new URL(start.headers.location).searchParams.get('state')!;
+    const res = await agent.get('/auth/github').query({ code: 'good-code', state });
+    await expectRenewed(res, planted, githubAccount.email);
+  });
+
+  it('an OpenID provider (over a planted session)', async () => {
+    const { agent, planted } = await plantedBrowser();
+    next += 1;
+    const email = `acme-way-${next}@example.com`;
+    provider.account = { sub: `acme-${next}-${Date.now()}`, email, email_verified: true };
+    const start = await agent.get('/auth/upstream/acme').expect(302);
+    const callback = new URL(await provider.authorize(start.headers.location));
+    const res = await agent.get(callback.pathname + callback.search);
+    await expectRenewed(res, planted, email);
+  });
+
+  it('a new account (over a planted session)', async () => {
+    const { agent, planted } = await plantedBrowser();
+    next += 1;
+    const email = `new-way-${next}@example.com`;
+    const page = await agent.get('/signup').expect(302);
+    expect(page.headers.location).toBe('/account');
+    // A signed-in browser is sent on from the form; a form posted anyway carries the session's token.
+    const home = await agent.get('/account').expect(200);
+    const res = await agent
+      .post('/signup')
+      .type('form')
+      .send({ _csrf: csrfFrom(home.text), email, password: 'a-long-new-password-1', firstName: 'New', lastName: 'Person' });
+    await expectRenewed(res, planted, email);
+  });
+
+  it('a reset link (over a planted session)', async () => {
+    const victim = await createUser();
+    expect((await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: victim.email })).status).toBe(200);
+    const [mail] = await sink.mailTo(victim.email, 1);
+    const { agent, planted } = await plantedBrowser();
+    const form = await agent.get(pathOf(mail.link)).expect(200);
+    const res = await agent
+      .post('/reset-password')
+      .type('form')
+      .send({ _csrf: csrfFrom(form.text), token: new URL(mail.link!).searchParams.get('token'), password: 'another-long-password-2' });
+    await expectRenewed(res, planted, victim.email);
+  });
+
+  it('the second step (the pending session copied after the password)', async () => {
+    const person = await createUser();
+    const { agent: first } = await passwordStep(app, person);
+    const { key } = await enrolTotp(first, clock.now());
+    const { agent, res: pending } = await passwordStep(app, person);
+    expect(pending.headers.location).toBe('/login/verify');
+    const old = sidOf(pending)!;
+    const res = await giveCode(agent, totpCode(key, clock.now() + 30_000));
+    await expectRenewed(res, old, person.email);
+  });
+
+  it('a step-up (the signed-in session copied before it)', async () => {
+    const person = await createUser();
+    const { agent: first } = await passwordStep(app, person);
+    const { key } = await enrolTotp(first, clock.now());
+    const { agent, res: pending } = await passwordStep(app, person);
+    const signedIn = await giveCode(agent, totpCode(key, clock.now() + 30_000));
+    const old = sidOf(signedIn)!;
+    expect(await personWith(old)).toBe(person.email);
+    // Past the 10 minutes in which a second factor just given spares the step-up.
+    clock.move(11 * 60_000);
+    const ask = await agent.get('/login/step-up').query({ return_to: '/account' }).expect(302);
+    expect(ask.headers.location).toBe('/login/verify');
+    expect(sidOf(pending)).not.toBe(old);
+    const res = await giveCode(agent, totpCode(key, clock.now()));
+    await expectRenewed(res, old, person.email);
+  });
+});
