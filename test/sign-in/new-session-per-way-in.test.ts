@@ -140,6 +140,16 @@ function assertion(passkey: { id: string; key: KeyObject }, challenge: string) {
   };
 }
 
+/** A person with an authenticator app, their password given in a new browser: at the second step. */
+async function atSecondStep() {
+  const person = await createUser();
+  const { agent: first } = await passwordStep(app, person);
+  const { key } = await enrolTotp(first, clock.now());
+  const { agent, res: pending } = await passwordStep(app, person);
+  expect(pending.headers.location).toBe('/login/verify');
+  return { person, key, agent, pending };
+}
+
 describe('a new session id at every way in', () => {
   it('a passkey alone (over a planted session)', async () => {
     const victim = await createUser();
@@ -217,21 +227,14 @@ describe('a new session id at every way in', () => {
   });
 
   it('the second step (the pending session copied after the password)', async () => {
-    const person = await createUser();
-    const { agent: first } = await passwordStep(app, person);
-    const { key } = await enrolTotp(first, clock.now());
-    const { agent, res: pending } = await passwordStep(app, person);
-    expect(pending.headers.location).toBe('/login/verify');
+    const { person, key, agent, pending } = await atSecondStep();
     const old = sidOf(pending)!;
     const res = await giveCode(agent, totpCode(key, clock.now() + 30_000));
     await expectRenewed(res, old, person.email);
   });
 
   it('a step-up (the signed-in session copied before it)', async () => {
-    const person = await createUser();
-    const { agent: first } = await passwordStep(app, person);
-    const { key } = await enrolTotp(first, clock.now());
-    const { agent, res: pending } = await passwordStep(app, person);
+    const { person, key, agent, pending } = await atSecondStep();
     const signedIn = await giveCode(agent, totpCode(key, clock.now() + 30_000));
     const old = sidOf(signedIn)!;
     expect(await personWith(old)).toBe(person.email);
