@@ -24,6 +24,7 @@ import { REMEMBER_ME_MS, saveSession, regenerateSession, type SessionEndedHook }
 import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '../session/session.service';
 
 import { signInLocation } from './journey.service';
+import { nextPrompt } from './prompt-policy.service';
 import type { FirstStep, Journey, PendingStep, SecondFactor, StepUpAction, StepUpActions } from './journey.types';
 
 export interface JourneyDeps {
@@ -103,6 +104,22 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
     const done = await actions(action, { userId, origin: device(req) });
     if (done.newRecoveryCodes) req.session.newRecoveryCodes = done.newRecoveryCodes;
     return done.location;
+  }
+
+  /**
+   * The policy's answer for a step-up action (nextPrompt): the factors the person can give when one is
+   * owed, else null; the factors are read only when the session's own second factor is not fresh.
+   */
+  async function stepUpOwed(session: Partial<SessionData>, userId: string): Promise<factorsService.FactorKinds | null> {
+    const multiFactor = factorsService.isMultiFactor(session.amr);
+    const facts = { userId, authTime: session.authTime, multiFactor, verifiedAt: multiFactor ? session.authTime : undefined };
+    const ask = { prompt: [], consent: false, action: true };
+    const rules = { freshMs: FACTOR_RULES.freshSignInMs };
+    let prompt = nextPrompt(ask, facts, {}, clock.now(), rules);
+    if (prompt.name !== 'need') return null;
+    const kinds = await factorsService.secondFactors(userId);
+    prompt = nextPrompt(ask, facts, { hasSecondFactor: kinds !== null }, clock.now(), rules);
+    return prompt.name === 'step-up' ? kinds : null;
   }
 
   const freshlyVerified = (session: Partial<SessionData>): boolean =>
@@ -195,8 +212,8 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
      * back to `returnTo`). Without a second factor to give there is nothing to ask: straight on.
      */
     async stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void> {
-      // A second factor given in the last 10 minutes, or none to give: nothing to ask.
-      const factors = freshlyVerified(req.session) ? null : await factorsService.secondFactors(ask.userId);
+      // A second factor given in the last 10 minutes, or none to give: nothing to ask (the policy says).
+      const factors = await stepUpOwed(req.session, ask.userId);
       if (!factors) {
         const location = ask.action ? await carryOut(req, ask.action, ask.userId) : ask.returnTo;
         await saveSession(req);

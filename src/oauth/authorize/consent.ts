@@ -1,9 +1,12 @@
 // What a signed-in person (or nobody) gets instead of or before the consent page, and what their
-// decision on it does. `prompt=login` or an expired `max_age` sends the person to sign in again; a
-// client asking for the multi-factor class gets a step-up (or, made essential, access_denied for a
-// person with no second factor); consent given before for these scopes answers at once (unless
-// `prompt=consent`); `prompt=none` never shows a page. An approval passes the same way again.
+// decision on it does, as the sign-in policy says (nextPrompt): `prompt=login` or an expired `max_age`
+// sends the person to sign in again; a client asking for the multi-factor class gets a step-up (or,
+// made essential, access_denied for a person with no second factor); consent given before for these
+// scopes answers at once (unless `prompt=consent`); `prompt=none` never shows a page. An approval
+// passes the same way again.
 import * as factorsService from '../../factors/factors.service';
+import { FACTOR_RULES } from '../../factors/factors.service';
+import { nextPrompt, type Facts, type InteractionAsk } from '../../sign-in/prompt-policy.service';
 import * as grantsService from '../grants/grants.service';
 import * as claimsService from '../oidc/claims.service';
 import { acrOf, MULTI_FACTOR_ACR } from '../protocol';
@@ -24,43 +27,63 @@ function multiFactorWanted(request: AuthorizationRequest): 'essential' | 'volunt
   return request.acrValues?.includes(MULTI_FACTOR_ACR) ? 'voluntary' : null;
 }
 
-/** A person signed in with one factor whose client asks for two: a step-up, or an error at the client. */
-async function secondFactorOwed(
-  request: AuthorizationRequest,
-  person: SignedIn,
-  deps: AuthorizeDeps,
-): Promise<Redirect | 'step-up' | null> {
-  const wanted = multiFactorWanted(request);
-  if (!wanted || acrOf(person.amr) === MULTI_FACTOR_ACR) return null;
-  const back = (error: string, description: string) =>
-    answer(request, { error, error_description: description, state: request.state }, deps.answering);
-  if (request.prompt.includes('none')) return back('interaction_required', 'prompt=none: the person would have to give a second factor');
-  if (await factorsService.hasSecondFactor(person.userId)) return 'step-up';
-  if (wanted === 'essential')
-    return back('access_denied', 'acr 2 was essential and the person has no second factor (they can add one on their account page)');
-  return null;
-}
+/** What the client is told when `prompt=none` (or an essential acr) leaves nothing to show. */
+const SILENT_ERRORS = {
+  login_required: 'prompt=none: login_required',
+  consent_required: 'prompt=none: consent_required',
+  interaction_required: 'prompt=none: the person would have to give a second factor',
+  access_denied: 'acr 2 was essential and the person has no second factor (they can add one on their account page)',
+} as const;
 
+/**
+ * The interaction's policy (sign-in/prompt-policy.service.ts) for an authorization request: the code
+ * (or tokens) when nothing more is owed, the client told when nothing may be shown, else the page
+ * the person goes to. A second factor or a consent is read only when the answer depends on it.
+ */
 export async function beforeConsent(
   request: AuthorizationRequest,
   person: SignedIn | null,
   deps: AuthorizeDeps,
 ): Promise<Redirect | 'sign-in' | 'step-up' | 'consent'> {
-  const age = person?.authTime ? (deps.clock.now() - person.authTime.getTime()) / 1000 : Infinity;
-  const mustSignIn = !person || request.prompt.includes('login') || (request.maxAge !== undefined && age > request.maxAge);
-  if (!mustSignIn) {
-    const owed = await secondFactorOwed(request, person, deps);
-    if (owed) return owed;
-    const scope = [...request.scope, ...claimsService.scopesForClaims(request.scope, request.claims)];
-    const remembered =
-      !request.prompt.includes('consent') && (await grantsService.covers(deps.stores.consents, person.userId, request.client._id, scope));
-    if (remembered) return issueFor(request, person, deps);
+  const ask: InteractionAsk = { prompt: request.prompt, maxAge: request.maxAge, multiFactor: multiFactorWanted(request), consent: true };
+  const session = person && {
+    userId: person.userId,
+    authTime: person.authTime?.getTime(),
+    multiFactor: acrOf(person.amr) === MULTI_FACTOR_ACR,
+  };
+  const facts: Facts = {};
+  const reads = {
+    hasSecondFactor: () => factorsService.hasSecondFactor(person!.userId),
+    consentRemembered: () => {
+      const scope = [...request.scope, ...claimsService.scopesForClaims(request.scope, request.claims)];
+      return grantsService.covers(deps.stores.consents, person!.userId, request.client._id, scope);
+    },
+  };
+  // Each read answers one fact for good: at most two rounds ask for one.
+  for (let round = 0; round <= Object.keys(reads).length; round++) {
+    const prompt = nextPrompt(ask, session, facts, deps.clock.now(), { freshMs: FACTOR_RULES.freshSignInMs });
+    switch (prompt.name) {
+      case 'need':
+        facts[prompt.fact] = await reads[prompt.fact]();
+        continue;
+      case 'done':
+        return issueFor(request, person!, deps);
+      case 'error':
+        return answer(
+          request,
+          { error: prompt.error, error_description: SILENT_ERRORS[prompt.error], state: request.state },
+          deps.answering,
+        );
+      case 'step-up':
+        return 'step-up';
+      case 'consent':
+        return 'consent';
+      default:
+        // login; nothing is owed here from an earlier step (those prompts belong to /login's pages).
+        return 'sign-in';
+    }
   }
-  if (request.prompt.includes('none')) {
-    const error = mustSignIn ? 'login_required' : 'consent_required';
-    return answer(request, { error, error_description: `prompt=none: ${error}`, state: request.state }, deps.answering);
-  }
-  return mustSignIn ? 'sign-in' : 'consent';
+  throw new Error('the sign-in policy asked for a fact it was given');
 }
 
 /**
