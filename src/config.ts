@@ -65,6 +65,17 @@ export interface Config {
   };
   /** `open`: seed 000's credential-free /users; `jwt`: own record only, people with the admin role for everyone's. */
   readonly usersApiAuth: 'open' | 'jwt';
+  /**
+   * Dynamic registration (POST /oauth/register): `token` needs an access token from POST /auth;
+   * `open` also lets anyone register a public client (MCP clients do); `closed`: operators only.
+   */
+  readonly registration: {
+    readonly mode: (typeof REGISTRATION_MODES)[number];
+    /** Clients registered without a token that were never used, at most this many at once. */
+    readonly openCap: number;
+    /** A client registered without a token that gets no token in this many hours is deleted. */
+    readonly unusedHours: number;
+  };
   /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
   readonly corsOrigins: readonly string[];
   /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets. */
@@ -174,6 +185,9 @@ function port(env: Env, name: string, fallback: number): number {
   }
   return value;
 }
+
+/** How dynamic registration is opened (Config `registration`). */
+export const REGISTRATION_MODES = ['open', 'token', 'closed'] as const;
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name)?.toLowerCase() ?? fallback;
@@ -347,6 +361,11 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       pushedRequestsPerClient: positiveInteger(env, 'RATE_LIMIT_PAR_PER_CLIENT', 1000, MAX_LIMIT),
     }),
     usersApiAuth: oneOf(env, 'USERS_API_AUTH', ['open', 'jwt'], 'open'),
+    registration: Object.freeze({
+      mode: oneOf(env, 'REGISTRATION', REGISTRATION_MODES, 'token'),
+      openCap: positiveInteger(env, 'OPEN_REGISTRATION_CAP', 500, 100_000),
+      unusedHours: positiveInteger(env, 'OPEN_REGISTRATION_UNUSED_HOURS', 24, 24 * 30),
+    }),
     corsOrigins: Object.freeze(origins(env)),
     trustProxy: trustProxy(env),
     credentialCache: onOff(env, 'CREDENTIAL_CACHE'),

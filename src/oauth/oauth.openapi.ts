@@ -52,7 +52,7 @@ import {
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
 import { PAGE_METADATA, SIGNING_METADATA } from './clients/registration.service';
-import { CLIENT_METADATA, JWKS_SCHEMA } from './clients/client-metadata';
+import { APPLICATION_TYPES, CLIENT_METADATA, JWKS_SCHEMA } from './clients/client-metadata';
 import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {
@@ -545,6 +545,8 @@ export const oauthOpenApi: OpenApiFragment = {
         tags: ['OpenID Connect'],
         operationId: 'dynamicRegistration',
         summary: 'RFC 7591 dynamic client registration, authorized by an access token from POST /auth',
+        description:
+          'REGISTRATION=token (the default) as documented here. REGISTRATION=open: a request without an Authorization header registers a public client (token_endpoint_auth_method none), deleted unless it gets a token within OPEN_REGISTRATION_UNUSED_HOURS. REGISTRATION=closed: always 403.',
         security: jwtAuth,
         requestBody: jsonRequest(ref('ClientMetadataRequest')),
         responses: {
@@ -552,7 +554,10 @@ export const oauthOpenApi: OpenApiFragment = {
           '201': json(ref('ClientMetadata'), 'Registered: client_secret (unless public) and registration_access_token are shown only here'),
           '400': json(ref('OAuthError'), 'invalid_redirect_uri, invalid_client_metadata, or invalid_request for a malformed body'),
           '401': json(ref('OAuthError'), 'invalid_token: no or a bad access token (one issued before a password change counts as bad)'),
-          '403': json(ref('OAuthError'), `access_denied: the account already owns ${LIMITS.clientsPerOwner} clients`),
+          '403': json(
+            ref('OAuthError'),
+            `access_denied: the account already owns ${LIMITS.clientsPerOwner} clients, OPEN_REGISTRATION_CAP unused open registrations wait, or registration is closed`,
+          ),
           '429': json(ref('OAuthError'), 'too_many_requests: too many registrations from this address; see Retry-After'),
         },
       },
@@ -905,6 +910,8 @@ export const oauthOpenApi: OpenApiFragment = {
         grant_types: { type: 'array', items: ref('Grant') },
         response_types: { type: 'array', items: str },
         token_endpoint_auth_method: str,
+        application_type: { type: 'string', enum: [...APPLICATION_TYPES] },
+        scope: str,
         ...Object.fromEntries([...PAGE_METADATA, ...SIGNING_METADATA].map((field) => [field, str])),
         jwks: JWKS_SCHEMA,
         jwks_uri: str,

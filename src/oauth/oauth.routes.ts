@@ -53,7 +53,7 @@ export function createOAuthRouter(
   const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, tokens.issue, stores);
   router.use(authorize.router);
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock));
-  router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets));
+  router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets, clock));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
   router.use(createDeviceRouter(config, sessions, csrf, stores, clock));
   router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients, config.publicUrl));

@@ -16,6 +16,7 @@ import {
   REQUEST_OBJECT_ALGORITHMS,
   RESPONSE_TYPE_GRANTS,
   SELF_REGISTRABLE_GRANTS,
+  SCOPE_LIST_PATTERN,
   SIGNING_ALGORITHMS,
   type ClientAuthMethod,
   type GrantType,
@@ -132,8 +133,29 @@ export const JWKS_URI_RULE = 'jwks_uri must be an https URL of a public host';
 export const BACKCHANNEL_RULE = 'backchannel_logout_uri must be an https URL of a public host, without a fragment';
 export const INITIATE_LOGIN_RULE = 'initiate_login_uri must be an https URL without a fragment';
 
+/** OpenID Connect Dynamic Client Registration §2: what kind of application a client is. */
+export const APPLICATION_TYPES = ['web', 'native'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+
+/** The scopes a client may ask for (RFC 7591 §2), as a space-separated list of scope tokens. */
+const REGISTERED_SCOPE_LENGTH = 1024;
+
 /** A registration request's members (POST /oauth/register, the admin API's and the console's registrations). */
 export const CLIENT_METADATA = {
+  application_type: oneOf<ApplicationType>(
+    APPLICATION_TYPES,
+    `application_type must be ${APPLICATION_TYPES.join(' or ')}`,
+    'OIDC Dynamic Client Registration §2 (web when absent): stated, its redirect rules apply to redirect_uris',
+  ),
+  scope: member(
+    { type: 'string', maxLength: REGISTERED_SCOPE_LENGTH, pattern: SCOPE_LIST_PATTERN },
+    (value) => {
+      if (typeof value !== 'string' || value.length > REGISTERED_SCOPE_LENGTH || !new RegExp(SCOPE_LIST_PATTERN).test(value))
+        throw invalid(`scope must be space-separated scope values, at most ${REGISTERED_SCOPE_LENGTH} characters`);
+      return [...new Set(value.split(' '))].join(' ');
+    },
+    'RFC 7591 §2: the scope values the client will ask for, stored and shown as sent',
+  ),
   token_endpoint_auth_method: oneOf<ClientAuthMethod>(
     CLIENT_AUTH_METHODS,
     `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,

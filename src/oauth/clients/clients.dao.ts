@@ -80,3 +80,28 @@ export async function updateClient(clientId: string, fields: Partial<Omit<Client
   if (updated) await clientsChanged.raise();
   return updated;
 }
+
+/** The ids of clients registered without a token whose time to be used has passed. */
+export async function unusedPast(now: Date, limit: number): Promise<string[]> {
+  const clients = await ClientModel.find({ unusedUntil: trusted({ $lte: now }) }, { _id: 1 })
+    .limit(limit)
+    .lean<{ _id: string }[]>()
+    .exec();
+  return clients.map((client) => client._id);
+}
+
+/** The client got its first token: it is kept from now on. */
+export async function markUsed(clientId: string): Promise<void> {
+  await ClientModel.updateOne(
+    { _id: clientId, unusedUntil: trusted({ $exists: true }) },
+    { $unset: { unusedUntil: 1, unusedSlot: 1 } },
+  ).exec();
+  await clientsChanged.raise();
+}
+
+/** Deletes the client only while it is still unused and past its time; whether it went. */
+export async function deleteUnused(clientId: string, now: Date): Promise<boolean> {
+  const { deletedCount } = await ClientModel.deleteOne({ _id: clientId, unusedUntil: trusted({ $lte: now }) }).exec();
+  if (deletedCount === 1) await clientsChanged.raise();
+  return deletedCount === 1;
+}

@@ -9,6 +9,10 @@ import type { ClientAuthMethod, FAPI_PROFILES, GrantType, SigningAlgorithm } fro
  * own names, as registered: what the consent page shows, and how the client signs and is signed for.
  */
 export interface RegisteredMetadata {
+  /** OIDC Dynamic Client Registration §2, when the client stated it (web when absent). */
+  application_type?: 'web' | 'native';
+  /** RFC 7591 §2: the scope values it said it will ask for. */
+  scope?: string;
   logo_uri?: string;
   policy_uri?: string;
   tos_uri?: string;
@@ -70,6 +74,10 @@ export interface ClientDocument {
   ownerId?: string;
   /** The operator let it act as an operator tool: its client_credentials tokens may carry the `admin` scope. */
   operatorAccess?: boolean;
+  /** Registered without a token (REGISTRATION=open) and given no token yet: deleted after this time. */
+  unusedUntil?: Date;
+  /** Its slot of the cap on unused open registrations (a rate-limit hit's id), given back when it is used. */
+  unusedSlot?: string;
   createdAt: Date;
 }
 
@@ -90,11 +98,14 @@ const clientSchema = new Schema<ClientDocument>(
     webOrigins: { type: [String], default: undefined },
     ownerId: { type: String },
     operatorAccess: { type: Boolean },
+    unusedUntil: { type: Date },
+    unusedSlot: { type: String },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'oauth_clients' },
 );
 clientSchema.index({ ownerId: 1, createdAt: 1 });
 clientSchema.index({ webOrigins: 1 });
+clientSchema.index({ unusedUntil: 1 }, { sparse: true });
 
 export const ClientModel = model<ClientDocument>('OAuthClient', clientSchema);

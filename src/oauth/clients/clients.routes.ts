@@ -6,6 +6,7 @@ import { jsonBody } from '../../common/json-body';
 import { limitsFor, perAddress } from '../../common/rate-limit';
 import { seedRefusals } from '../../common/refusals';
 import { validate } from '../../common/validation';
+import type { Clock } from '../../common/clock';
 import type { Config } from '../../config';
 import * as clientsController from './clients.controller';
 import type { ClientKeySets, ClientRemovedHook } from './clients.service';
@@ -20,9 +21,10 @@ export function createClientsRouter(
   sessions: RequestHandler,
   clientRemoved: ClientRemovedHook,
   keySets: ClientKeySets,
+  clock: Clock,
 ): Router {
   const user = clientsController.requireUser(accessTokens);
-  const registration = createRegistrationController(config, accessTokens, clientRemoved, keySets);
+  const registration = createRegistrationController(config, accessTokens, clientRemoved, keySets, clock);
   const registrationLimit = [perAddress('registration:address', config.limits.registrationPerAddress)];
   const router = Router();
   // A body the parser refuses is answered in the RFC's error format too.

@@ -5,7 +5,7 @@ import { basicClientCredentials } from '../../common/authorization';
 import { NotFoundError } from '../../common/errors';
 import { randomToken, sha256 } from '../../common/crypto';
 import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
-import { limitRule, reserve, type LimitRule } from '../../common/rate-limit';
+import { limitRule, releaseHits, reserve, TooManyRequestsError, type LimitRule } from '../../common/rate-limit';
 import type { OAuthParameters } from '../oauth.parameters';
 import {
   CLIENT_ASSERTION_TYPE,
@@ -168,6 +168,13 @@ export class TooManyClientsError extends Refusal {
   }
 }
 
+/** As many clients registered without a token wait for their first token as the open registration's cap allows. */
+export class TooManyUnusedClientsError extends Refusal {
+  constructor(cap: number) {
+    super('cap', `${cap} applications registered without a token are waiting to be used: try again later, or register with a token`);
+  }
+}
+
 /**
  * Stores a new client, within its owner's cap: written first and counted after, so registrations
  * racing on any number of instances never leave more than the cap (one over it is deleted again).
@@ -179,6 +186,53 @@ export async function insertWithinCap(client: ClientDocument): Promise<void> {
     throw new TooManyClientsError();
   }
   if (client.webOrigins) await clientOriginsChanged();
+}
+
+/** The cap on clients registered without a token and not yet used: one of `cap` slots each, held until used or deleted. */
+const unusedRule = (cap: number, lifetimeMs: number): LimitRule => ({ name: 'registration:unused', limit: cap, windowMs: lifetimeMs });
+
+/**
+ * Stores a client registered without a token (REGISTRATION=open) in one of the cap's slots, taken
+ * atomically however many registrations race on however many instances (common/rate-limit.ts);
+ * the slot is given back when the client is first used, and lapses when it is deleted unused.
+ */
+export async function insertUnused(client: ClientDocument, cap: number, now: Date): Promise<void> {
+  const lifetimeMs = client.unusedUntil!.getTime() - now.getTime();
+  const slot = await reserve([{ rule: unusedRule(cap, lifetimeMs), key: 'open' }], now).catch((err: unknown) => {
+    if (err instanceof TooManyRequestsError) throw new TooManyUnusedClientsError(cap);
+    throw err;
+  });
+  try {
+    await clientsDao.insertClient({ ...client, unusedSlot: slot.ids[0] });
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
+  if (client.webOrigins) await clientOriginsChanged();
+}
+
+/** Clients swept at most per pass of the open registration's clean-up. */
+const UNUSED_SWEEP_BATCH = 100;
+
+/**
+ * Deletes clients registered without a token that got none in time (REGISTRATION=open), with what
+ * was issued to them (codes); how many went. A client used meanwhile is kept.
+ */
+export async function sweepUnused(now: Date, ended: ClientRemovedHook): Promise<number> {
+  let removed = 0;
+  for (const clientId of await clientsDao.unusedPast(now, UNUSED_SWEEP_BATCH)) {
+    if (!(await clientsDao.deleteUnused(clientId, now))) continue;
+    await Promise.all([ended(clientId), clientOriginsChanged()]);
+    removed += 1;
+  }
+  return removed;
+}
+
+/** A client registered without a token got its first token: kept from now on, its slot of the cap given back. */
+export async function markUsed(client: ClientDocument): Promise<void> {
+  if (client.unusedUntil === undefined) return;
+  await clientsDao.markUsed(client._id);
+  if (client.unusedSlot) await releaseHits([client.unusedSlot]);
 }
 
 /**

@@ -1,12 +1,15 @@
-// RFC 7591 registration (authorized by a seed 000 access token from POST /auth) and RFC 7592 reading
-// and deleting a registration (authorized by its registration access token).
+// RFC 7591 registration (authorized by a seed 000 access token from POST /auth, or with REGISTRATION=open
+// by nobody, for public clients) and RFC 7592 reading and deleting a registration (authorized by its
+// registration access token).
 import type { Request, Response } from 'express';
 import type { AccessTokens } from '../../common/access-tokens';
 import { bearerToken } from '../../common/authorization';
 import { bearerChallenge } from '../../common/bearer-challenge';
 import { AppError } from '../../common/errors';
 import { noStore } from '../../common/no-store';
+import type { Clock } from '../../common/clock';
 import type { Config } from '../../config';
+import { throttled } from '../../db/sweeper';
 import * as clientsService from './clients.service';
 import * as registrationService from './registration.service';
 
@@ -24,7 +27,14 @@ export function createRegistrationController(
   accessTokens: AccessTokens,
   clientRemoved: clientsService.ClientRemovedHook,
   keySets: clientsService.ClientKeySets,
+  clock: Clock,
 ) {
+  const { mode, openCap, unusedHours } = config.registration;
+  // Clients registered without a token that were never used go, swept while registrations come in.
+  const sweep = throttled(60_000, async (now) => {
+    await clientsService.sweepUnused(now, clientRemoved);
+  });
+
   const registrationToken = (req: Request): string => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw invalidToken('Send the registration access token as Authorization: Bearer <token>');
@@ -33,6 +43,20 @@ export function createRegistrationController(
 
   return {
     async register(req: Request, res: Response): Promise<void> {
+      if (mode === 'closed') {
+        throw new AppError(403, { error: 'access_denied', error_description: 'Dynamic registration is closed here: ask the operator' });
+      }
+      const context = clientsService.jwtContext(config, keySets);
+      const now = clock.now();
+      // REGISTRATION=open: a request without credentials registers a public client, kept while it gets used.
+      if (mode === 'open' && req.headers.authorization === undefined) {
+        sweep(new Date(now));
+        const open = { unusedUntil: new Date(now + unusedHours * 3600_000), cap: openCap, now: new Date(now) };
+        noStore(res)
+          .status(201)
+          .json(await registrationService.register(undefined, req.body, context, open));
+        return;
+      }
       const token = bearerToken(req.headers.authorization);
       const claims = token ? await accessTokens.verifyCurrent(token) : null;
       if (!claims) {
@@ -40,7 +64,7 @@ export function createRegistrationController(
       }
       noStore(res)
         .status(201)
-        .json(await registrationService.register(claims.userId, req.body, clientsService.jwtContext(config, keySets)));
+        .json(await registrationService.register(claims.userId, req.body, context));
     },
 
     async read(req: Request<{ clientId: string }>, res: Response): Promise<void> {

@@ -2,6 +2,7 @@
 // metadata is checked here (the RFC's error codes, not the users' validation format); a registration
 // access token, shown once and stored as a hash, manages the registration afterwards.
 import { timingSafeEqual } from 'node:crypto';
+import { releaseHits } from '../../common/rate-limit';
 import { readBody } from '../../common/request-fields';
 import { Refusal } from '../../common/refusals';
 import { isIP } from 'node:net';
@@ -40,7 +41,7 @@ import {
 import { webOriginsOf } from './client-origins.service';
 import * as clientsDao from './clients.dao';
 import type { ClientDocument, RegisteredMetadata } from './clients.model';
-import { insertWithinCap, removeClient, update, type ClientDetails, type ClientRemovedHook } from './clients.service';
+import { insertUnused, insertWithinCap, removeClient, update, type ClientDetails, type ClientRemovedHook } from './clients.service';
 
 /** A registration as RFC 7591 §3.2.1 answers it: the stored metadata (RegisteredMetadata) under its own names, and the rest. */
 export interface ClientMetadata extends RegisteredMetadata {
@@ -134,6 +135,24 @@ function readLogoutMetadata(input: Metadata, allowPrivate: boolean): RegisteredM
   return metadata;
 }
 
+/**
+ * OIDC Dynamic Client Registration §2's redirect rules for a client that states its type: a web client
+ * using the implicit grant registers https addresses only, never on localhost. A native client's
+ * private-use schemes and http loopback addresses are what every client may register; its https
+ * addresses (claimed ones, RFC 8252 §7.2) are kept too. A registration that states no type keeps the
+ * rules every client has (docs/decisions.md, "application_type").
+ */
+function applicationTypeProblem(type: 'web' | 'native', redirectUris: readonly string[], grants: readonly GrantType[]): string | null {
+  if (type !== 'web' || !grants.includes('implicit')) return null;
+  const bad = redirectUris.find((uri) => {
+    const url = new URL(uri);
+    return url.protocol !== 'https:' || url.hostname === 'localhost';
+  });
+  return bad === undefined
+    ? null
+    : `A web client using the implicit grant registers https addresses not on localhost: ${bad.slice(0, 200)}`;
+}
+
 /** The checked metadata of a registration request: each member as CLIENT_METADATA reads it, then how they go together. */
 function readMetadata(body: unknown, allowPrivate: boolean) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
@@ -151,6 +170,12 @@ function readMetadata(body: unknown, allowPrivate: boolean) {
   if (responseTypes.length > 0 && redirectUris.length === 0)
     throw redirectUriError('redirect_uris is required for the code and implicit flows');
   const metadata: RegisteredMetadata = {};
+  if (input.application_type !== undefined) {
+    const problem = applicationTypeProblem(input.application_type, redirectUris, grants);
+    if (problem) throw redirectUriError(problem);
+    metadata.application_type = input.application_type;
+  }
+  if (input.scope !== undefined) metadata.scope = input.scope;
   for (const field of [...PAGE_METADATA, ...SIGNING_METADATA]) {
     const value = input[field];
     if (value !== undefined) Object.assign(metadata, { [field]: value });
@@ -225,9 +250,23 @@ function toMetadata(client: ClientDocument, issuer: string): ClientMetadata {
  * Registers a client for its owner (none for an operator's registration, which no person's cap or
  * deletion touches); the secret and the registration access token are in this answer only.
  */
-export async function register(ownerId: string | undefined, body: unknown, context: JwtContext): Promise<ClientMetadata> {
+/** A registration without a token (REGISTRATION=open): until when it may wait for its first token, and the cap on those waiting. */
+export interface OpenRegistration {
+  unusedUntil: Date;
+  cap: number;
+  now: Date;
+}
+
+export async function register(
+  ownerId: string | undefined,
+  body: unknown,
+  context: JwtContext,
+  open?: OpenRegistration,
+): Promise<ClientMetadata> {
   const issuer = context.issuer;
   const metadata = readMetadata(body, context.allowPrivate);
+  if (open && metadata.authMethod !== 'none')
+    throw invalid('Without an initial access token only public clients register: token_endpoint_auth_method none, with PKCE');
   const clientSecret = metadata.authMethod === 'none' || metadata.authMethod === 'private_key_jwt' ? undefined : randomToken();
   const registrationToken = randomToken();
   const client: ClientDocument = {
@@ -248,9 +287,11 @@ export async function register(ownerId: string | undefined, body: unknown, conte
     ...(metadata.authMethod === 'none' && { webOrigins: webOriginsOf(metadata.redirectUris) }),
     registrationTokenHash: sha256(registrationToken),
     ...(ownerId !== undefined && { ownerId }),
+    ...(open && { unusedUntil: open.unusedUntil }),
     createdAt: new Date(),
   };
-  await insertWithinCap(client);
+  if (open) await insertUnused(client, open.cap, open.now);
+  else await insertWithinCap(client);
   return {
     ...toMetadata(client, issuer),
     ...(clientSecret ? { client_secret: clientSecret, client_secret_expires_at: 0 } : {}),
@@ -306,6 +347,10 @@ export async function read(clientId: string, registrationToken: string, issuer: 
 
 /** Deletes the registration and every token and code issued to the client; false for a wrong token. */
 export async function remove(clientId: string, registrationToken: string, ended: ClientRemovedHook): Promise<boolean> {
-  if (!(await managed(clientId, registrationToken))) return false;
-  return removeClient(clientId, ended);
+  const client = await managed(clientId, registrationToken);
+  if (!client) return false;
+  const removed = await removeClient(clientId, ended);
+  // An open registration deleted unused gives its slot of the cap back.
+  if (removed && client.unusedSlot) await releaseHits([client.unusedSlot]);
+  return removed;
 }

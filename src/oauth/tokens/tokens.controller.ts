@@ -148,6 +148,8 @@ export function createTokensController(
         resources: stores.resources,
         issue: tokens.issue,
       });
+      // A client registered without a token is kept once it got one (REGISTRATION=open).
+      await clientsService.markUsed(client);
       noStore(res).json(definition.respond(issued));
     };
   }
