@@ -119,6 +119,13 @@ function recordOf(
   };
 }
 
+/**
+ * A refresh token: the id of its pair's record (the access token's hash, which tells nothing of the
+ * access token) and a random secret. The record is then read by its `_id`, which every engine answers
+ * without reading the collection (docs/decisions.md, "Refresh tokens name their record").
+ */
+const refreshTokenOf = (recordId: string): string => `${recordId}.${randomToken()}`;
+
 export type TokenIssuer = (decision: GrantDecision, lifetimes: Lifetimes) => Promise<IssuedToken>;
 
 /** Mints the pair, stores it when its format needs a record or a refresh token comes with it, and marks the person's connected application as in use. */
@@ -127,7 +134,7 @@ export function createTokenIssuer(formats: AccessTokenFormats): TokenIssuer {
     const now = new Date();
     const claims = claimsOf(decision, lifetimes);
     const minted = await formats.of(decision.resource?.format).mint(claims, now);
-    const refreshToken = decision.refreshToken ? randomToken() : undefined;
+    const refreshToken = decision.refreshToken ? refreshTokenOf(sha256(minted.token)) : undefined;
     const recorded = minted.recorded || refreshToken !== undefined;
     await Promise.all([
       recorded ? tokensDao.insertToken(recordOf(decision, claims, minted, refreshToken, lifetimes.refreshToken, now)) : undefined,

@@ -36,8 +36,8 @@ function createRotation(graceSeconds: number, clock: Clock) {
     tokensDao.markSpent(`grace:${spent._id}`, spent.familyId, spent.expiresAt);
 
   /** The live token a refresh token stands for: its own, or within the grace period its family's newest. */
-  async function presented(hash: string): Promise<{ token: TokenDocument; rotated: boolean } | null> {
-    const token = await tokensDao.findTokenByRefreshHash(hash);
+  async function presented(refreshToken: string, hash: string): Promise<{ token: TokenDocument; rotated: boolean } | null> {
+    const token = await tokensDao.findTokenByRefresh(refreshToken, hash);
     if (token) return { token, rotated: false };
     const spent = await tokensDao.findSpent(hash);
     if (!spent) return null;
@@ -71,8 +71,9 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
   const { presented, spend } = createRotation(graceSeconds, clock);
   return async (request) => {
     const { client, parameters, lifetimes, idTokens, proof, issue } = request;
-    const hash = sha256(required(parameters, 'refresh_token'));
-    const found = await presented(hash);
+    const refreshToken = required(parameters, 'refresh_token');
+    const hash = sha256(refreshToken);
+    const found = await presented(refreshToken, hash);
     if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const { token, rotated } = found;
     if (!token.refreshTokenExpiresAt || token.refreshTokenExpiresAt <= new Date()) throw invalidGrant(INVALID_REFRESH_TOKEN);

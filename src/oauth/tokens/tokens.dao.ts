@@ -1,5 +1,6 @@
 // The only importer of the token, code and spent-marker models; returns plain objects.
 import { trusted } from 'mongoose';
+import { sameText } from '../../common/cookies';
 import { changeSignal } from '../../db/change-signals';
 import { isDuplicateKeyError } from '../../db/duplicate-key';
 import { insertBatches } from '../../db/insert-batches';
@@ -35,8 +36,16 @@ export function findTokenByAccessHash(hash: string): Promise<TokenDocument | nul
   return TokenModel.findById(hash).lean<TokenDocument>().exec();
 }
 
-export function findTokenByRefreshHash(hash: string): Promise<TokenDocument | null> {
-  return TokenModel.findOne({ refreshTokenHash: hash }).lean<TokenDocument>().exec();
+/**
+ * The record a refresh token belongs to: by the record id the token carries (issuing.service.ts),
+ * its hash then compared; a refresh token issued before they carried one, by its hash (a read of the
+ * whole collection on FerretDB, until the last of those expires).
+ */
+export async function findTokenByRefresh(refreshToken: string, hash: string): Promise<TokenDocument | null> {
+  const dot = refreshToken.indexOf('.');
+  if (dot === -1) return TokenModel.findOne({ refreshTokenHash: hash }).lean<TokenDocument>().exec();
+  const token = await TokenModel.findById(refreshToken.slice(0, dot)).lean<TokenDocument>().exec();
+  return token?.refreshTokenHash !== undefined && sameText(token.refreshTokenHash, hash) ? token : null;
 }
 
 /** After rotation the pair's access token lives on until it expires; its refresh token is gone. */

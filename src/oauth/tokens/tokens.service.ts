@@ -122,7 +122,7 @@ async function findToken(token: string, hint: string | undefined, cache?: Access
   const hash = sha256(token);
   const lookups = [
     async () => findAccessToken(hash, cache).then((doc) => doc && { doc, kind: 'access_token' as const }),
-    async () => tokensDao.findTokenByRefreshHash(hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
+    async () => tokensDao.findTokenByRefresh(token, hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
   ];
   // The hint only decides which lookup goes first (RFC 7009 §2.1).
   if (hint === 'refresh_token') lookups.reverse();
