@@ -1,6 +1,7 @@
 // Runs the server as a real process (dist/server.js, which the global setup compiles when stale), for
 // tests of signals and of several instances sharing one database.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { findFreePort, waitForPort } from '../../src/db/ports';
 import { TEST_JWT_SECRET } from './app';
@@ -12,6 +13,43 @@ export interface ServerProcess {
   /** Resolves with the exit code. */
   readonly exited: Promise<number | null>;
   stop(): Promise<void>;
+}
+
+/**
+ * Whether the process `pid` itself listens on the port (Linux: its socket's inode in /proc/net/tcp
+ * or tcp6 among its file descriptors). Another test's server can hold the port: a port found
+ * free is free again until the server binds it, so two spawns can be handed the same one, and the
+ * loser's probes would reach the winner (then stopped by its own test: ECONNRESET). Elsewhere, true.
+ */
+function listensOn(pid: number | undefined, port: number): boolean {
+  if (pid === undefined) return false;
+  let table: string;
+  try {
+    // The server may listen on an IPv6 (dual-stack) address: its socket is then in tcp6.
+    table = ['/proc/net/tcp', '/proc/net/tcp6'].map((file) => readFileSync(file, 'utf8')).join('\n');
+  } catch {
+    return true;
+  }
+  const wanted = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set(
+    table
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[1]?.endsWith(wanted) && fields[3] === '0A')
+      .map((fields) => `socket:[${fields[9]}]`),
+  );
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** Whether this server's own liveness probe answers on the port (another process may hold it). */
@@ -73,6 +111,12 @@ async function spawnOnce(env: Record<string, string> | ((port: number) => Record
   // Bounded: 60 s of probes, or the server's exit.
   for (let tries = 0; !gone && tries < 600 && !(await answersHealthz(port)); tries++) await new Promise((wait) => setTimeout(wait, 100));
   if (gone) return null;
+  // The answer came from another test's server on the same port: this one cannot bind it; another port.
+  if (!listensOn(child.pid, port)) {
+    child.kill('SIGKILL');
+    await exited;
+    return null;
+  }
   if (!(await answersHealthz(port))) {
     child.kill('SIGKILL');
     await exited;
