@@ -29,6 +29,7 @@ import {
   str,
 } from '../openapi/openapi.kit';
 import {
+  APPLICATION_TYPES,
   CLIENT_ASSERTION_TYPE,
   GRANT_TYPES,
   LIMITS,
@@ -52,7 +53,7 @@ import {
 import { CLAIMS_SCHEMA } from '../users/users.types';
 import { listClients, registerClient } from './clients/clients.validation';
 import { PAGE_METADATA, SIGNING_METADATA } from './clients/registration.service';
-import { APPLICATION_TYPES, CLIENT_METADATA, JWKS_SCHEMA } from './clients/client-metadata';
+import { CLIENT_METADATA, JWKS_SCHEMA } from './clients/client-metadata';
 import { listGrants } from './grants/grants.validation';
 
 const oauthClientErrors: Responses = {

@@ -130,6 +130,9 @@ export const ASSERTION_SIGNING_ALGORITHMS = [...new Set(Object.values(ASSERTION_
  * and signed authorization responses (JARM, §5.4).
  */
 export const FAPI_PROFILES = ['fapi2', 'fapi2-message-signing'] as const;
+/** OpenID Connect Dynamic Client Registration §2: what kind of application a client is (web when unstated). */
+export const APPLICATION_TYPES = ['web', 'native'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 export type FapiProfile = (typeof FAPI_PROFILES)[number];
 /** FAPI 2.0 Message Signing §5.3.1: a request object's nbf at most 60 minutes old, its exp at most 60 minutes after nbf. */
 export const MESSAGE_SIGNING_REQUEST_OBJECT_SECONDS = 3600;

@@ -7,6 +7,7 @@ import type { RequestField } from '../../common/request-fields';
 import { JWKS_LIMITS, jwksProblem } from './client-keys.service';
 import { isRegistrableRedirectUri, normalizeRedirectUri, REDIRECT_URI_RULE } from './clients.service';
 import {
+  APPLICATION_TYPES,
   ASSERTION_ALGORITHMS,
   ASSERTION_SIGNING_ALGORITHMS,
   CLIENT_AUTH_METHODS,
@@ -18,6 +19,7 @@ import {
   SELF_REGISTRABLE_GRANTS,
   SCOPE_LIST_PATTERN,
   SIGNING_ALGORITHMS,
+  type ApplicationType,
   type ClientAuthMethod,
   type GrantType,
   type ResponseType,
@@ -132,10 +134,6 @@ export const ASSERTION_ALGORITHM_RULE = `token_endpoint_auth_signing_alg must go
 export const JWKS_URI_RULE = 'jwks_uri must be an https URL of a public host';
 export const BACKCHANNEL_RULE = 'backchannel_logout_uri must be an https URL of a public host, without a fragment';
 export const INITIATE_LOGIN_RULE = 'initiate_login_uri must be an https URL without a fragment';
-
-/** OpenID Connect Dynamic Client Registration §2: what kind of application a client is. */
-export const APPLICATION_TYPES = ['web', 'native'] as const;
-export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
 /** The scopes a client may ask for (RFC 7591 §2), as a space-separated list of scope tokens. */
 const REGISTERED_SCOPE_LENGTH = 1024;

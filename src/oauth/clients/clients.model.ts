@@ -2,7 +2,7 @@
 // (token_endpoint_auth_method `none`, RFC 8252 native and browser apps) have none.
 import { Schema, model } from 'mongoose';
 import type { Sealed } from '../../common/crypto';
-import type { ClientAuthMethod, FAPI_PROFILES, GrantType, SigningAlgorithm } from '../protocol';
+import type { ApplicationType, ClientAuthMethod, FAPI_PROFILES, GrantType, SigningAlgorithm } from '../protocol';
 
 /**
  * Registration metadata (RFC 7591 §2, OpenID Connect Dynamic Client Registration §2) kept under its
@@ -10,7 +10,7 @@ import type { ClientAuthMethod, FAPI_PROFILES, GrantType, SigningAlgorithm } fro
  */
 export interface RegisteredMetadata {
   /** OIDC Dynamic Client Registration §2, when the client stated it (web when absent). */
-  application_type?: 'web' | 'native';
+  application_type?: ApplicationType;
   /** RFC 7591 §2: the scope values it said it will ask for. */
   scope?: string;
   logo_uri?: string;

@@ -34,6 +34,7 @@ import {
   RESPONSE_TYPE_GRANTS,
   allowsResponseType,
   RESPONSE_TYPES,
+  type ApplicationType,
   type ClientAuthMethod,
   type GrantType,
   type ResponseType,
@@ -142,7 +143,7 @@ function readLogoutMetadata(input: Metadata, allowPrivate: boolean): RegisteredM
  * addresses (claimed ones, RFC 8252 §7.2) are kept too. A registration that states no type keeps the
  * rules every client has (docs/decisions.md, "application_type").
  */
-function applicationTypeProblem(type: 'web' | 'native', redirectUris: readonly string[], grants: readonly GrantType[]): string | null {
+function applicationTypeProblem(type: ApplicationType, redirectUris: readonly string[], grants: readonly GrantType[]): string | null {
   if (type !== 'web' || !grants.includes('implicit')) return null;
   const bad = redirectUris.find((uri) => {
     const url = new URL(uri);
