@@ -108,7 +108,7 @@ export default tseslint.config(
   },
   {
     files: ['src/sign-in/**/*.ts'],
-    ignores: SESSION_OWNERS,
+    ignores: [...SESSION_OWNERS, 'src/**/*.model.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE, ...SESSION_ONLY] },
   },
   { files: ['src/sign-in/interaction.ts'], rules: { 'no-restricted-syntax': ['error', NO_IMPORT_TIME_WORK, NO_MODULE_CACHE] } },

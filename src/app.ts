@@ -21,6 +21,7 @@ import { oauthRefusals } from './oauth/oauth.errors';
 import { providerDocumentRoutes } from './oauth/oidc/oidc.routes';
 import { createKeyRing, keyRingOptions } from './oauth/oidc/signing-keys.service';
 import { createOpenApiRouter } from './openapi/openapi.routes';
+import { browserCookies } from './web/cookies';
 import { createCsrf } from './web/csrf';
 import { createSessionMiddleware, sessionCsrf } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
@@ -126,7 +127,14 @@ export function createApp({
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
       const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock, stores);
-      const journey = createJourney({ clock, activity, actions, sessionEnded: lifecycle.sessionEnded, resume: oauth.resume });
+      const journey = createJourney({
+        clock,
+        cookies: browserCookies(config),
+        activity,
+        actions,
+        sessionEnded: lifecycle.sessionEnded,
+        resume: oauth.resume,
+      });
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
       app.use(createResourcesRouter(config, oauth.adminToken, activity));

@@ -103,6 +103,10 @@ export async function useOnce(marks: readonly SingleUse[], now = new Date()): Pr
   return marks.map((_, i) => !taken.has(i));
 }
 
+/** Takes back single-use marks this request wrote and did not use after all (the check they went with failed). */
+export const giveBackMarks = (marks: readonly SingleUse[]): Promise<void> =>
+  rateLimitStore.deleteHits(marks.map((mark) => singleUseDoc(mark)._id));
+
 /** Takes back hits an earlier request reserved and handed on (their ids). */
 export const releaseHits = (ids: readonly string[]): Promise<void> => rateLimitStore.deleteHits([...ids]);
 

@@ -61,7 +61,7 @@ export function createFactorsController(deps: {
 
   /** Where the browser goes before a factor may be added (a step-up, or signing in again), or null. */
   const confirmFirst = (req: Request, res: Response, returnTo: string) =>
-    journey.confirmBeforeAdding(req, { userId: signedInPerson(res)._id, returnTo });
+    journey.confirmBeforeAdding(req, res, { userId: signedInPerson(res)._id, returnTo });
 
   /** The passkey routes' refusal when the session must be confirmed first: the script follows `redirect`. */
   async function passkeyAllowed(req: Request, res: Response): Promise<void> {
@@ -81,8 +81,8 @@ export function createFactorsController(deps: {
     journey.stepUp(req, res, { userId: signedInPerson(res)._id, returnTo: '/account', action });
 
   /** The pending step for the JSON routes, or a 400. */
-  const pendingJson = (req: Request): PendingStep => {
-    const pending = journey.pending(req);
+  const pendingJson = async (req: Request): Promise<PendingStep> => {
+    const pending = await journey.pending(req);
     if (!pending) throw new PasskeyRefused(NOTHING_PENDING);
     return pending;
   };
@@ -95,55 +95,64 @@ export function createFactorsController(deps: {
     },
 
     async showVerify(req: Request, res: Response): Promise<void> {
-      const pending = journey.pending(req);
+      const pending = await journey.pending(req);
       if (!pending) return void res.redirect(302, journey.nothingPending(req));
       showSecondStep(req, res, pending);
     },
 
     async verifyCode(req: Request, res: Response): Promise<void> {
       const typed = (readForm(CODE_FORM, req).code ?? '').trim();
-      const pending = journey.pending(req);
+      const pending = await journey.pending(req);
       if (!pending) return void res.redirect(303, journey.nothingPending(req));
       const user = await users.findCurrent(pending.userId);
       if (!usersService.isActive(user)) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
-      // A right app code is known before the budget is asked: its single-use mark goes with the
-      // budget's hits, in one command, and counts only when the budget has room.
+      // A right app code is known before the budget is asked: its single-use mark, and the one that
+      // uses up the pending step, go with the budget's hits in one command, and count only when the
+      // budget has room.
       const appCode = pending.factors.totp && typed.length === FACTOR_RULES.totp.digits ? await totp.match(user._id, typed) : null;
+      let stepUsed: boolean | null = null;
       const right = await verifyFactor(
         { userId: user._id, email: user.email, address: clientAddress(req) },
-        async ([fresh]) => {
-          if (appCode) used = fresh ? 'authenticator app' : null;
-          else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
+        async ([fresh, stepFresh]) => {
+          if (appCode) {
+            stepUsed = stepFresh;
+            used = fresh && stepFresh ? 'authenticator app' : null;
+          } else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
           return used !== null;
         },
         pending.held,
-        appCode ? [appCode] : [],
+        appCode ? [appCode, journey.useOf(pending)] : [],
       );
+      // Another request used the step up first.
+      if (stepUsed === false) return void res.redirect(303, journey.nothingPending(req));
       if (!right) {
+        // An app code used already: the step's own mark goes back, and the step stays pending.
+        if (stepUsed) await journey.giveBack(pending);
         await journey.secondFactorFailed(req, pending);
         return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
       }
       // The password's held hits went back with this check's own.
-      await journey.go(req, res, await journey.secondFactor(req, { ...pending, held: undefined }, 'otp', used!));
+      const next = await journey.secondFactor(req, res, { ...pending, held: undefined }, 'otp', used!, stepUsed === true);
+      await journey.go(req, res, next);
     },
 
     /** The JSON second-step routes: a 400 when no sign-in waits here. */
-    requirePending(req: Request, _res: Response, next: () => void): void {
-      pendingJson(req);
+    async requirePending(req: Request, _res: Response, next: () => void): Promise<void> {
+      await pendingJson(req);
       next();
     },
 
     async secondStepPasskeyOptions(req: Request, res: Response): Promise<void> {
       readBody(OPTIONS_REQUEST, [], req.body);
-      noStore(res).json(await passkeys.authenticationOptions(pendingJson(req).userId));
+      noStore(res).json(await passkeys.authenticationOptions((await pendingJson(req)).userId));
     },
 
     async secondStepPasskey(req: Request, res: Response): Promise<void> {
       const { response } = readBody(PASSKEY_ANSWER, [], req.body);
-      const pending = pendingJson(req);
+      const pending = await pendingJson(req);
       const { method } = await passkeys.authenticate(response as never, pending.userId);
-      noStore(res).json({ redirect: await journey.secondFactor(req, pending, method, 'passkey') });
+      noStore(res).json({ redirect: await journey.secondFactor(req, res, pending, method, 'passkey') });
     },
 
     async passkeyOptions(req: Request, res: Response): Promise<void> {
@@ -157,7 +166,7 @@ export function createFactorsController(deps: {
       const { userId, method } = await passkeys.authenticate(response as never);
       if (!usersService.isActive(await usersService.findById(userId))) throw new PasskeyRefused('This account is disabled.');
       const returnTo = journey.returnTo(return_to);
-      noStore(res).json({ redirect: await journey.passkey(req, { userId, method, returnTo }) });
+      noStore(res).json({ redirect: await journey.passkey(req, res, { userId, method, returnTo }) });
     },
 
     async showTotp(req: Request, res: Response): Promise<void> {
@@ -209,8 +218,8 @@ export function createFactorsController(deps: {
     },
 
     /** The recovery codes a step-up's action made, shown this once. */
-    showNewCodes(req: Request, res: Response): void {
-      const codes = journey.takeNewRecoveryCodes(req);
+    async showNewCodes(req: Request, res: Response): Promise<void> {
+      const codes = await journey.takeNewRecoveryCodes(req, res);
       if (!codes) return void res.redirect(302, '/account');
       noStore(res).type(HTML).send(recoveryCodesPage(codes, 'again'));
     },

@@ -13,8 +13,6 @@ import type { Config } from '../config';
 import { browserCookies } from '../web/cookies';
 import type { UserRecord } from '../users/users.types';
 import type { UserStore } from '../users/users.service';
-import type { PendingStep } from '../sign-in/journey.types';
-import type { PendingLink } from '../upstream/upstream.types';
 import { currentUser, type EndedSession } from './session.service';
 import { MongoSessionStore, retireOnSave, wasStored } from './session.store';
 
@@ -31,12 +29,6 @@ declare module 'express-session' {
     /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
     device?: string;
     address?: string;
-    /** A second factor is owed, for signing in or a step-up (sign-in/interaction.ts). */
-    pending?: PendingStep;
-    /** A provider account waiting for its owner to prove the account here with that email (upstream/). */
-    upstreamLink?: PendingLink;
-    /** New recovery codes made after a step-up, shown once by the next page. */
-    newRecoveryCodes?: string[];
     /** Requests whose consent page is showing, by the id its form carries (the decision acts on these, never on re-sent parameters). */
     consents?: Record<string, { parameters: OAuthParameters; at: number }>;
   }
@@ -140,22 +132,6 @@ export function takeForDecision(req: Request, id: unknown, limits: KeepLimits, n
   return now - kept.at < limits.lifetimeMs ? kept.parameters : null;
 }
 
-/** A provider account waiting for its owner to prove the account here (upstream/), however old. */
-export const heldLink = (req: Request): PendingLink | undefined => req.session?.upstreamLink;
-
-/** Keeps a provider account waiting for its owner's password, stored before the link page is sent. */
-export async function holdLink(req: Request, link: PendingLink): Promise<void> {
-  req.session.upstreamLink = link;
-  await saveSession(req);
-}
-
-/** Ends a waiting link; whether there was one. Stored with the session's next save (`saveSession`). */
-export function dropLink(req: Request): boolean {
-  if (!req.session?.upstreamLink) return false;
-  delete req.session.upstreamLink;
-  return true;
-}
-
 /** express-session's callback style as a promise. */
 function settled(start: (done: (err?: unknown) => void) => void): Promise<void> {
   return new Promise((resolve, reject) =>
@@ -166,8 +142,8 @@ function settled(start: (done: (err?: unknown) => void) => void): Promise<void> 
 /**
  * A new session id for this browser, its data empty: no session fixation. Only a session this request
  * made (none was found for the cookie it sent) keeps its id, which nobody else was given; one read
- * from the store is replaced whatever it holds now (a pending step or link just emptied included).
- * The old id is retired by the same command that first stores the new one (session.store.ts), which
+ * from the store is replaced whatever it holds now.
+ * The old id is deleted just before the new one is first stored (session.store.ts), which
  * the callers do before answering.
  */
 export async function regenerateSession(req: Request): Promise<void> {

@@ -34,9 +34,9 @@ interface Known {
 }
 
 /**
- * Session ids given up for a new one by requests (regenerateSession), retired in the same command that
- * first stores the new id: one write where a delete and a write were two. Keyed by the request, which
- * express-session's Session carries (`session.req`), so any save of the new session retires the old.
+ * Session ids given up for a new one by requests (regenerateSession), deleted just before the new id is
+ * first stored. Keyed by the request, which express-session's Session carries (`session.req`), so any
+ * save of the new session retires the old.
  */
 const retiring = new WeakMap<object, string>();
 
@@ -79,12 +79,14 @@ export class MongoSessionStore extends Store {
       .lean()
       .exec()
       .then((doc) => {
-        if (!doc || doc.expiresAt <= new Date()) {
+        const data = doc && doc.expiresAt > new Date() ? (JSON.parse(doc.data) as Partial<SessionData>) : null;
+        // A session without its cookie (one an earlier version retired by emptying it) is none.
+        if (!data?.cookie) {
           this.known.delete(sid);
           return callback(null, null);
         }
-        this.remember(sid, { data: doc.data, lastSeenAt: (doc.lastSeenAt ?? new Date(0)).getTime() });
-        callback(null, JSON.parse(doc.data) as SessionData);
+        this.remember(sid, { data: doc!.data, lastSeenAt: (doc!.lastSeenAt ?? new Date(0)).getTime() });
+        callback(null, data as SessionData);
       }, callback);
   }
 
@@ -101,18 +103,13 @@ export class MongoSessionStore extends Store {
     const retired = req && retiring.get(req);
     if (req) retiring.delete(req);
     if (retired && retired !== sid) this.known.delete(retired);
-    // The given-up session, emptied and expired in the same command (nothing reads an expired session;
-    // the sweep deletes it), then this one.
-    const write = (): Promise<unknown> =>
-      retired && retired !== sid
-        ? SessionModel.bulkWrite(
-            [
-              { updateOne: { filter: { _id: retired }, update: { $set: { data: '{}', expiresAt: new Date(0) }, $unset: { userId: 1 } } } },
-              { updateOne: { filter: { _id: sid }, update, upsert: true } },
-            ],
-            { ordered: true },
-          )
-        : SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec();
+    // The given-up session deleted (by its id), then this one stored. Not emptied in place: FerretDB
+    // writes an update back as the whole document it read, so a touch by a request that read the old
+    // session just before could bring its data back; an update finds no deleted document.
+    const write = async (): Promise<unknown> => {
+      if (retired && retired !== sid) await SessionModel.deleteOne({ _id: retired }).exec();
+      return SessionModel.updateOne({ _id: sid }, update, { upsert: true }).exec();
+    };
     upsertRacing(write).then(
       () => {
         this.remember(sid, { data, lastSeenAt: now.getTime() });

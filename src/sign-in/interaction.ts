@@ -10,13 +10,20 @@
 //      └──passkey alone (it checked the person) ─────────────────────────────────────▶ signed in
 //   signed in ──step-up──▶ second factor pending ──code or passkey──▶ the action carried out, then back
 //
-// The pending state lives in the session, is used once, and expires after FACTOR_RULES.pendingLifetimeMs.
+// What a flow owes (a second factor, a provider account's link, recovery codes to show once) is an
+// interaction record (interaction.model.ts), named by a short-lived cookie: used once, expired after
+// FACTOR_RULES.pendingLifetimeMs, each stage a new record under a new id. The session holds only who is
+// signed in and how.
 import type { Request, Response } from 'express';
 import type { SessionData } from 'express-session';
 import type { ActivityLog } from '../account/activity.service';
 import type { Clock } from '../common/clock';
+import { cookieValue } from '../common/cookies';
 import { randomToken } from '../common/crypto';
-import { clientAddress, displayAddress, releaseHits } from '../common/rate-limit';
+import { throttled } from '../db/sweeper';
+import type { PendingLink } from '../upstream/upstream.types';
+import type { BrowserCookies } from '../web/cookies';
+import { clientAddress, displayAddress, giveBackMarks, releaseHits, useOnce, type SingleUse } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import * as factorsService from '../factors/factors.service';
 import { FACTOR_RULES } from '../factors/factors.service';
@@ -24,11 +31,14 @@ import { REMEMBER_ME_MS, saveSession, regenerateSession, type SessionEndedHook }
 import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '../session/session.service';
 
 import { signInLocation } from './journey.service';
+import * as interactions from './interaction.dao';
 import { nextPrompt } from './prompt-policy.service';
 import type { FirstStep, Journey, PendingStep, SecondFactor, StepUpAction, StepUpActions } from './journey.types';
 
 export interface JourneyDeps {
   clock: Clock;
+  /** The browser cookies' rule (web/cookies.ts): the interaction cookie's name and flags. */
+  cookies: BrowserCookies;
   activity: ActivityLog;
   actions: StepUpActions;
   /** Sessions ended for the account's cap (back-channel logout). */
@@ -41,9 +51,73 @@ export interface JourneyDeps {
 }
 
 const VERIFY = '/login/verify';
+/** The interaction cookie's name before its https prefix; its value is the record's id. */
+export const INTERACTION_COOKIE = 'interaction';
+const ID_SHAPE = /^[\w-]{32}$/;
 
-export function createJourney({ clock, activity, actions, sessionEnded, resume }: JourneyDeps): Journey {
+/** What one request knows of its browser's interaction: the id its cookie named, and the record once read. */
+interface Held {
+  id?: string;
+  record?: interactions.InteractionContent | null;
+}
+
+export function createJourney({ clock, cookies, activity, actions, sessionEnded, resume }: JourneyDeps): Journey {
   const capDue = createSessionCapSchedule();
+  const cookieName = cookies.name(INTERACTION_COOKIE);
+  const sweep = throttled(60_000, interactions.removeExpired);
+  const held = new WeakMap<Request, Held>();
+
+  function heldBy(req: Request): Held {
+    let known = held.get(req);
+    if (!known) {
+      const id = cookieValue(req, cookieName);
+      known = { id: id && ID_SHAPE.test(id) ? id : undefined };
+      held.set(req, known);
+    }
+    return known;
+  }
+
+  /** The browser's unfinished interaction, while it is fresh; read once per request. */
+  async function current(req: Request): Promise<interactions.InteractionContent | null> {
+    const known = heldBy(req);
+    if (known.record !== undefined) return known.record;
+    sweep(new Date(clock.now()));
+    const found = known.id ? await interactions.find(known.id) : null;
+    known.record = found && found.expiresAt.getTime() > clock.now() ? found : null;
+    return known.record;
+  }
+
+  /** A new interaction for this browser (a new id: never the one before), replacing the one its cookie named. */
+  async function open(req: Request, res: Response, content: interactions.InteractionContent): Promise<void> {
+    const known = heldBy(req);
+    const id = randomToken(24);
+    await interactions.insert(id, content, new Date(clock.now() + FACTOR_RULES.pendingLifetimeMs));
+    if (known.id) await interactions.remove(known.id);
+    held.set(req, { id, record: content });
+    res.cookie(cookieName, id, { ...cookies.options, maxAge: FACTOR_RULES.pendingLifetimeMs });
+  }
+
+  /**
+   * The mark that uses a pending step up (docs/decisions.md): a unique insert, which the factor's check
+   * can send in the same command as its budget hits. The record itself lapses at its expiry.
+   */
+  function useOf(pending: PendingStep): SingleUse {
+    return { id: `interaction:${pending.interaction}`, expiresAt: new Date(pending.at + FACTOR_RULES.pendingLifetimeMs) };
+  }
+
+  /** The browser forgets its interaction (the cookie cleared); the record is left to lapse. */
+  function forget(req: Request, res: Response): void {
+    held.set(req, { record: null });
+    res.clearCookie(cookieName, { ...cookies.options });
+  }
+
+  /** Ends the browser's interaction: true for the one request that ended it (it is used once). */
+  async function close(req: Request, res: Response): Promise<boolean> {
+    const { id } = heldBy(req);
+    if (!id) return false;
+    forget(req, res);
+    return interactions.remove(id);
+  }
   const device = (req: Request) => ({ address: displayAddress(req), detail: deviceName(req.get('User-Agent')) });
   const origin = (req: Request, how: string) => ({ address: displayAddress(req), detail: `${how}, ${device(req).detail}` });
 
@@ -65,7 +139,9 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
   }
 
   /** Signed in: the session, the one activity entry, and where to go. */
-  async function signedIn(req: Request, step: Omit<PendingStep, 'kind' | 'at' | 'factors'>): Promise<string> {
+  async function signedIn(req: Request, res: Response, step: Omit<PendingStep, 'kind' | 'at' | 'factors'>): Promise<string> {
+    // A flow this browser left unfinished (a link, a second step) ends with the sign-in.
+    if (heldBy(req).id) await close(req, res);
     await startSession(req, step.userId, step.remember, step.amr);
     await activity.record(step.userId, 'signed-in', origin(req, step.via));
     if (capDue(step.userId)) for (const ended of await endSessionsBeyondCap(step.userId, req.sessionID)) await sessionEnded(ended);
@@ -81,28 +157,26 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
     res.redirect(req.method === 'GET' ? 302 : 303, location);
   }
 
-  /** Keeps the pending step in the session (a new one unless it is a step-up's) and sends the browser to the second step. */
+  /** Keeps the pending step as the browser's interaction and sends the browser to the second step. */
   async function hold(req: Request, res: Response, step: Omit<PendingStep, 'at'>): Promise<void> {
-    if (step.kind === 'sign-in') await regenerateSession(req);
-    req.session.pending = { ...step, at: clock.now() };
-    await saveSession(req);
+    await open(req, res, { step: { ...step, at: clock.now() } });
     // After a form, 303; after a GET (a provider's callback, the step-up link), 302.
     res.redirect(req.method === 'GET' ? 302 : 303, VERIFY);
   }
 
-  /** The same session's data under a new id (its level changed), less the pending step, with `changes`. */
+  /** The same session's data under a new id (its level changed), with `changes`. */
   async function renew(req: Request, changes: Partial<SessionData>): Promise<void> {
-    const { cookie, pending: _pending, ...data } = req.session;
+    const { cookie, ...data } = req.session;
     const maxAge = cookie?.maxAge;
     await regenerateSession(req);
     Object.assign(req.session, data, changes);
     if (maxAge) req.session.cookie.maxAge = maxAge;
   }
 
-  /** A step-up's action carried out; codes it made are kept for the next page. Where to go. */
-  async function carryOut(req: Request, action: StepUpAction, userId: string): Promise<string> {
+  /** A step-up's action carried out; codes it made are kept for the next page, as an interaction. Where to go. */
+  async function carryOut(req: Request, res: Response, action: StepUpAction, userId: string): Promise<string> {
     const done = await actions(action, { userId, origin: device(req) });
-    if (done.newRecoveryCodes) req.session.newRecoveryCodes = done.newRecoveryCodes;
+    if (done.newRecoveryCodes) await open(req, res, { codes: done.newRecoveryCodes, owner: userId });
     return done.location;
   }
 
@@ -150,15 +224,15 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
       if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors, ...(step.held && { held: step.held }) });
       // No second factor after all (the record's hint was stale): the password's hits go back.
       if (step.held) await releaseHits(step.held);
-      await go(req, res, await signedIn(req, pending));
+      await go(req, res, await signedIn(req, res, pending));
     },
 
     /** After a step that returned where to go (the second factor): on there, or the application answered now. */
     go,
 
     /** A passkey alone (it checked the person itself: user verification is required): signed in; where to go. */
-    passkey(req: Request, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {
-      return signedIn(req, { userId: step.userId, amr: [step.method], remember: false, returnTo: step.returnTo, via: 'passkey' });
+    passkey(req: Request, res: Response, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {
+      return signedIn(req, res, { userId: step.userId, amr: [step.method], remember: false, returnTo: step.returnTo, via: 'passkey' });
     },
 
     /** The password changed (every session ended): this browser goes on as the same person, as strongly as before. */
@@ -175,7 +249,7 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
      * Null when the session may go on; otherwise where the browser goes first (the second step, its
      * pending step kept, or the sign-in page), coming back to `returnTo`.
      */
-    async confirmBeforeAdding(req: Request, ask: { userId: string; returnTo: string }): Promise<string | null> {
+    async confirmBeforeAdding(req: Request, res: Response, ask: { userId: string; returnTo: string }): Promise<string | null> {
       const { session } = req;
       if (freshlyVerified(session)) return null;
       const factors = await factorsService.secondFactors(ask.userId);
@@ -184,17 +258,8 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
         return recent ? null : signInLocation(ask.returnTo, { again: true });
       }
       const amr = session.amr ?? ['pwd'];
-      session.pending = {
-        kind: 'step-up',
-        userId: ask.userId,
-        amr,
-        remember: false,
-        returnTo: ask.returnTo,
-        factors,
-        via: 'second factor',
-        at: clock.now(),
-      };
-      await saveSession(req);
+      const step = { kind: 'step-up' as const, userId: ask.userId, amr, remember: false, returnTo: ask.returnTo, factors };
+      await open(req, res, { step: { ...step, via: 'second factor', at: clock.now() } });
       return VERIFY;
     },
 
@@ -215,7 +280,7 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
       // A second factor given in the last 10 minutes, or none to give: nothing to ask (the policy says).
       const factors = await stepUpOwed(req.session, ask.userId);
       if (!factors) {
-        const location = ask.action ? await carryOut(req, ask.action, ask.userId) : ask.returnTo;
+        const location = ask.action ? await carryOut(req, res, ask.action, ask.userId) : ask.returnTo;
         await saveSession(req);
         return void res.redirect(req.method === 'GET' ? 302 : 303, location);
       }
@@ -228,28 +293,43 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
     freshlyVerified: (req: Request): boolean => freshlyVerified(req.session),
 
     /** The step waiting for a second factor in this browser, while it is fresh. */
-    pending(req: Request): PendingStep | null {
-      const pending = req.session?.pending;
-      if (!pending || clock.now() - pending.at >= FACTOR_RULES.pendingLifetimeMs) return null;
+    async pending(req: Request): Promise<PendingStep | null> {
+      const pending = (await current(req))?.step;
+      if (!pending) return null;
       // A step-up belongs to the session's own person; anything else is stale.
-      if (pending.kind === 'step-up' && pending.userId !== req.session.userId) return null;
-      return pending;
+      if (pending.kind === 'step-up' && pending.userId !== req.session?.userId) return null;
+      return { ...pending, interaction: heldBy(req).id };
     },
+
+    useOf,
+
+    giveBack: (pending: PendingStep): Promise<void> => giveBackMarks([useOf(pending)]),
 
     /**
      * The second factor was given: the pending step is used up, and the person is signed in (a new
      * session) or, for a step-up, the session is renewed under a new id with the stronger methods and
      * the action is carried out. Returns where the browser goes next.
      */
-    async secondFactor(req: Request, pending: PendingStep, factor: SecondFactor, via: string): Promise<string> {
+    async secondFactor(
+      req: Request,
+      res: Response,
+      pending: PendingStep,
+      factor: SecondFactor,
+      via: string,
+      used = false,
+    ): Promise<string> {
+      // Used once (its mark, written here unless the factor's check wrote it with its budget hits): a
+      // request that arrived with it at the same moment and lost goes nowhere.
+      if (!used && !(await useOnce([useOf(pending)]))[0]) return this.nothingPending(req);
+      forget(req, res);
       // The password's hits, unless the factor's check took them back with its own (pass `held: undefined`).
       if (pending.held?.length) await releaseHits(pending.held);
       const amr = factorsService.strengthened(pending.amr, factor);
-      if (pending.kind === 'sign-in') return signedIn(req, { ...pending, amr, via: `${pending.via} and ${via}` });
+      if (pending.kind === 'sign-in') return signedIn(req, res, { ...pending, amr, via: `${pending.via} and ${via}` });
       // A step-up: the same person, a new session id (a copy of the weaker session's id gains nothing).
       await renew(req, { amr, authTime: clock.now() });
       await activity.record(pending.userId, 'verified-again', origin(req, via));
-      const location = pending.action ? await carryOut(req, pending.action, pending.userId) : pending.returnTo;
+      const location = pending.action ? await carryOut(req, res, pending.action, pending.userId) : pending.returnTo;
       await saveSession(req);
       return location;
     },
@@ -259,12 +339,22 @@ export function createJourney({ clock, activity, actions, sessionEnded, resume }
       await activity.record(pending.userId, 'sign-in-failed', origin(req, 'second factor'));
     },
 
-    takeNewRecoveryCodes(req: Request): string[] | null {
-      const codes = req.session?.newRecoveryCodes;
-      if (!codes) return null;
-      delete req.session.newRecoveryCodes;
-      return codes;
+    async takeNewRecoveryCodes(req: Request, res: Response): Promise<string[] | null> {
+      const made = await current(req);
+      if (!made?.codes || made.owner !== req.session?.userId) return null;
+      return (await close(req, res)) ? made.codes : null;
     },
+
+    /** Keeps a provider account waiting for its owner's password: the browser's interaction. */
+    holdLink: (req: Request, res: Response, link: PendingLink): Promise<void> => open(req, res, { link }),
+
+    /** A provider account waiting in this browser for its owner, while the interaction is fresh. */
+    async pendingLink(req: Request): Promise<PendingLink | null> {
+      return (await current(req))?.link ?? null;
+    },
+
+    /** Ends the browser's interaction (a link used or cancelled): true for the one request that ended it. */
+    endInteraction: close,
 
     /** Where a step ends when no sign-in waits any more (expired, used, or never started). */
     nothingPending: (req: Request): string => (req.session?.userId ? '/account' : '/login'),

@@ -1,8 +1,10 @@
-// The sign-in journey's vocabulary (interaction.ts): what a pending step holds, in the session, what
+// The sign-in journey's vocabulary (interaction.ts): what a pending step holds, in its interaction, what
 // a step-up's actions are, and what the interaction offers the controllers of every way in. Types
 // only, so the session, the factors and the controllers can name them without importing it.
 import type { Request, Response } from 'express';
+import type { SingleUse } from '../common/rate-limit';
 import type { FactorKinds } from '../factors/second-factors.service';
+import type { PendingLink } from '../upstream/upstream.types';
 
 /** How a first step was given (RFC 8176): a password, a federated provider, or a passkey alone. */
 export type FirstFactor = 'pwd' | 'fed';
@@ -29,6 +31,8 @@ export interface PendingStep {
   at: number;
   /** The password's budget hits, held until the second factor is right (sign-in.service.ts VerifiedPerson `held`). */
   held?: readonly string[];
+  /** The interaction holding the step (its id), set when it is read: what a factor's check uses up. */
+  interaction?: string;
 }
 
 /** What a step-up's action did: where the browser goes next, and recovery codes made (shown once there). */
@@ -66,11 +70,11 @@ export interface Journey {
   /** After a step that returned where to go: on there, or the application answered now. */
   go(req: Request, res: Response, location: string): Promise<void>;
   /** A passkey alone (it checked the person itself): signed in; where to go. */
-  passkey(req: Request, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string>;
+  passkey(req: Request, res: Response, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string>;
   /** The password changed (every session ended): this browser goes on as the same person, as strongly as before. */
   renewed(req: Request, userId: string): Promise<void>;
   /** Before a factor is added: null when the session may go on, else where the browser goes first. */
-  confirmBeforeAdding(req: Request, ask: { userId: string; returnTo: string }): Promise<string | null>;
+  confirmBeforeAdding(req: Request, res: Response, ask: { userId: string; returnTo: string }): Promise<string | null>;
   /** A factor was just added and proven: the session counts it from now on, under a new id. */
   factorAdded(req: Request, factor: SecondFactor): Promise<void>;
   /** A signed-in person asked for more than their session gives: the second step, then the action. Answers the browser. */
@@ -78,15 +82,28 @@ export interface Journey {
   /** The session gave a second factor in the last 10 minutes (what the operator's console asks). */
   freshlyVerified(req: Request): boolean;
   /** The step waiting for a second factor in this browser, while it is fresh. */
-  pending(req: Request): PendingStep | null;
-  /** The second factor was given: signed in, or the step-up's action carried out; where the browser goes next. */
-  secondFactor(req: Request, pending: PendingStep, factor: SecondFactor, via: string): Promise<string>;
+  pending(req: Request): Promise<PendingStep | null>;
+  /**
+   * The second factor was given: the pending step used up, then signed in or the step-up's action
+   * carried out; where the browser goes next (nowhere new when another request used the step first).
+   */
+  secondFactor(req: Request, res: Response, pending: PendingStep, factor: SecondFactor, via: string, used?: boolean): Promise<string>;
+  /** The single-use mark that uses the pending step up: a factor's check may write it with its budget hits (`used`). */
+  useOf(pending: PendingStep): SingleUse;
+  /** The pending step's mark taken back: the check it went with failed, and the step stays pending. */
+  giveBack(pending: PendingStep): Promise<void>;
   /** A wrong second factor: a failed sign-in in the account's activity. */
   secondFactorFailed(req: Request, pending: PendingStep): Promise<void>;
   /** Where a step ends when no sign-in waits any more (expired, used, or never started). */
   nothingPending(req: Request): string;
   /** Recovery codes a step-up's action made, taken to be shown this once; null when there are none. */
-  takeNewRecoveryCodes(req: Request): string[] | null;
+  takeNewRecoveryCodes(req: Request, res: Response): Promise<string[] | null>;
+  /** Keeps a provider account waiting for its owner's password, as the browser's interaction. */
+  holdLink(req: Request, res: Response, link: PendingLink): Promise<void>;
+  /** A provider account waiting in this browser for its owner, while fresh. */
+  pendingLink(req: Request): Promise<PendingLink | null>;
+  /** Ends the browser's interaction (a link used or cancelled): true for the one request that ended it. */
+  endInteraction(req: Request, res: Response): Promise<boolean>;
   /** The return path a request names, kept local (anything else is /home). */
   returnTo(value: unknown): string;
   /** For requests that count against the sign-in budget: the client address. */

@@ -12,7 +12,7 @@ import { clientAddress, displayAddress } from '../common/rate-limit';
 import { readForm, readQuery } from '../common/request-fields';
 import { CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
 import type { Config } from '../config';
-import { dropLink, heldLink, holdLink, saveSession, sessionUserId, signedInPerson } from '../session/session.middleware';
+import { sessionUserId, signedInPerson } from '../session/session.middleware';
 import { safeReturnTo } from '../session/session.service';
 import type { Journey } from '../sign-in/journey.types';
 import type { PersonVerifier } from '../sign-in/sign-in.service';
@@ -90,8 +90,8 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
   }
 
   /** A pending link, while it is fresh. */
-  function pendingLink(req: Request): PendingLink | null {
-    const pending = heldLink(req);
+  async function pendingLink(req: Request): Promise<PendingLink | null> {
+    const pending = await journey.pendingLink(req);
     return pending && clock.now() - pending.at < STATE_LIFETIME_MS && providers.has(pending.provider) ? pending : null;
   }
 
@@ -169,7 +169,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
             `Another sign-in with this ${provider.name} account is setting it up. Please sign in again in a moment.`,
           );
         case 'prove':
-          await holdLink(req, {
+          await journey.holdLink(req, res, {
             provider: provider.id,
             subject: person.subject,
             email: arrival.email,
@@ -196,7 +196,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     },
 
     async showLink(req: Request, res: Response): Promise<void> {
-      const pending = pendingLink(req);
+      const pending = await pendingLink(req);
       if (!pending) return void res.redirect(302, '/login');
       await showLinkPage(req, res, pending);
     },
@@ -204,12 +204,13 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     /** POST /login/link: the account's password, then the link, then the journey's next step. */
     async link(req: Request, res: Response): Promise<void> {
       const { password } = readForm(LINK_FORM, req);
-      const pending = pendingLink(req);
+      const pending = await pendingLink(req);
       if (!pending) return void res.redirect(303, '/login');
       const person = password === undefined ? null : await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
       if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
       const provider = providers.get(pending.provider)!;
-      dropLink(req);
+      // Used once: of two requests with the right password at the same moment, one links.
+      if (!(await journey.endInteraction(req, res))) return void res.redirect(303, '/login');
       const refusal = await upstreamService.link(provider, pending, pending.userId, new Date(clock.now()));
       if (refusal) throw linkRefused(provider, refusal);
       await activity.record(pending.userId, 'provider-linked', origin(req, provider.name));
@@ -226,7 +227,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     /** Cancel on the link page: the pending link ends now rather than in 10 minutes; back to the sign-in page. */
     async cancelLink(req: Request, res: Response): Promise<void> {
       readForm(CANCEL_LINK_FORM, req);
-      if (dropLink(req)) await saveSession(req);
+      await journey.endInteraction(req, res);
       res.redirect(303, '/login');
     },
 

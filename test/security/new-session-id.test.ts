@@ -8,7 +8,7 @@ import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { startFakeOpenIdProvider, type FakeOpenIdProvider } from '../helpers/fake-openid-provider';
 import { csrfFrom } from '../helpers/oauth';
-import type { Agent } from '../helpers/factors';
+import { passwordStep, type Agent } from '../helpers/factors';
 
 useTestDatabase();
 
@@ -29,11 +29,14 @@ const upstreamEnv = () => ({
   UPSTREAM_TIMEOUT_MS: '10000',
 });
 
-/** The `sid` a response set, if any. */
-function sessionCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
+/** The value of a cookie a response set, if any. */
+function cookieOf(res: { headers: Record<string, unknown> }, name: string): string | undefined {
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
-  return cookies.map((cookie) => /^sid=([^;]+)/.exec(cookie)?.[1]).find(Boolean);
+  return cookies.map((cookie) => (cookie.startsWith(`${name}=`) ? cookie.slice(name.length + 1).split(';')[0] : undefined)).find(Boolean);
 }
+
+/** The `sid` a response set, if any. */
+const sessionCookieOf = (res: { headers: Record<string, unknown> }) => cookieOf(res, 'sid');
 
 /** Whether a browser holding only this session cookie is signed in. */
 async function signedInWith(app: Parameters<typeof request>[0], sid: string): Promise<boolean> {
@@ -42,26 +45,27 @@ async function signedInWith(app: Parameters<typeof request>[0], sid: string): Pr
 }
 
 /**
- * The attacker's half: an upstream sign-in with a provider account that has the victim's address,
- * which stops at /login/link. Returns the pending-link session's cookie and the link page.
+ * The attacker's half: signed in to an account of their own, an upstream sign-in with a provider
+ * account that has the victim's address, which stops at /login/link. Returns the attacker's session
+ * cookie and the link page's interaction, both to be planted in the victim's browser, and the page.
  */
 async function plantedLinkSession(app: Parameters<typeof request>[0], victimEmail: string) {
   next += 1;
   provider.account = { sub: `attacker-${next}-${Date.now()}`, email: victimEmail, email_verified: true };
   const attacker: Agent = request.agent(app);
+  const planted = sessionCookieOf((await passwordStep(app, await createUser(), attacker)).res)!;
+  expect(planted).toBeDefined();
   const start = await attacker.get('/auth/upstream/acme').expect(302);
   const callback = new URL(await provider.authorize(start.headers.location));
   const back = await attacker.get(callback.pathname + callback.search).expect(302);
   expect(back.headers.location).toBe('/login/link');
-  const planted = sessionCookieOf(back)!;
-  expect(planted).toBeDefined();
-  // The page as the victim's browser gets it: the planted session, and a CSRF cookie of the page's own.
-  const page = await request(app).get('/login/link').set('Cookie', `sid=${planted}`).expect(200);
-  const csrfCookie = ([] as string[])
-    .concat(page.headers['set-cookie'])
-    .find((cookie) => cookie.startsWith('csrf='))!
-    .split(';')[0];
-  return { planted, csrf: csrfFrom(page.text), cookie: `sid=${planted}; ${csrfCookie}` };
+  const interaction = cookieOf(back, 'interaction')!;
+  expect(interaction).toBeDefined();
+  // The page as the victim's browser gets it, with the planted cookies (its form carries the planted
+  // session's CSRF token).
+  const cookie = `sid=${planted}; interaction=${interaction}`;
+  const page = await request(app).get('/login/link').set('Cookie', cookie).expect(200);
+  return { planted, csrf: csrfFrom(page.text), cookie };
 }
 
 describe('the link page (/login/link)', () => {

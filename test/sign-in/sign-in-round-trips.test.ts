@@ -85,22 +85,29 @@ it('signs in with a password and an authenticator app, to the code, in at most 1
   await journey(true, 1);
   const { total, byRequest } = await journey(true, 1);
   const form = byRequest['GET /login/verify'];
-  // The second step's form reads nothing but the session: the factors were read with the password.
-  expect(form).toEqual(['find sessions']);
+  // The second step's form reads nothing but its interaction: the factors were read with the password.
+  expect(form).toEqual(['find interactions']);
   // A failure shows the commands of each request beside the count.
   expect({ withinTen: total - form.length <= 10, listed: listed(byRequest) }).toEqual({ withinTen: true, listed: listed(byRequest) });
   // The record says which factors the account has: the password step does not look at them.
   expect(byRequest['POST /login']).not.toEqual(expect.arrayContaining(['find totp_secrets']));
   // The password's budget hits are held for the second step, given back with its own: no release here.
   expect(byRequest['POST /login']).not.toContain('delete rate_limit_hits');
-  // The new session replaces the pending one in one command.
-  expect(byRequest['POST /login/verify']).not.toContain('delete sessions');
-  // The session is written once per step (a save of unchanged data and a touch within a minute cost none).
-  expect(byRequest['POST /login'].filter((command) => command === 'update sessions')).toHaveLength(1);
-  // The consent remembered is known in memory: the second step reads the session, writes it once, and
-  // issues the code.
-  expect(byRequest['POST /login/verify']).not.toContain('find oauth_grants');
-  expect(byRequest['POST /login/verify'].filter((command) => command === 'find sessions')).toHaveLength(1);
+  // The password step writes its interaction, not a session: nobody is signed in yet.
+  expect(byRequest['POST /login'].filter((command) => command === 'insert interactions')).toHaveLength(1);
+  expect(byRequest['POST /login']).not.toContain('update sessions');
+  // The second step reads its interaction once and uses it up with a mark that rides in the budget's
+  // own insert (no command of its own), then writes the new session once; there was no session before
+  // it to read or delete.
+  const second = byRequest['POST /login/verify'];
+  expect(second.filter((command) => command === 'find interactions')).toHaveLength(1);
+  expect(second.filter((command) => command === 'insert rate_limit_hits')).toHaveLength(1);
+  expect(second).not.toContain('delete interactions');
+  expect(second.filter((command) => command === 'update sessions')).toHaveLength(1);
+  expect(second).not.toContain('find sessions');
+  expect(second).not.toContain('delete sessions');
+  // The consent remembered is known in memory: the code is issued without reading it.
+  expect(second).not.toContain('find oauth_grants');
 });
 
 it('signs in with a password alone, to the code, in at most 6 round trips, and 7 when the consent is read', async () => {
