@@ -2,6 +2,7 @@
 // 5): an attacker who planted a session id of theirs in the victim's browser (cookie tossing) gains
 // nothing when the victim signs in with it. In production over https the cookie is `__Host-sid`,
 // which a sibling subdomain cannot set at all.
+import type { Express } from 'express';
 import request from 'supertest';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -49,7 +50,7 @@ async function signedInWith(app: Parameters<typeof request>[0], sid: string): Pr
  * account that has the victim's address, which stops at /login/link. Returns the attacker's session
  * cookie and the link page's interaction, both to be planted in the victim's browser, and the page.
  */
-async function plantedLinkSession(app: Parameters<typeof request>[0], victimEmail: string) {
+async function plantedLinkSession(app: Express, victimEmail: string) {
   next += 1;
   provider.account = { sub: `attacker-${next}-${Date.now()}`, email: victimEmail, email_verified: true };
   const attacker: Agent = request.agent(app);
