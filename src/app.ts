@@ -45,7 +45,7 @@ import { createActivityLog } from './account/activity.service';
 import { createDevMailRouter } from './mail/dev-mail.routes';
 import { createFactors, createFactorsRouter } from './factors/factors.routes';
 import { createFactorActions } from './factors/factors.service';
-import { createJourney } from './sign-in/interaction';
+import { createDecisionHold, createJourney } from './sign-in/interaction';
 import { systemClock, type Clock } from './common/clock';
 import { RESOURCE_SCOPE } from './oauth/protocol';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -126,7 +126,8 @@ export function createApp({
       const factors = createFactors(config, clock);
       const notify = accounts.factorChanged;
       const actions = createFactorActions({ ...factors, activity, notify });
-      const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock, stores);
+      const decisions = createDecisionHold(clock, config.rateLimits);
+      const oauth = createOAuthRouter(config, accessTokens, sessions, csrf, signIn.verify, lifecycle, keys, clock, stores, decisions);
       const journey = createJourney({
         clock,
         cookies: browserCookies(config),

@@ -1,4 +1,5 @@
 // The OAuth 2 authorization server of seed 001 and its OpenID Connect provider.
+import { DECISION_ID } from '../sign-in/journey.types';
 import { RULES_MARK, withRulesFrom } from '../common/validation';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CALLBACK_EXCHANGE_FORM, CALLBACK_QUERY } from './demo/callback-debug.fields';
@@ -317,6 +318,7 @@ const authorizeOperations = (prefix: string) => ({
       ),
       '302': redirect('To /login when not signed in; to redirect_uri with an error for a bad request'),
       '400': page('Unknown client, or a redirect_uri other than the registered one (no redirect)'),
+      '429': page('Too many consent pages opened by this person (rate limits on); see Retry-After'),
       ...pageFaults,
     },
   },
@@ -339,7 +341,7 @@ const authorizeOperations = (prefix: string) => ({
         oauthForm(
           {
             _csrf: param,
-            consent: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$', description: "The consent page's request, kept by the server" },
+            consent: { type: 'string', pattern: DECISION_ID.pattern, description: "The consent page's request, kept by the server" },
             decision: { type: 'string', enum: ['approve', 'deny'] },
           },
           ['_csrf', 'consent', 'decision'],
@@ -358,6 +360,7 @@ const authorizeOperations = (prefix: string) => ({
       '400': page('Unknown client, redirect_uri mismatch, no decision, or a consent page that expired or was used'),
       '403': page('Missing or wrong CSRF token'),
       '413': page('Body over 100 kB'),
+      '429': page('Too many consent pages opened by this person (rate limits on); see Retry-After'),
       ...pageFaults,
     },
   },

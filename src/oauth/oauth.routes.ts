@@ -1,5 +1,6 @@
 // OAuth 2 authorization server (seed 001 part A): authorize and consent, both token variants,
 // client registration, the protected resource, revocation, introspection and metadata.
+import type { DecisionHold } from '../sign-in/journey.types';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { jsonBody } from '../common/json-body';
 import type { AccessTokens } from '../common/access-tokens';
@@ -36,6 +37,8 @@ export function createOAuthRouter(
   keys: KeyRing,
   clock: Clock,
   stores: Stores,
+  /** Where consent pages' requests wait for their decision (sign-in/interaction.ts). */
+  decisions: DecisionHold,
 ): {
   router: Router;
   requireOAuthToken: ReturnType<typeof createBearerGuard>;
@@ -50,7 +53,17 @@ export function createOAuthRouter(
   const dpop = createDpopProofs(config, clock);
   const requireOAuthToken = createBearerGuard(tokens, config, dpop, stores);
   const router = Router();
-  const authorize = createAuthorizeRouter(idTokens, config, sessions, csrf, lifecycle.backchannel, clock, dpop, tokens.issue, stores);
+  const authorize = createAuthorizeRouter(
+    idTokens,
+    config,
+    sessions,
+    { csrf, decisions },
+    lifecycle.backchannel,
+    clock,
+    dpop,
+    tokens.issue,
+    stores,
+  );
   router.use(authorize.router);
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets, clock));

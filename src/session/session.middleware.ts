@@ -29,8 +29,6 @@ declare module 'express-session' {
     /** The browser that signed in (its User-Agent, shortened) and its address: the account page's list. */
     device?: string;
     address?: string;
-    /** Requests whose consent page is showing, by the id its form carries (the decision acts on these, never on re-sent parameters). */
-    consents?: Record<string, { parameters: OAuthParameters; at: number }>;
   }
 }
 
@@ -77,9 +75,6 @@ export function sessionPerson(req: Request): Promise<UserRecord | null> {
 }
 
 /** The id of the person the session was signed in as (sessionPerson says whether they still may be), or undefined. */
-/** An authorization request's parameters, as the consent page keeps them. */
-type OAuthParameters = Record<string, string>;
-
 export const sessionUserId = (req: Request): string | undefined => req.session?.userId;
 
 /** When and how the session's person signed in: OpenID Connect's auth_time, amr and sid. */
@@ -100,37 +95,6 @@ export const sessionCsrf = {
     return req.session.csrfToken;
   },
 };
-
-/** How many requests one session keeps for their pages' decisions (tabs), and for how long. */
-export interface KeepLimits {
-  perSession: number;
-  lifetimeMs: number;
-}
-
-/**
- * Keeps a request for its page's decision (the consent page), stored before the page goes out, the
- * oldest dropped beyond `perSession`; the id the page's form carries.
- */
-export async function keepForDecision(req: Request, parameters: OAuthParameters, limits: KeepLimits, now: number): Promise<string> {
-  const live = Object.entries(req.session.consents ?? {})
-    .filter(([, kept]) => now - kept.at < limits.lifetimeMs)
-    .sort(([, a], [, b]) => a.at - b.at)
-    .slice(-(limits.perSession - 1));
-  const id = randomToken(16);
-  req.session.consents = Object.fromEntries([...live, [id, { parameters, at: now }]]);
-  // A quick Approve may reach the server (another instance, even) before express-session's own save.
-  await saveSession(req);
-  return id;
-}
-
-/** The request a decision form names, used up; null when it is not this session's, is used or is too old. */
-export function takeForDecision(req: Request, id: unknown, limits: KeepLimits, now: number): OAuthParameters | null {
-  const consents = req.session.consents ?? {};
-  if (typeof id !== 'string' || !Object.hasOwn(consents, id)) return null;
-  const kept = consents[id];
-  delete consents[id];
-  return now - kept.at < limits.lifetimeMs ? kept.parameters : null;
-}
 
 /** express-session's callback style as a promise. */
 function settled(start: (done: (err?: unknown) => void) => void): Promise<void> {

@@ -1,4 +1,5 @@
-// A browser flow that is not finished (sign-in/interaction.ts): what is owed and what it resumes. Never
+// A browser flow that is not finished (sign-in/interaction.ts): what is owed and what it resumes, or a
+// consent page's request waiting for its decision. Never
 // changed once written: each stage is a new record under a new id, so a sweep that deletes by `_id`
 // after reading an expired one can never take a later one with it (docs/decisions.md, FerretDB).
 import { Schema, model } from 'mongoose';
@@ -12,6 +13,8 @@ export interface InteractionDocument {
   step?: PendingStep;
   /** A provider account waiting for its owner to prove the account here. */
   link?: PendingLink;
+  /** An authorization request whose consent page is showing, for that page's decision, and the session it is for. */
+  consent?: { parameters: Record<string, string>; userId: string; sid: string };
   /** Recovery codes a step-up's action made, for the next page to show once, and whose they are. */
   codes?: string[];
   owner?: string;
@@ -23,6 +26,7 @@ const interactionSchema = new Schema<InteractionDocument>(
     _id: { type: String, required: true },
     step: { type: Schema.Types.Mixed },
     link: { type: Schema.Types.Mixed },
+    consent: { type: Schema.Types.Mixed },
     codes: { type: [String], default: undefined },
     owner: { type: String },
     expiresAt: { type: Date, required: true },

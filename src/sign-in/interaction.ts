@@ -23,7 +23,16 @@ import { randomToken } from '../common/crypto';
 import { throttled } from '../db/sweeper';
 import type { PendingLink } from '../upstream/upstream.types';
 import type { BrowserCookies } from '../web/cookies';
-import { clientAddress, displayAddress, giveBackMarks, releaseHits, useOnce, type SingleUse } from '../common/rate-limit';
+import {
+  clientAddress,
+  displayAddress,
+  giveBackMarks,
+  limitRule,
+  releaseHits,
+  reserve,
+  useOnce,
+  type SingleUse,
+} from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import * as factorsService from '../factors/factors.service';
 import { FACTOR_RULES } from '../factors/factors.service';
@@ -33,7 +42,17 @@ import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '..
 import { signInLocation } from './journey.service';
 import * as interactions from './interaction.dao';
 import { nextPrompt } from './prompt-policy.service';
-import type { FirstStep, Journey, PendingStep, SecondFactor, StepUpAction, StepUpActions } from './journey.types';
+import {
+  DECISION_ID,
+  type DecisionHold,
+  type DecisionLimits,
+  type FirstStep,
+  type Journey,
+  type PendingStep,
+  type SecondFactor,
+  type StepUpAction,
+  type StepUpActions,
+} from './journey.types';
 
 export interface JourneyDeps {
   clock: Clock;
@@ -368,3 +387,35 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
 }
 
 const MAX_DEVICE_LENGTH = 200;
+
+/**
+ * Consent pages' requests, each an interaction record bound to the signed-in session that showed it
+ * (its person and `sid`), named by the id its form carries, used once. With rate limits on, a person
+ * opens at most `perPerson` pages a window (each a budget hit): what a signed-in person can make here
+ * is bounded.
+ */
+export function createDecisionHold(clock: Clock, rateLimits: boolean): DecisionHold {
+  const sweep = throttled(60_000, interactions.removeExpired);
+  const owner = (req: Request) => ({ userId: req.session?.userId, sid: req.session?.oidcSid });
+  const shape = new RegExp(DECISION_ID.pattern);
+  return {
+    async keep(req: Request, parameters: Record<string, string>, limits: DecisionLimits): Promise<string> {
+      const { userId, sid } = owner(req);
+      if (!userId || !sid) throw new Error('a consent page is kept only for a signed-in session');
+      if (rateLimits) await reserve([{ rule: limitRule('consent-pages:person', limits.perPerson), key: userId }]);
+      const id = randomToken(DECISION_ID.bytes);
+      await interactions.insert(id, { consent: { parameters, userId, sid } }, new Date(clock.now() + limits.lifetimeMs));
+      return id;
+    },
+
+    async take(req: Request, id: unknown): Promise<Record<string, string> | null> {
+      if (typeof id !== 'string' || !shape.test(id)) return null;
+      sweep(new Date(clock.now()));
+      const kept = await interactions.find(id);
+      const { userId, sid } = owner(req);
+      if (!kept?.consent || kept.expiresAt.getTime() <= clock.now()) return null;
+      if (kept.consent.userId !== userId || kept.consent.sid !== sid) return null;
+      return (await interactions.remove(id)) ? kept.consent.parameters : null;
+    },
+  };
+}

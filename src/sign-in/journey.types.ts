@@ -109,3 +109,23 @@ export interface Journey {
   /** For requests that count against the sign-in budget: the client address. */
   address(req: Request): string;
 }
+
+/** How many consent pages one person may open in a rate-limit window, and how long one waits for its decision. */
+export interface DecisionLimits {
+  perPerson: number;
+  lifetimeMs: number;
+}
+
+/**
+ * Requests kept for their page's decision (the consent page), out of the session: each an interaction
+ * record for the signed-in session that showed it, named by the id its form carries (interaction.ts).
+ */
+export interface DecisionHold {
+  /** Keeps the request, stored before the page goes out; the id the page's form carries. */
+  keep(req: Request, parameters: Record<string, string>, limits: DecisionLimits): Promise<string>;
+  /** The request a form names, used up; null when it is not this session's, is used or is too old. */
+  take(req: Request, id: unknown): Promise<Record<string, string> | null>;
+}
+
+/** The id a consent page's form carries: 16 random bytes, base64url (its pattern is what OpenAPI states). */
+export const DECISION_ID = { bytes: 16, pattern: '^[A-Za-z0-9_-]{22}$' } as const;

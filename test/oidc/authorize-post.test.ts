@@ -3,9 +3,12 @@
 import request from 'supertest';
 import { CodeModel } from '../../src/oauth/tokens/tokens.model';
 import { SessionModel } from '../../src/session/session.model';
+import { InteractionModel } from '../../src/sign-in/interaction.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { approve, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
+import { createUser } from '../helpers/factories';
+import { passwordStep } from '../helpers/factors';
+import { approve, REDIRECT_URI, registerClient, signedInAgent, signOutOf } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -86,13 +89,13 @@ describe('the decision acts on the request the consent page showed', () => {
 
   it('checks the kept request again at the decision: a max_age that ran out while the page was open means signing in again', async () => {
     const client = await registerClient();
-    const { agent } = await signedInAgent(app);
+    const { agent, user } = await signedInAgent(app, await createUser());
     const page = await agent
       .get('/oauth/authorize')
       .query({ ...requestFor(client.client_id), max_age: '1' })
       .expect(200);
     // Two seconds on (the session's sign-in made older, as the page stays open).
-    const stored = (await SessionModel.find().lean()).find((doc) => doc.data.includes(formOf(page.text).consent))!;
+    const stored = (await SessionModel.findOne({ userId: user.id }).lean())!;
     const data = JSON.parse(stored.data) as { authTime: number };
     data.authTime -= 2_000;
     await SessionModel.updateOne({ _id: stored._id }, { $set: { data: JSON.stringify(data) } });
@@ -141,4 +144,74 @@ it('keeps no request over 32 kB for a consent page: a request that large is refu
     .send({ ...requestFor(client.client_id), ...padding });
   expect(res.status).toBe(400);
   expect(res.text).toContain('over 32 kB');
+});
+
+describe('where the consent page’s request waits: an interaction record of the session that showed it', () => {
+  const formOf = (page: string) =>
+    Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+
+  it('keeps the request in a record bound to the person and the session, never in the session', async () => {
+    const client = await registerClient();
+    const { agent, user } = await signedInAgent(app, await createUser());
+    const page = await agent.get('/oauth/authorize').query(requestFor(client.client_id)).expect(200);
+    const kept = await InteractionModel.findById(formOf(page.text).consent).lean();
+    expect(kept?.consent).toMatchObject({ userId: user.id, parameters: requestFor(client.client_id) });
+    const session = (await SessionModel.findOne({ userId: user.id }).lean())!;
+    expect(kept?.consent?.sid).toBe((JSON.parse(session.data) as { oidcSid: string }).oidcSid);
+    expect(session.data).not.toContain(formOf(page.text).consent);
+  });
+
+  it('is not the next session’s: signed out and in again, the same person’s old page has expired', async () => {
+    const client = await registerClient();
+    const user = await createUser();
+    const { agent } = await signedInAgent(app, user);
+    const page = await agent.get('/oauth/authorize').query(requestFor(client.client_id)).expect(200);
+    await signOutOf(agent);
+    const again = await signedInAgent(app, user);
+    const fresh = await again.agent.get('/oauth/authorize').query(requestFor(client.client_id)).expect(200);
+    const posted = await again.agent
+      .post('/oauth/authorize')
+      .type('form')
+      .send({ ...formOf(page.text), _csrf: formOf(fresh.text)._csrf, decision: 'approve' })
+      .expect(400);
+    expect(posted.text).toContain('This page has expired');
+  });
+
+  it.each([
+    ['one instance', 1],
+    ['two instances', 2],
+  ])('gives one code when the decision arrives 100 times at once on %s', async (_name, count) => {
+    const apps = [app, ...Array.from({ length: count - 1 }, () => testApp())];
+    const client = await registerClient();
+    const { agent, res } = await passwordStep(app, await createUser());
+    const page = await agent.get('/oauth/authorize').query(requestFor(client.client_id)).expect(200);
+    const cookie = ([] as string[])
+      .concat(res.headers['set-cookie'] ?? [])
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        request(apps[i % count])
+          .post('/oauth/authorize')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ ...formOf(page.text), decision: 'approve' }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 302)).toHaveLength(1);
+    expect(answers.filter((res) => res.status === 400)).toHaveLength(99);
+    expect(await CodeModel.countDocuments({ clientId: client.client_id })).toBe(1);
+  });
+
+  it('keeps at most 60 pages a person opens in a window (rate limits on): the next is refused and keeps nothing', async () => {
+    const limited = testApp({ RATE_LIMITS: 'on' });
+    const client = await registerClient();
+    const { agent } = await signedInAgent(limited, await createUser());
+    for (let i = 0; i < 60; i++) await agent.get('/oauth/authorize').query(requestFor(client.client_id)).expect(200);
+    const before = await InteractionModel.countDocuments();
+    const refused = await agent.get('/oauth/authorize').query(requestFor(client.client_id));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toEqual(expect.any(String));
+    expect(await InteractionModel.countDocuments()).toBe(before);
+  });
 });

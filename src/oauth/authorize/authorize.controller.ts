@@ -5,13 +5,8 @@ import type { Request, Response } from 'express';
 import { noStore } from '../../common/no-store';
 import { clientAddress } from '../../common/rate-limit';
 import { bodyField } from '../../common/request-body';
-import {
-  keepForDecision as keepInSession,
-  sessionPerson,
-  sessionSignIn,
-  sessionUserId,
-  takeForDecision as takeFromSession,
-} from '../../session/session.middleware';
+import { sessionPerson, sessionSignIn, sessionUserId } from '../../session/session.middleware';
+import type { DecisionHold } from '../../sign-in/journey.types';
 import { signInLocation as journeySignIn, stepUpLocation as journeyStepUp } from '../../sign-in/journey.service';
 import { displayName } from '../../users/users.types';
 import type { Csrf } from '../../web/csrf';
@@ -68,22 +63,28 @@ function signInLocation(req: Request, parameters: OAuthParameters, loginHint?: s
 const stepUpLocation = (req: Request, parameters: OAuthParameters): string =>
   journeyStepUp(`${req.baseUrl}${req.path}?${new URLSearchParams(parameters).toString()}`);
 
-/** Consent pages open at once in one session (tabs), how long one waits for its decision, and the largest request kept. */
-const CONSENT_LIMITS = { perSession: 5, lifetimeMs: 10 * 60_000, requestBytes: 32 * 1024 };
+/**
+ * Consent pages one person may open in a rate-limit window, how long one waits for its decision, and
+ * the largest request kept.
+ */
+const CONSENT_LIMITS = { perPerson: 60, lifetimeMs: 10 * 60_000, requestBytes: 32 * 1024 };
 
 /** Keeps the reviewed request for the page's decision, stored before the page goes out; the form's id for it. */
-async function keepForDecision(req: Request, parameters: OAuthParameters): Promise<string> {
+async function keepForDecision(decisions: DecisionHold, req: Request, parameters: OAuthParameters): Promise<string> {
   if (JSON.stringify(parameters).length > CONSENT_LIMITS.requestBytes) {
     throw pageError(400, 'Invalid authorization request', `The request's parameters are over ${CONSENT_LIMITS.requestBytes / 1024} kB.`);
   }
-  return keepInSession(req, parameters, CONSENT_LIMITS, Date.now());
+  return decisions.keep(req, parameters, CONSENT_LIMITS);
 }
 
-/** The request a consent form names, used up; null when it is not this session's, is used or is too old. */
-const takeForDecision = (req: Request, id: unknown): OAuthParameters | null => takeFromSession(req, id, CONSENT_LIMITS, Date.now());
-
 /** The consent page for a reviewed request, its parameters kept for the decision. */
-async function showConsent(req: Request, res: Response, csrf: Csrf, person: { name: string }, { request, parameters }: Consent) {
+async function showConsent(
+  req: Request,
+  res: Response,
+  { csrf, decisions }: PageDeps,
+  person: { name: string },
+  { request, parameters }: Consent,
+) {
   noStore(res)
     .type(HTML_CONTENT_TYPE)
     .send(
@@ -97,13 +98,19 @@ async function showConsent(req: Request, res: Response, csrf: Csrf, person: { na
         clientPages: request.client.metadata,
         scopes: request.scope,
         claims: claimsBeyondScope(request.scope, request.claims),
-        fields: { consent: await keepForDecision(req, parameters) },
+        fields: { consent: await keepForDecision(decisions, req, parameters) },
         destination: { redirectUri: request.redirectUri },
       }),
     );
 }
 
-export function createAuthorizeController(authorize: AuthorizeService, csrf: Csrf, paths: AuthorizePaths) {
+/** What the consent page needs: its form's CSRF token, and where its request waits for the decision. */
+interface PageDeps {
+  csrf: Csrf;
+  decisions: DecisionHold;
+}
+
+export function createAuthorizeController(authorize: AuthorizeService, pages: PageDeps, paths: AuthorizePaths) {
   return {
     /**
      * The sign-in journey's last step came from a request to this endpoint (`location`, a local path
@@ -144,13 +151,13 @@ export function createAuthorizeController(authorize: AuthorizeService, csrf: Csr
       // 'consent' comes only with a signed-in person.
       if (next === 'sign-in' || !person) return res.redirect(302, signInLocation(req, reviewed.parameters, request.loginHint));
       if (next === 'step-up') return res.redirect(302, stepUpLocation(req, reviewed.parameters));
-      await showConsent(req, res, csrf, person, reviewed);
+      await showConsent(req, res, pages, person, reviewed);
     },
 
     async decide(req: Request, res: Response): Promise<void> {
       const person = await signedIn(req);
       if (!person) return res.redirect(303, '/login');
-      const parameters = takeForDecision(req, bodyField(req, 'consent'));
+      const parameters = await pages.decisions.take(req, bodyField(req, 'consent'));
       if (!parameters) {
         throw pageError(400, 'This page has expired', 'Go back to the application and start signing in again.');
       }

@@ -8,6 +8,7 @@ import type { Clock } from '../../common/clock';
 import type { DpopProofs } from '../dpop/dpop.service';
 import type { Config } from '../../config';
 import type { Csrf } from '../../web/csrf';
+import type { DecisionHold } from '../../sign-in/journey.types';
 import { bodyField } from '../../common/request-body';
 import { formBody, pageFormBody } from '../../web/form-body';
 import type { AuthorizationSigner } from './deps';
@@ -27,7 +28,7 @@ export function createAuthorizeRouter(
   idTokens: AuthorizationSigner,
   config: Config,
   sessions: RequestHandler,
-  csrf: Csrf,
+  pages: { csrf: Csrf; decisions: DecisionHold },
   backchannel: Pick<BackchannelLogout, 'granted'>,
   clock: Clock,
   dpop: DpopProofs,
@@ -35,7 +36,7 @@ export function createAuthorizeRouter(
   stores: Stores,
 ): { router: Router; resume: AuthorizeResume } {
   const service = createAuthorizeService(config, idTokens, backchannel, issue, stores, clock);
-  const authorize = createAuthorizeController(service, csrf, AUTHORIZE_PATHS);
+  const authorize = createAuthorizeController(service, pages, AUTHORIZE_PATHS);
   // RATE_LIMITS: counted once the client is known (clients.service.ts ClientBudgets).
   const authenticate = clientsService.createClientAuthentication(config, stores, {
     perAddress: limitRule('par:address', config.limits.pushedRequestsPerAddress),
@@ -54,7 +55,7 @@ export function createAuthorizeRouter(
   // is the one that carries a decision, and only it needs the CSRF token.
   const requestOrDecision: RequestHandler = (req, res, next) =>
     bodyField(req, 'decision') === undefined ? authorize.show(req, res) : next();
-  router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, csrf.require, authorize.decide, pageRefusals);
+  router.post(AUTHORIZE_PATHS, sessions, pageFormBody, requestOrDecision, pages.csrf.require, authorize.decide, pageRefusals);
   return { router, resume: authorize.resume };
 }
 
