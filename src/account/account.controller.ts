@@ -140,6 +140,7 @@ export function createAccountController(
         remember: false,
         returnTo: '/account?done=signed-up',
         via: 'new account',
+        active: true,
       });
     },
 
@@ -211,6 +212,8 @@ export function createAccountController(
         remember: false,
         returnTo: removed.length > 0 ? '/account?done=reset-factors' : '/account?done=reset',
         via: 'password reset',
+        // The reset link's check found the account active (account-links.service.ts).
+        active: true,
       });
     },
 

@@ -11,7 +11,6 @@ import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
 import type { Config } from '../config';
-import * as factorsService from '../factors/factors.service';
 import { RegistrationError } from '../oauth/clients/registration.service';
 import { CLIENT_AUTH_METHODS, DEFAULT_CLIENT_AUTH_METHOD, GRANT_TYPES, LIMITS, SELF_REGISTRABLE_GRANTS } from '../oauth/protocol';
 import { signedInPerson } from '../session/session.middleware';
@@ -226,8 +225,11 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
       if (!usersService.rolesOf(person).includes(usersService.ADMIN_ROLE)) {
         throw consoleError(403, 'Operators only', 'The console is for people with the admin role.', [{ href: '/home', label: 'Home' }]);
       }
-      if (journey.freshlyVerified(req)) return next();
-      if (!(await factorsService.secondFactors(person._id))) {
+      // The step-up comes back to the page (a form's page, for a form); the policy says whether one is owed.
+      const back = req.method === 'GET' ? req.originalUrl : '/admin/people';
+      const owed = await journey.requireFreshSecondFactor(req, res, { userId: person._id, returnTo: back });
+      if (owed === 'go-on') return next();
+      if (owed === 'no-second-factor') {
         throw consoleError(
           403,
           'Second factor needed',
@@ -238,9 +240,6 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
           ],
         );
       }
-      // The step-up comes back to the page (a form's page, for a form).
-      const back = req.method === 'GET' ? req.originalUrl : '/admin/people';
-      await journey.stepUp(req, res, { userId: person._id, returnTo: back });
     },
 
     home: (_req: Request, res: Response) => res.redirect(302, '/admin/people'),

@@ -57,7 +57,15 @@ export function createSessionController(
           .send(page(req, res, { returnTo, email: typedEmail, error: 'Invalid email or password.' }));
         return;
       }
-      await journey.firstFactor(req, res, { ...person, method: 'pwd', remember: remember !== undefined, returnTo, via: 'password' });
+      // The password check found the account active (a disabled one is a wrong password there).
+      await journey.firstFactor(req, res, {
+        ...person,
+        method: 'pwd',
+        remember: remember !== undefined,
+        returnTo,
+        via: 'password',
+        active: true,
+      });
     },
 
     async logout(req: Request, res: Response): Promise<void> {

@@ -36,12 +36,15 @@ import {
 import { deviceName } from '../common/user-agent';
 import * as factorsService from '../factors/factors.service';
 import { FACTOR_RULES } from '../factors/factors.service';
+import { PasskeyRefused } from '../factors/passkeys.service';
+import * as usersService from '../users/users.service';
+import { pageError } from '../web/layout';
 import { REMEMBER_ME_MS, saveSession, regenerateSession, type SessionEndedHook } from '../session/session.middleware';
 import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '../session/session.service';
 
 import { signInLocation } from './journey.service';
 import * as interactions from './interaction.dao';
-import { nextPrompt } from './prompt-policy.service';
+import { nextPrompt, type Facts, type InteractionAsk, type Prompt, type SessionFacts } from './prompt-policy.service';
 import {
   DECISION_ID,
   type DecisionHold,
@@ -199,20 +202,50 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
     return done.location;
   }
 
+  const rules = { freshMs: FACTOR_RULES.freshSignInMs };
+
   /**
-   * The policy's answer for a step-up action (nextPrompt): the factors the person can give when one is
-   * owed, else null; the factors are read only when the session's own second factor is not fresh.
+   * Asks the policy (nextPrompt) until it answers, making a read only when it names the fact it needs
+   * (each read answers its fact for good, so it asks at most once per fact).
    */
-  async function stepUpOwed(session: Partial<SessionData>, userId: string): Promise<factorsService.FactorKinds | null> {
+  async function decide(
+    ask: InteractionAsk,
+    session: SessionFacts | null,
+    reads: Partial<Record<keyof Facts, () => Promise<boolean>>>,
+  ): Promise<Prompt> {
+    const facts: Facts = {};
+    for (;;) {
+      const prompt = nextPrompt(ask, session, facts, clock.now(), rules);
+      if (prompt.name !== 'need') return prompt;
+      const read = reads[prompt.fact];
+      if (!read || facts[prompt.fact] !== undefined) throw new Error(`the policy needs ${prompt.fact}, which this flow cannot read`);
+      facts[prompt.fact] = await read();
+    }
+  }
+
+  /** What the policy says of a step-up action for the session's person, and the factors they can give (read only when it asks). */
+  async function stepUpOwed(session: Partial<SessionData>, userId: string, action: 'if-any' | 'required') {
     const multiFactor = factorsService.isMultiFactor(session.amr);
     const facts = { userId, authTime: session.authTime, multiFactor, verifiedAt: multiFactor ? session.authTime : undefined };
-    const ask = { prompt: [], consent: false, action: true };
-    const rules = { freshMs: FACTOR_RULES.freshSignInMs };
-    let prompt = nextPrompt(ask, facts, {}, clock.now(), rules);
-    if (prompt.name !== 'need') return null;
-    const kinds = await factorsService.secondFactors(userId);
-    prompt = nextPrompt(ask, facts, { hasSecondFactor: kinds !== null }, clock.now(), rules);
-    return prompt.name === 'step-up' ? kinds : null;
+    let kinds: factorsService.FactorKinds | null = null;
+    const hasSecondFactor = async () => (kinds = await factorsService.secondFactors(userId)) !== null;
+    const prompt = await decide({ prompt: [], consent: false, action }, facts, { hasSecondFactor });
+    return { prompt, kinds: kinds as factorsService.FactorKinds | null };
+  }
+
+  /** Whether an account is active, read now unless the caller just found it so. */
+  const activeNow = (userId: string, known?: true) => async () => known ?? usersService.isActive(await usersService.findById(userId));
+
+  /** The step-up's second step held (the session's own person), and the browser sent there. */
+  function holdStepUp(
+    req: Request,
+    res: Response,
+    ask: { userId: string; returnTo: string; action?: StepUpAction },
+    factors: factorsService.FactorKinds,
+  ): Promise<void> {
+    const amr = req.session.amr ?? ['pwd'];
+    const step = { kind: 'step-up' as const, userId: ask.userId, amr, remember: false, returnTo: ask.returnTo, action: ask.action };
+    return hold(req, res, { ...step, factors, via: 'second factor' });
   }
 
   const freshlyVerified = (session: Partial<SessionData>): boolean =>
@@ -234,13 +267,21 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
         via: step.via,
       };
       // The account's hint, read with the password, spares the look at its factors: none, or which.
-      const factors =
-        step.secondFactor === false
-          ? null
-          : step.secondFactor && step.factorKinds
-            ? step.factorKinds
-            : await factorsService.secondFactors(step.userId);
-      if (factors) return hold(req, res, { kind: 'sign-in', ...pending, factors, ...(step.held && { held: step.held }) });
+      let factors: factorsService.FactorKinds | null = step.secondFactor && step.factorKinds ? step.factorKinds : null;
+      const hasSecondFactor = async () => {
+        if (step.secondFactor === false) return false;
+        factors ??= await factorsService.secondFactors(step.userId);
+        return factors !== null;
+      };
+      const reads = { accountActive: activeNow(step.userId, step.active), hasSecondFactor };
+      const prompt = await decide({ prompt: [], consent: false, signingIn: 'first-factor' }, null, reads);
+      if (prompt.name === 'refused') {
+        if (step.held) await releaseHits(step.held);
+        throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
+      }
+      if (prompt.name === 'second-factor') {
+        return hold(req, res, { kind: 'sign-in', ...pending, factors: factors!, ...(step.held && { held: step.held }) });
+      }
       // No second factor after all (the record's hint was stale): the password's hits go back.
       if (step.held) await releaseHits(step.held);
       await go(req, res, await signedIn(req, res, pending));
@@ -250,7 +291,11 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
     go,
 
     /** A passkey alone (it checked the person itself: user verification is required): signed in; where to go. */
-    passkey(req: Request, res: Response, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {
+    async passkey(req: Request, res: Response, step: { userId: string; method: 'hwk' | 'swk'; returnTo: string }): Promise<string> {
+      const prompt = await decide({ prompt: [], consent: false, signingIn: 'last-factor' }, null, {
+        accountActive: activeNow(step.userId),
+      });
+      if (prompt.name === 'refused') throw new PasskeyRefused('This account is disabled.');
       return signedIn(req, res, { userId: step.userId, amr: [step.method], remember: false, returnTo: step.returnTo, via: 'passkey' });
     },
 
@@ -297,19 +342,20 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
      */
     async stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void> {
       // A second factor given in the last 10 minutes, or none to give: nothing to ask (the policy says).
-      const factors = await stepUpOwed(req.session, ask.userId);
-      if (!factors) {
-        const location = ask.action ? await carryOut(req, res, ask.action, ask.userId) : ask.returnTo;
-        await saveSession(req);
-        return void res.redirect(req.method === 'GET' ? 302 : 303, location);
-      }
-      const amr = req.session.amr ?? ['pwd'];
-      const step = { kind: 'step-up' as const, userId: ask.userId, amr, remember: false, returnTo: ask.returnTo, action: ask.action };
-      return hold(req, res, { ...step, factors, via: 'second factor' });
+      const { prompt, kinds } = await stepUpOwed(req.session, ask.userId, 'if-any');
+      if (prompt.name === 'step-up') return holdStepUp(req, res, ask, kinds!);
+      const location = ask.action ? await carryOut(req, res, ask.action, ask.userId) : ask.returnTo;
+      await saveSession(req);
+      res.redirect(req.method === 'GET' ? 302 : 303, location);
     },
 
-    /** The session gave a second factor in the last 10 minutes (what the operator's console asks). */
-    freshlyVerified: (req: Request): boolean => freshlyVerified(req.session),
+    async requireFreshSecondFactor(req: Request, res: Response, ask: { userId: string; returnTo: string }) {
+      const { prompt, kinds } = await stepUpOwed(req.session, ask.userId, 'required');
+      if (prompt.name === 'done') return 'go-on' as const;
+      if (prompt.name === 'refused') return 'no-second-factor' as const;
+      await holdStepUp(req, res, ask, kinds!);
+      return 'asked' as const;
+    },
 
     /** The step waiting for a second factor in this browser, while it is fresh. */
     async pending(req: Request): Promise<PendingStep | null> {

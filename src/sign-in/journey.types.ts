@@ -61,6 +61,8 @@ export interface FirstStep {
   amr?: string[];
   /** The password's budget hits, held while a second factor may be owed. */
   held?: readonly string[];
+  /** Set when the caller found the account active just now (the password check, a reset link): not read again. */
+  active?: true;
 }
 
 /** The sign-in interaction, as the controllers of every way in and every step-up use it (interaction.ts). */
@@ -79,8 +81,15 @@ export interface Journey {
   factorAdded(req: Request, factor: SecondFactor): Promise<void>;
   /** A signed-in person asked for more than their session gives: the second step, then the action. Answers the browser. */
   stepUp(req: Request, res: Response, ask: { userId: string; returnTo: string; action?: StepUpAction }): Promise<void>;
-  /** The session gave a second factor in the last 10 minutes (what the operator's console asks). */
-  freshlyVerified(req: Request): boolean;
+  /**
+   * For what needs a fresh second factor however strong the session (the operator's console): go on;
+   * refused when the person has none set up; or the second step asked (the browser sent there).
+   */
+  requireFreshSecondFactor(
+    req: Request,
+    res: Response,
+    ask: { userId: string; returnTo: string },
+  ): Promise<'go-on' | 'no-second-factor' | 'asked'>;
   /** The step waiting for a second factor in this browser, while it is fresh. */
   pending(req: Request): Promise<PendingStep | null>;
   /**

@@ -15,8 +15,17 @@ export interface InteractionAsk {
   multiFactor?: 'essential' | 'voluntary' | null;
   /** A step already under way in this browser: a second factor, or a provider account's link, owed. */
   owed?: 'second-factor' | 'link';
-  /** A step-up action asked for (turning a factor off, new recovery codes, the console): a fresh second factor first. */
-  action?: boolean;
+  /**
+   * A step-up action asked for: a fresh second factor first. `if-any` (turning a factor off, new
+   * recovery codes) goes on at once for a person with none to give; `required` (the operator's
+   * console) is refused then.
+   */
+  action?: 'if-any' | 'required';
+  /**
+   * A person being signed in (nobody is, yet, in this session): after the first factor (a second may
+   * be owed), or after the last (a passkey alone, the second factor). Their account must be active.
+   */
+  signingIn?: 'first-factor' | 'last-factor';
   /** Whether the flow ends in a consent (an application's request); a plain sign-in ends when the person is in. */
   consent: boolean;
 }
@@ -36,6 +45,8 @@ export interface SessionFacts {
 export interface Facts {
   hasSecondFactor?: boolean;
   consentRemembered?: boolean;
+  /** Whether the account being signed in is active (not disabled, still there). */
+  accountActive?: boolean;
 }
 
 /** How long a second factor given counts as fresh for a step-up action (FACTOR_RULES.freshSignInMs). */
@@ -51,6 +62,8 @@ export type Prompt =
   | { name: 'consent' }
   /** `prompt=none` and a page would be needed: the error the client gets (OIDC Core 3.1.2.6). */
   | { name: 'error'; error: 'login_required' | 'consent_required' | 'interaction_required' | 'access_denied' }
+  /** Nothing can go on: the account is disabled, or the action needs a second factor the person has not set up. */
+  | { name: 'refused'; reason: 'account-disabled' | 'no-second-factor' }
   | { name: 'need'; fact: keyof Facts }
   | { name: 'done' };
 
@@ -58,12 +71,14 @@ export type Prompt =
 export function nextPrompt(ask: InteractionAsk, session: SessionFacts | null, facts: Facts, now: number, rules: PolicyRules): Prompt {
   const silent = ask.prompt.includes('none');
   if (ask.owed) return { name: ask.owed };
+  if (ask.signingIn) return signingIn(ask.signingIn, facts);
   const login = loginOwed(ask, session, now);
   if (login) return silent ? { name: 'error', error: 'login_required' } : { name: 'login', reason: login };
   const signedIn = session!;
   if (ask.action && !(signedIn.verifiedAt !== undefined && now - signedIn.verifiedAt < rules.freshMs)) {
     if (facts.hasSecondFactor === undefined) return { name: 'need', fact: 'hasSecondFactor' };
     if (facts.hasSecondFactor) return { name: 'step-up', reason: 'action' };
+    if (ask.action === 'required') return { name: 'refused', reason: 'no-second-factor' };
   }
   if (ask.multiFactor && !signedIn.multiFactor) {
     if (silent) return { name: 'error', error: 'interaction_required' };
@@ -86,4 +101,13 @@ function loginOwed(ask: InteractionAsk, session: SessionFacts | null, now: numbe
   const age = session.authTime === undefined ? Infinity : (now - session.authTime) / 1000;
   if (ask.maxAge !== undefined && age > ask.maxAge) return 'max-age';
   return null;
+}
+
+/** Someone being signed in: an active account, then the second factor when it has one. */
+function signingIn(stage: 'first-factor' | 'last-factor', facts: Facts): Prompt {
+  if (facts.accountActive === undefined) return { name: 'need', fact: 'accountActive' };
+  if (!facts.accountActive) return { name: 'refused', reason: 'account-disabled' };
+  if (stage === 'last-factor') return { name: 'done' };
+  if (facts.hasSecondFactor === undefined) return { name: 'need', fact: 'hasSecondFactor' };
+  return facts.hasSecondFactor ? { name: 'second-factor' } : { name: 'done' };
 }

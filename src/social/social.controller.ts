@@ -8,7 +8,6 @@ import { pageError } from '../web/layout';
 import type { Journey } from '../sign-in/journey.types';
 import { SOCIAL_PROVIDERS } from './providers';
 import * as socialService from './social.service';
-import * as usersService from '../users/users.service';
 import type { SocialProvider } from './social.types';
 import { readQuery } from '../common/request-fields';
 import { PROVIDER_QUERY } from './social.fields';
@@ -58,9 +57,6 @@ export function createSocialController(config: Config, logger: Logger, journey: 
         'invalid_state',
         'invalid_state: this sign-in link was already used or did not start here. Please sign in again.',
       );
-    }
-    if (!usersService.isActive(await usersService.findById(userId))) {
-      throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
     }
     // Back to what asked (the sign-in page's return_to, kept with the state); the journey asks an
     // account with a second factor for it after the provider too.

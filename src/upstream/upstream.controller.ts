@@ -181,9 +181,6 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
           return void noStore(res).redirect(302, '/login/link');
         default:
       }
-      if (!usersService.isActive(await usersService.findById(arrival.userId))) {
-        throw pageError(403, 'Account disabled', 'This account has been disabled. Please contact the operator of this server.');
-      }
       if (arrival.kind === 'created') await activity.record(arrival.userId, 'signed-up', origin(req, provider.name));
       await journey.firstFactor(req, res, {
         userId: arrival.userId,
@@ -221,6 +218,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
         remember: true,
         returnTo: pending.returnTo,
         via: `${provider.name} and password`,
+        active: true,
       });
     },
 

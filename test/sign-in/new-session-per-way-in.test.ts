@@ -7,6 +7,7 @@
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import request from 'supertest';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
+import { UserModel } from '../../src/users/users.model';
 import type { Express } from 'express';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -140,14 +141,24 @@ function assertion(passkey: { id: string; key: KeyObject }, challenge: string) {
   };
 }
 
-/** A person with an authenticator app, their password given in a new browser: at the second step. */
+/**
+ * A person with an authenticator app, their password given in a browser holding someone else's
+ * session (planted): at the second step, which is an interaction of its own; the planted session is
+ * untouched until the sign-in completes.
+ */
 async function atSecondStep() {
   const person = await createUser();
   const { agent: first } = await passwordStep(app, person);
   const { key } = await enrolTotp(first, clock.now());
-  const { agent, res: pending } = await passwordStep(app, person);
+  const { agent, planted } = await plantedBrowser();
+  const page = await agent.get('/login?prompt=login').expect(200);
+  const pending = await agent
+    .post('/login')
+    .type('form')
+    .send({ _csrf: csrfFrom(page.text), email: person.email, password: person.password });
   expect(pending.headers.location).toBe('/login/verify');
-  return { person, key, agent, pending };
+  expect(sidOf(pending)).toBeUndefined();
+  return { person, key, agent, pending, planted };
 }
 
 describe('a new session id at every way in', () => {
@@ -164,6 +175,21 @@ describe('a new session id at every way in', () => {
       .expect(200);
     expect(res.body).toEqual({ redirect: '/account' });
     await expectRenewed(res, planted, victim.email);
+  });
+
+  it('no passkey alone for a disabled account: refused, and the planted session stays as it was', async () => {
+    const victim = await createUser();
+    const passkey = await passkeyOf(victim.id);
+    await UserModel.updateOne({ _id: victim.id }, { $set: { disabled: true } });
+    const { agent, planted } = await plantedBrowser();
+    const page = await agent.get('/login?prompt=login').expect(200);
+    const _csrf = csrfFrom(page.text);
+    const options = await agent.post('/login/passkey/options').send({ _csrf }).expect(200);
+    const res = await agent.post('/login/passkey').send({ _csrf, response: assertion(passkey, options.body.challenge) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'This account is disabled.' });
+    expect(sidOf(res)).toBeUndefined();
+    expect(await personWith(planted)).not.toBeNull();
   });
 
   it('a password (over a planted session)', async () => {
@@ -226,15 +252,14 @@ describe('a new session id at every way in', () => {
     await expectRenewed(res, planted, victim.email);
   });
 
-  it('the second step (the pending session copied after the password)', async () => {
-    const { person, key, agent, pending } = await atSecondStep();
-    const old = sidOf(pending)!;
+  it('the second step (over a planted session)', async () => {
+    const { person, key, agent, planted } = await atSecondStep();
     const res = await giveCode(agent, totpCode(key, clock.now() + 30_000));
-    await expectRenewed(res, old, person.email);
+    await expectRenewed(res, planted, person.email);
   });
 
   it('a step-up (the signed-in session copied before it)', async () => {
-    const { person, key, agent, pending } = await atSecondStep();
+    const { person, key, agent } = await atSecondStep();
     const signedIn = await giveCode(agent, totpCode(key, clock.now() + 30_000));
     const old = sidOf(signedIn)!;
     expect(await personWith(old)).toBe(person.email);
@@ -242,7 +267,8 @@ describe('a new session id at every way in', () => {
     clock.move(11 * 60_000);
     const ask = await agent.get('/login/step-up').query({ return_to: '/account' }).expect(302);
     expect(ask.headers.location).toBe('/login/verify');
-    expect(sidOf(pending)).not.toBe(old);
+    // The step-up's pending step is an interaction: the session stays as it was until the factor.
+    expect(sidOf(ask)).toBeUndefined();
     const res = await giveCode(agent, totpCode(key, clock.now()));
     await expectRenewed(res, old, person.email);
   });

@@ -1,6 +1,7 @@
 // The interaction's one policy, nextPrompt, as a table: one row per case it covers (no session,
 // prompt=login, max_age, the multi-factor class as essential and as a wish, a disabled account, a
-// second factor owed, a link owed, a step-up action, consent owed or remembered, prompt=none) and
+// second factor owed, a link owed, a step-up action (and the console's, which requires a factor),
+// someone being signed in, consent owed or remembered, prompt=none) and
 // their combinations. Pure: the facts that cost a read are asked for (`need`) only when they matter.
 import { nextPrompt, type Facts, type InteractionAsk, type Prompt, type SessionFacts } from '../../src/sign-in/prompt-policy.service';
 
@@ -47,7 +48,7 @@ const rows: [string, InteractionAsk, SessionFacts | null, Facts, Prompt][] = [
   // Steps under way come first, whatever else is asked.
   ['a second factor owed', { ...plain, owed: 'second-factor' }, null, {}, { name: 'second-factor' }],
   ['a link owed', { ...plain, owed: 'link' }, null, {}, { name: 'link' }],
-  ['a link owed while a step-up is asked', { ...plain, owed: 'link', action: true }, onePassword, {}, { name: 'link' }],
+  ['a link owed while a step-up is asked', { ...plain, owed: 'link', action: 'if-any' }, onePassword, {}, { name: 'link' }],
   // The multi-factor class.
   [
     'essential acr, one factor: ask whether there is a second',
@@ -108,33 +109,112 @@ const rows: [string, InteractionAsk, SessionFacts | null, Facts, Prompt][] = [
   // Step-up actions (turning a factor off, new recovery codes, the console).
   [
     'a step-up action, one factor: ask whether there is a second',
-    { ...plain, action: true },
+    { ...plain, action: 'if-any' },
     onePassword,
     {},
     { name: 'need', fact: 'hasSecondFactor' },
   ],
   [
     'a step-up action, a factor to give: step-up',
-    { ...plain, action: true },
+    { ...plain, action: 'if-any' },
     onePassword,
     { hasSecondFactor: true },
     { name: 'step-up', reason: 'action' },
   ],
-  ['a step-up action, nothing to give: done', { ...plain, action: true }, onePassword, { hasSecondFactor: false }, { name: 'done' }],
-  ['a step-up action after a fresh second factor: done, nothing read', { ...plain, action: true }, twoFactors, {}, { name: 'done' }],
+  ['a step-up action, nothing to give: done', { ...plain, action: 'if-any' }, onePassword, { hasSecondFactor: false }, { name: 'done' }],
+  ['a step-up action after a fresh second factor: done, nothing read', { ...plain, action: 'if-any' }, twoFactors, {}, { name: 'done' }],
   [
     'a step-up action after an old second factor: step-up',
-    { ...plain, action: true },
+    { ...plain, action: 'if-any' },
     oldTwoFactors,
     known,
     { name: 'step-up', reason: 'action' },
   ],
   [
     'a step-up action and essential acr after an old second factor: the action asks',
-    { ...app, action: true, multiFactor: 'essential' },
+    { ...app, action: 'if-any', multiFactor: 'essential' },
     oldTwoFactors,
     known,
     { name: 'step-up', reason: 'action' },
+  ],
+  [
+    'the console (an action that requires a second factor), none set up: refused',
+    { ...plain, action: 'required' },
+    onePassword,
+    { hasSecondFactor: false },
+    { name: 'refused', reason: 'no-second-factor' },
+  ],
+  ['the console after a fresh second factor: done, nothing read', { ...plain, action: 'required' }, twoFactors, {}, { name: 'done' }],
+  [
+    'the console after an old second factor: step-up',
+    { ...plain, action: 'required' },
+    oldTwoFactors,
+    known,
+    { name: 'step-up', reason: 'action' },
+  ],
+  // Someone being signed in: an active account, then the second factor.
+  [
+    'signing in, the account not read yet: ask whether it is active',
+    { ...plain, signingIn: 'first-factor' },
+    null,
+    {},
+    { name: 'need', fact: 'accountActive' },
+  ],
+  [
+    'signing in to a disabled account: refused, its factors never read',
+    { ...plain, signingIn: 'first-factor' },
+    null,
+    { accountActive: false },
+    { name: 'refused', reason: 'account-disabled' },
+  ],
+  [
+    'signing in, active: ask whether a second factor is owed',
+    { ...plain, signingIn: 'first-factor' },
+    null,
+    { accountActive: true },
+    { name: 'need', fact: 'hasSecondFactor' },
+  ],
+  [
+    'signing in, active, with a second factor: the second step',
+    { ...plain, signingIn: 'first-factor' },
+    null,
+    { accountActive: true, hasSecondFactor: true },
+    { name: 'second-factor' },
+  ],
+  [
+    'signing in, active, no second factor: done',
+    { ...plain, signingIn: 'first-factor' },
+    null,
+    { accountActive: true, hasSecondFactor: false },
+    { name: 'done' },
+  ],
+  [
+    'a passkey alone or the second factor given, disabled meanwhile: refused',
+    { ...plain, signingIn: 'last-factor' },
+    null,
+    { accountActive: false },
+    { name: 'refused', reason: 'account-disabled' },
+  ],
+  [
+    'a passkey alone or the second factor given, active: done, factors not read',
+    { ...plain, signingIn: 'last-factor' },
+    null,
+    { accountActive: true },
+    { name: 'done' },
+  ],
+  [
+    'signing in over someone else’s session: the same rules (the session is not theirs)',
+    { ...app, signingIn: 'first-factor' },
+    twoFactors,
+    { accountActive: true, hasSecondFactor: true },
+    { name: 'second-factor' },
+  ],
+  [
+    'a link owed for a disabled account: the link page first (the sign-in after it refuses)',
+    { ...plain, owed: 'link', signingIn: 'first-factor' },
+    null,
+    { accountActive: false },
+    { name: 'link' },
   ],
   // Consent.
   ['consent unknown: read it', app, onePassword, {}, { name: 'need', fact: 'consentRemembered' }],

@@ -52,7 +52,9 @@ export async function beforeConsent(
     multiFactor: acrOf(person.amr) === MULTI_FACTOR_ACR,
   };
   const facts: Facts = {};
-  const reads = {
+  const reads: Record<keyof Facts, () => Promise<boolean>> = {
+    // The session's person is active (sessionPerson): the policy asks this only of someone signing in.
+    accountActive: () => Promise.resolve(true),
     hasSecondFactor: () => factorsService.hasSecondFactor(person!.userId),
     consentRemembered: () => {
       const scope = [...request.scope, ...claimsService.scopesForClaims(request.scope, request.claims)];
