@@ -164,7 +164,6 @@ export function createFactorsController(deps: {
     async passkeySignIn(req: Request, res: Response): Promise<void> {
       const { response, return_to } = readBody(PASSKEY_SIGN_IN, [], req.body);
       const { userId, method } = await passkeys.authenticate(response as never);
-      if (!usersService.isActive(await usersService.findById(userId))) throw new PasskeyRefused('This account is disabled.');
       const returnTo = journey.returnTo(return_to);
       noStore(res).json({ redirect: await journey.passkey(req, res, { userId, method, returnTo }) });
     },
