@@ -1,63 +1,38 @@
-// The second step of signing in (a code or a passkey after the password, or a step-up for a person
-// signed in with one factor), passkey sign-in on its own, and turning factors on and off from the
-// account page. JSON answers are for public/passkeys.js.
+// Turning factors on and off from the account page (an authenticator app, passkeys, recovery codes);
+// the prompts of signing in are their own controllers (second-factor, step-up, passkey-sign-in).
+// JSON answers are for public/passkeys.js.
 import type { Request, Response } from 'express';
 import { AppError } from '../common/errors';
 import { noStore } from '../common/no-store';
-import { readBody, readForm, readQuery } from '../common/request-fields';
-import { CODE_FORM, NEW_PASSKEY, OPTIONS_REQUEST, PASSKEY_ANSWER, PASSKEY_SIGN_IN, RENAME_FORM, STEP_UP_QUERY } from './factors.fields';
-import { clientAddress, displayAddress } from '../common/rate-limit';
+import { readBody, readForm } from '../common/request-fields';
+import { CODE_FORM, NEW_PASSKEY, OPTIONS_REQUEST, RENAME_FORM } from './factors.fields';
+import { displayAddress } from '../common/rate-limit';
 import { deviceName } from '../common/user-agent';
 import type { ActivityLog } from '../account/activity.service';
 import { signedInPerson } from '../session/session.middleware';
-import { stepUpReason } from '../sign-in/journey.service';
-import type { Journey, PendingStep, SecondFactor, StepUpAction } from '../sign-in/journey.types';
-import type { FactorVerifier } from '../sign-in/sign-in.service';
-import * as usersService from '../users/users.service';
+import type { Journey, SecondFactor, StepUpAction } from '../sign-in/journey.types';
 import type { Csrf } from '../web/csrf';
 import { pageError } from '../web/layout';
-import { allowOwnScripts } from '../web/scripts';
-import { recoveryCodesPage, secondStepPage, totpEnrolPage } from './factors.page';
-import { FACTOR_RULES } from './factors.rules';
+import { recoveryCodesPage, totpEnrolPage } from './factors.page';
 import * as factorsService from './factors.service';
-import { PasskeyRefused, type Passkeys } from './passkeys.service';
+import type { Passkeys } from './passkeys.service';
 import * as recoveryCodes from './recovery-codes.service';
 import type { Totp } from './totp.service';
 import { HTML_CONTENT_TYPE as HTML } from '../web/html';
-
-/** No second step waits here (none was started, it was used, or it is over 10 minutes old): a 400, not a 401, since nobody is refused. */
-const NOTHING_PENDING = 'No sign-in is waiting for a second factor here: sign in again.';
 
 export function createFactorsController(deps: {
   csrf: Csrf;
   journey: Journey;
   totp: Totp;
   passkeys: Passkeys;
-  users: usersService.UserStore;
   activity: ActivityLog;
-  verifyFactor: FactorVerifier;
   notify: factorsService.FactorNotice;
 }) {
-  const { csrf, journey, totp, passkeys, users, activity, verifyFactor, notify } = deps;
+  const { csrf, journey, totp, passkeys, activity, notify } = deps;
   const where = (req: Request, detail: string) => ({
     address: displayAddress(req),
     detail: `${detail}, ${deviceName(req.get('User-Agent'))}`,
   });
-
-  function showSecondStep(req: Request, res: Response, pending: PendingStep, status = 200, error?: string): void {
-    allowOwnScripts(noStore(res))
-      .status(status)
-      .type(HTML)
-      .send(
-        secondStepPage({
-          csrfToken: csrf.token(req, res),
-          passkeys: pending.factors.passkeys,
-          totp: pending.factors.totp,
-          stepUp: stepUpReason(pending),
-          error,
-        }),
-      );
-  }
 
   /** Where the browser goes before a factor may be added (a step-up, or signing in again), or null. */
   const confirmFirst = (req: Request, res: Response, returnTo: string) =>
@@ -80,94 +55,7 @@ export function createFactorsController(deps: {
   const confirmed = (req: Request, res: Response, action: StepUpAction) =>
     journey.stepUp(req, res, { userId: signedInPerson(res)._id, returnTo: '/account', action });
 
-  /** The pending step for the JSON routes, or a 400. */
-  const pendingJson = async (req: Request): Promise<PendingStep> => {
-    const pending = await journey.pending(req);
-    if (!pending) throw new PasskeyRefused(NOTHING_PENDING);
-    return pending;
-  };
-
   return {
-    /** A signed-in person asked for more (acr_values=2): the second step, then back. */
-    async stepUp(req: Request, res: Response): Promise<void> {
-      const user = signedInPerson(res);
-      await journey.stepUp(req, res, { userId: user._id, returnTo: journey.returnTo(readQuery(STEP_UP_QUERY, req).return_to) });
-    },
-
-    async showVerify(req: Request, res: Response): Promise<void> {
-      const pending = await journey.pending(req);
-      if (!pending) return void res.redirect(302, journey.nothingPending(req));
-      showSecondStep(req, res, pending);
-    },
-
-    async verifyCode(req: Request, res: Response): Promise<void> {
-      const typed = (readForm(CODE_FORM, req).code ?? '').trim();
-      const pending = await journey.pending(req);
-      if (!pending) return void res.redirect(303, journey.nothingPending(req));
-      const user = await users.findCurrent(pending.userId);
-      if (!usersService.isActive(user)) return void res.redirect(303, '/login');
-      let used: 'authenticator app' | 'recovery code' | null = null;
-      // A right app code is known before the budget is asked: its single-use mark, and the one that
-      // uses up the pending step, go with the budget's hits in one command, and count only when the
-      // budget has room.
-      const appCode = pending.factors.totp && typed.length === FACTOR_RULES.totp.digits ? await totp.match(user._id, typed) : null;
-      let stepUsed: boolean | null = null;
-      const right = await verifyFactor(
-        { userId: user._id, email: user.email, address: clientAddress(req) },
-        async ([fresh, stepFresh]) => {
-          if (appCode) {
-            stepUsed = stepFresh;
-            used = fresh && stepFresh ? 'authenticator app' : null;
-          } else if (await recoveryCodes.use(user._id, typed)) used = 'recovery code';
-          return used !== null;
-        },
-        pending.held,
-        appCode ? [appCode, journey.useOf(pending)] : [],
-      );
-      // Another request used the step up first.
-      if (stepUsed === false) return void res.redirect(303, journey.nothingPending(req));
-      if (!right) {
-        // An app code used already: the step's own mark goes back, and the step stays pending.
-        if (stepUsed) await journey.giveBack(pending);
-        await journey.secondFactorFailed(req, pending);
-        return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
-      }
-      // The password's held hits went back with this check's own.
-      const next = await journey.secondFactor(req, res, { ...pending, held: undefined }, 'otp', used!, stepUsed === true);
-      await journey.go(req, res, next);
-    },
-
-    /** The JSON second-step routes: a 400 when no sign-in waits here. */
-    async requirePending(req: Request, _res: Response, next: () => void): Promise<void> {
-      await pendingJson(req);
-      next();
-    },
-
-    async secondStepPasskeyOptions(req: Request, res: Response): Promise<void> {
-      readBody(OPTIONS_REQUEST, [], req.body);
-      noStore(res).json(await passkeys.authenticationOptions((await pendingJson(req)).userId));
-    },
-
-    async secondStepPasskey(req: Request, res: Response): Promise<void> {
-      const { response } = readBody(PASSKEY_ANSWER, [], req.body);
-      const pending = await pendingJson(req);
-      const { method } = await passkeys.authenticate(response as never, pending.userId);
-      noStore(res).json({ redirect: await journey.secondFactor(req, res, pending, method, 'passkey') });
-    },
-
-    async passkeyOptions(req: Request, res: Response): Promise<void> {
-      readBody(OPTIONS_REQUEST, [], req.body);
-      noStore(res).json(await passkeys.authenticationOptions());
-    },
-
-    /** "Use a passkey" on the sign-in page: the passkey alone, then back to what asked (an application's request). */
-    async passkeySignIn(req: Request, res: Response): Promise<void> {
-      const { response, return_to } = readBody(PASSKEY_SIGN_IN, [], req.body);
-      const { userId, method } = await passkeys.authenticate(response as never);
-      const returnTo = journey.returnTo(return_to);
-      noStore(res).json({ redirect: await journey.passkey(req, res, { userId, method, returnTo }) });
-    },
-
     async showTotp(req: Request, res: Response): Promise<void> {
       const user = signedInPerson(res);
       const first = await confirmFirst(req, res, '/account/totp');

@@ -17,6 +17,9 @@ import type { UserStore } from '../users/users.service';
 import type { Csrf } from '../web/csrf';
 import { pageFormBody } from '../web/form-body';
 import { createFactorsController } from './factors.controller';
+import { createPasskeySignInController } from './passkey-sign-in.controller';
+import { createSecondFactorController } from './second-factor.controller';
+import { createStepUpController } from './step-up.controller';
 import { createPasskeys, type Passkeys } from './passkeys.service';
 import { createTotp, type Totp } from './totp.service';
 import type { Clock } from '../common/clock';
@@ -49,7 +52,11 @@ export function createFactorsRouter(
   verifyFactor: FactorVerifier,
   notices: { notify: FactorNotice },
 ): Router {
-  const factors = createFactorsController({ csrf, journey, ...services, activity, verifyFactor, ...notices });
+  const factors = createFactorsController({ csrf, journey, ...services, activity, ...notices });
+  // The prompts of signing in, one controller each.
+  const secondFactor = createSecondFactorController({ csrf, journey, ...services, verifyFactor });
+  const stepUp = createStepUpController(journey);
+  const passkeyAlone = createPasskeySignInController(journey, services.passkeys);
   const optionLimits = limitsFor(config, [perAddress('passkey-options:address', FACTOR_RULES.passkeyOptionsPerAddress)]);
   const form = [sessions, pageFormBody, csrf.require];
   const json = [sessions, jsonBody, csrf.require];
@@ -67,15 +74,15 @@ export function createFactorsRouter(
   // The pages, and the JSON routes the passkey scripts call (their refusals are `{ error }`, the Error schema).
   const pages = Router();
   const scriptApi = Router();
-  pages.get('/login/step-up', sessions, requireSession(), factors.stepUp);
-  pages.get('/login/verify', sessions, factors.showVerify);
-  pages.post('/login/verify', ...form, factors.verifyCode);
+  pages.get('/login/step-up', sessions, requireSession(), stepUp.stepUp);
+  pages.get('/login/verify', sessions, secondFactor.showVerify);
+  pages.post('/login/verify', ...form, secondFactor.verifyCode);
   // Nothing waiting is a 400 before the form token is looked at: there is nothing to protect.
-  const pendingJson = [sessions, jsonBody, factors.requirePending, csrf.require];
-  scriptApi.post('/login/verify/passkey/options', ...pendingJson, factors.secondStepPasskeyOptions);
-  scriptApi.post('/login/verify/passkey', ...pendingJson, factors.secondStepPasskey);
-  scriptApi.post('/login/passkey/options', ...json, ...optionLimits, factors.passkeyOptions);
-  scriptApi.post('/login/passkey', ...json, factors.passkeySignIn);
+  const pendingJson = [sessions, jsonBody, secondFactor.requirePending, csrf.require];
+  scriptApi.post('/login/verify/passkey/options', ...pendingJson, secondFactor.secondStepPasskeyOptions);
+  scriptApi.post('/login/verify/passkey', ...pendingJson, secondFactor.secondStepPasskey);
+  scriptApi.post('/login/passkey/options', ...json, ...optionLimits, passkeyAlone.passkeyOptions);
+  scriptApi.post('/login/passkey', ...json, passkeyAlone.passkeySignIn);
 
   pages.get('/account/totp', sessions, requireSession(), factors.showTotp);
   pages.post('/account/totp', sessions, pageFormBody, person, csrf.require, factors.confirmTotp);

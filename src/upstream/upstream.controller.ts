@@ -1,28 +1,25 @@
 // Sign-in through an upstream OpenID provider (docs/upstream.md): GET /auth/upstream/<id> leaves for
-// the provider, GET /auth/upstream/<id>/callback comes back; /login/link proves an existing account
-// before linking it; /account/providers/<id>/link and /unlink manage links. What comes after a
+// the provider, GET /auth/upstream/<id>/callback comes back; /account/providers/<id>/link and /unlink
+// manage links (the link prompt, /login/link, is link.controller.ts). What comes after a
 // provider (a second factor, the page asked for) is the sign-in journey's to decide.
-import type { PendingLink } from './upstream.types';
 import type { Request, Response } from 'express';
 import type { ActivityLog } from '../account/activity.service';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/logger';
 import { noStore } from '../common/no-store';
-import { clientAddress, displayAddress } from '../common/rate-limit';
-import { readForm, readQuery } from '../common/request-fields';
-import { CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
+import { displayAddress } from '../common/rate-limit';
+import { readQuery } from '../common/request-fields';
+import { START_QUERY } from './upstream.fields';
 import type { Config } from '../config';
 import { sessionUserId, signedInPerson } from '../session/session.middleware';
 import { safeReturnTo } from '../session/session.service';
 import type { Journey } from '../sign-in/journey.types';
 import type { PersonVerifier } from '../sign-in/sign-in.service';
-import * as usersService from '../users/users.service';
 import type { Csrf } from '../web/csrf';
-import { HTML_CONTENT_TYPE } from '../web/html';
 import { pageError } from '../web/layout';
-import { STATE_LIFETIME_MS, callbackPath, createStateCookie } from './upstream-state';
+import { callbackPath, createStateCookie } from './upstream-state';
 import { UpstreamFailure, type UpstreamClient } from './upstream.client';
-import { linkPage } from './upstream.page';
+import { linkRefusedPage } from './upstream.page';
 import * as upstreamService from './upstream.service';
 import type { UpstreamProvider } from './upstream.settings';
 
@@ -40,7 +37,7 @@ export interface UpstreamDeps {
   client: UpstreamClient;
 }
 
-export function createUpstreamController({ config, logger, clock, journey, csrf, activity, verifyPerson, client }: UpstreamDeps) {
+export function createUpstreamController({ config, logger, clock, journey, activity, client }: UpstreamDeps) {
   const providers = new Map(config.upstream.providers.map((provider) => [provider.id, provider]));
   const state = createStateCookie(config.sessionSecret, config.isProduction);
   const redirectUri = (provider: UpstreamProvider) => `${config.publicUrl}${callbackPath(provider.id)}`;
@@ -89,33 +86,6 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
     noStore(res).redirect(req.method === 'GET' ? 302 : 303, started.url);
   }
 
-  /** A pending link, while it is fresh. */
-  async function pendingLink(req: Request): Promise<PendingLink | null> {
-    const pending = await journey.pendingLink(req);
-    return pending && clock.now() - pending.at < STATE_LIFETIME_MS && providers.has(pending.provider) ? pending : null;
-  }
-
-  async function showLinkPage(req: Request, res: Response, pending: PendingLink, status = 200, problem?: string) {
-    const hasPassword = await usersService.hasDirectWayIn(pending.userId);
-    const view = {
-      csrfToken: csrf.token(req, res),
-      providerName: providers.get(pending.provider)!.name,
-      email: pending.email,
-      hasPassword,
-      problem,
-    };
-    noStore(res).status(status).type(HTML_CONTENT_TYPE).send(linkPage(view));
-  }
-
-  const linkRefused = (provider: UpstreamProvider, refusal: upstreamService.LinkRefusal) =>
-    refusal === 'taken'
-      ? pageError(
-          409,
-          'Already linked',
-          `This ${provider.name} account is linked to another account here. Sign in with ${provider.name} to use it.`,
-        )
-      : pageError(409, 'Already linked', `Your account has another ${provider.name} account linked. Unlink it on your account page first.`);
-
   return {
     /** The page for a provider that failed (start, callback): on the routes of a provider (`:id`), before the pages' presenter. */
     failures(err: unknown, req: Request<{ id: string }>, _res: Response, next: (err: unknown) => void): void {
@@ -148,7 +118,7 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
       const now = new Date(clock.now());
       if (saved.linkFor !== undefined) {
         const refusal = await upstreamService.link(provider, person, saved.linkFor, now);
-        if (refusal) throw linkRefused(provider, refusal);
+        if (refusal) throw linkRefusedPage(provider.name, refusal);
         await activity.record(saved.linkFor, 'provider-linked', origin(req, provider.name));
         return void res.redirect(302, '/account?done=provider-linked');
       }
@@ -190,43 +160,6 @@ export function createUpstreamController({ config, logger, clock, journey, csrf,
         returnTo: saved.returnTo,
         via: provider.name,
       });
-    },
-
-    async showLink(req: Request, res: Response): Promise<void> {
-      const pending = await pendingLink(req);
-      if (!pending) return void res.redirect(302, '/login');
-      await showLinkPage(req, res, pending);
-    },
-
-    /** POST /login/link: the account's password, then the link, then the journey's next step. */
-    async link(req: Request, res: Response): Promise<void> {
-      const { password } = readForm(LINK_FORM, req);
-      const pending = await pendingLink(req);
-      if (!pending) return void res.redirect(303, '/login');
-      const person = password === undefined ? null : await verifyPerson({ email: pending.email, password, address: clientAddress(req) });
-      if (person?.userId !== pending.userId) return showLinkPage(req, res, pending, 401, 'Wrong password.');
-      const provider = providers.get(pending.provider)!;
-      // Used once: of two requests with the right password at the same moment, one links.
-      if (!(await journey.endInteraction(req, res))) return void res.redirect(303, '/login');
-      const refusal = await upstreamService.link(provider, pending, pending.userId, new Date(clock.now()));
-      if (refusal) throw linkRefused(provider, refusal);
-      await activity.record(pending.userId, 'provider-linked', origin(req, provider.name));
-      await journey.firstFactor(req, res, {
-        ...person,
-        method: 'fed',
-        amr: [...pending.amr, 'pwd'],
-        remember: true,
-        returnTo: pending.returnTo,
-        via: `${provider.name} and password`,
-        active: true,
-      });
-    },
-
-    /** Cancel on the link page: the pending link ends now rather than in 10 minutes; back to the sign-in page. */
-    async cancelLink(req: Request, res: Response): Promise<void> {
-      readForm(CANCEL_LINK_FORM, req);
-      await journey.endInteraction(req, res);
-      res.redirect(303, '/login');
     },
 
     async unlink(req: Request<{ id: string }>, res: Response): Promise<void> {

@@ -1,7 +1,8 @@
 // The page that asks a person signing in through a provider to prove the account here that has the
 // provider's email, before the two are linked (docs/upstream.md, "Linking").
 import { html } from '../web/html';
-import { csrfField, layout } from '../web/layout';
+import { csrfField, layout, pageError } from '../web/layout';
+import type { LinkRefusal } from './upstream.service';
 
 export interface LinkView {
   csrfToken: string;
@@ -43,3 +44,13 @@ ${csrfField(view.csrfToken)}
 <p><a href="/forgot-password">Forgot your password?</a></p>`,
   );
 }
+
+/** Why a provider account could not be linked (upstream.service.ts LinkRefusal), as its page. */
+export const linkRefusedPage = (providerName: string, refusal: LinkRefusal) =>
+  refusal === 'taken'
+    ? pageError(
+        409,
+        'Already linked',
+        `This ${providerName} account is linked to another account here. Sign in with ${providerName} to use it.`,
+      )
+    : pageError(409, 'Already linked', `Your account has another ${providerName} account linked. Unlink it on your account page first.`);
