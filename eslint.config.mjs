@@ -83,7 +83,7 @@ export default tseslint.config(
   { files: ['src/**/*.ts'], rules: { 'no-console': 'error' } },
   ...layerRules('src/*/', '../', false, ['src/common/*.ts', 'src/web/*.ts', 'src/db/*.ts', 'src/cli/*.ts']),
   ...layerRules('src/oauth/*/', '../../', true),
-  ...layerRules('src/{social,weather}/*/', '../../'),
+  ...layerRules('src/weather/*/', '../../'),
   {
     // Shared layers import only each other (and db/ only config, below).
     files: ['src/common/*.ts', 'src/web/*.ts'],

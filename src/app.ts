@@ -25,7 +25,6 @@ import { browserCookies } from './web/cookies';
 import { createCsrf } from './web/csrf';
 import { createSessionMiddleware, sessionCsrf } from './session/session.middleware';
 import { createSessionRouter } from './session/session.routes';
-import { createSocialRouter } from './social/social.routes';
 import { createUpstreamClient } from './upstream/upstream.client';
 import { createRolesRouter } from './oauth/roles/roles.routes';
 import { createResourcesRouter } from './oauth/resources/resources.routes';
@@ -153,7 +152,6 @@ export function createApp({
       });
       app.use('/api/v1', createCatalogueV1Router(signIn.verifyRepeated, catalogueToken));
       app.use(createSessionRouter(sessions, csrf, config, signIn.verifyPerson, lifecycle.sessionEnded, journey, stores.clients));
-      app.use(createSocialRouter(config, logger, sessions, journey));
       const upstreamClient = createUpstreamClient({ timeoutMs: config.upstream.timeoutMs, fetch: upstreamFetch });
       app.use(
         createUpstreamRouter(sessions, csrf, {

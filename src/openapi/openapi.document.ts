@@ -11,7 +11,6 @@ import { oauthOpenApi } from '../oauth/oauth.openapi';
 import { resourcesOpenApi } from '../oauth/resources/resources.openapi';
 import { ADMIN_SCOPE, SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
-import { socialOpenApi } from '../social/social.openapi';
 import { upstreamOpenApi } from '../upstream/upstream.openapi';
 import { rolesOpenApi } from '../oauth/roles/roles.openapi';
 import { adminOpenApi } from '../admin/admin.openapi';
@@ -24,7 +23,6 @@ const OAUTH_SCOPES = Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DEFI
 const fragments: OpenApiFragment[] = [
   usersOpenApi,
   authOpenApi,
-  socialOpenApi,
   upstreamOpenApi,
   sessionOpenApi,
   accountOpenApi,

@@ -9,6 +9,14 @@ import { RETURN_TO } from '../web/return-to';
 
 export const START_QUERY = { return_to: RETURN_TO };
 
+/** GET /auth/:provider (GitHub, seed 001): the start link's return_to, or the provider's callback parameters. */
+export const PROVIDER_QUERY = {
+  return_to: { ...RETURN_TO, description: `${RETURN_TO.description} (the start link)` },
+  code: anyTextField("The provider's authorization code (the callback)"),
+  state: anyTextField('The state this browser left with (the callback); another is answered 400 invalid_state'),
+  error: anyTextField("The provider's refusal (the callback): access_denied when the person said no"),
+};
+
 export const CALLBACK_QUERY = {
   code: anyTextField("The provider's authorization code"),
   state: anyTextField('The state this browser left with; another is answered 400 invalid_state'),

@@ -1,8 +1,8 @@
-// Sign-in through upstream OpenID providers (docs/upstream.md).
-import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, sessionAuth } from '../openapi/openapi.kit';
+// Sign-in through another provider (docs/upstream.md): GitHub, and the OpenID providers.
+import { formRequest, type OpenApiFragment, page, pageFaults, pathParam, redirect, ref, sessionAuth, str } from '../openapi/openapi.kit';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CSRF_FIELDS } from '../web/csrf';
-import { CALLBACK_QUERY, CANCEL_LINK_FORM, LINK_FORM, START_QUERY } from './upstream.fields';
+import { CALLBACK_QUERY, CANCEL_LINK_FORM, LINK_FORM, PROVIDER_QUERY, START_QUERY } from './upstream.fields';
 
 const tags = ['Browser sign-in'];
 const provider = pathParam('id', 'An upstream provider id from UPSTREAM_PROVIDERS');
@@ -27,6 +27,33 @@ const providerForm = (operationId: string, summary: string, done: string, extra:
 
 export const upstreamOpenApi: OpenApiFragment = {
   paths: {
+    '/auth/{provider}': {
+      parameters: [pathParam('provider', 'An identity provider with a route of its own: github')],
+      get: {
+        tags: ['Browser sign-in'],
+        operationId: 'providerSignIn',
+        security: [],
+        summary: 'Sign in through GitHub (redirect to it, or handle its callback)',
+        parameters: queryParametersOf(PROVIDER_QUERY),
+        responses: {
+          '302': redirect(
+            'To the provider; once signed in (30-day cookie), to return_to or /home, or to /login/verify for a second factor',
+          ),
+          '400': {
+            description: 'invalid_state: the callback was replayed or did not start here (page), or a malformed path (JSON)',
+            content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } },
+          },
+          '403': page('The user denied access at the provider, or the account is disabled'),
+          '404': page('Unknown provider'),
+          '502': page('The provider refused the sign-in or answered unreadably'),
+          '503': {
+            description: 'The provider is not configured (page), or the database is unavailable (JSON)',
+            content: { 'text/html': { schema: str }, 'application/json': { schema: ref('Error') } },
+          },
+          '504': page('The provider did not answer in time'),
+        },
+      },
+    },
     '/auth/upstream/{id}': {
       parameters: [provider],
       get: {

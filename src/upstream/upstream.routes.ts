@@ -1,4 +1,5 @@
-// Sign-in through upstream OpenID providers (docs/upstream.md), inside the session-enabled routes.
+// Sign-in through another provider (docs/upstream.md), inside the session-enabled routes: GitHub at
+// GET /auth/:provider (seed 001), the OpenID providers under /auth/upstream/.
 import { pageRefusals } from '../web/layout';
 import { Router, type RequestHandler } from 'express';
 import { requireSession } from '../session/session.middleware';
@@ -13,6 +14,7 @@ export function createUpstreamRouter(sessions: RequestHandler, csrf: Csrf, deps:
   const signedInForm = [sessions, pageFormBody, requireSession('sign-in', '/account'), csrf.require];
   const router = Router();
   router.get('/auth/upstream/:id', sessions, upstream.start, upstream.failures);
+  router.get('/auth/:provider', sessions, upstream.provider, upstream.gitHubFailures);
   router.get('/auth/upstream/:id/callback', sessions, upstream.callback, upstream.failures);
   router.get('/login/link', sessions, link.showLink);
   router.post('/login/link', sessions, pageFormBody, csrf.require, link.link);

@@ -7,6 +7,8 @@ import { normalizeEmail } from '../common/email';
 import * as signUpService from '../users/sign-up.service';
 import * as factorsService from '../factors/factors.service';
 import * as usersService from '../users/users.service';
+import type { ProviderName } from '../users/users.providers';
+import type { ProviderAccount } from '../users/users.types';
 import * as linksDao from './upstream-links.dao';
 import { emailTrusted, type UpstreamProvider } from './upstream.settings';
 
@@ -164,4 +166,28 @@ export async function unlink(userId: string, providerId: string): Promise<'unlin
     return 'last-way-in';
   }
   return 'unlinked';
+}
+
+/**
+ * GitHub's rule (seed 001): the account with the provider's id, its name and picture refreshed, or a
+ * new one; never found by email, and an address POST /users would refuse, or another account's, is
+ * left off the new one.
+ */
+export async function arriveWithProviderAccount(provider: ProviderName, person: UpstreamPerson): Promise<Arrival> {
+  const account: ProviderAccount = {
+    providerId: person.subject,
+    email: person.email,
+    emailVerified: person.emailVerified,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    avatarUrl: person.picture,
+  };
+  const existing = await usersService.findIdByProviderAccount(provider, account.providerId);
+  if (existing) {
+    await usersService.refreshFromProvider(existing, account);
+    return { kind: 'known', userId: existing };
+  }
+  const acceptable = account.email !== undefined && (await signUpService.emailProblem(account.email)) === null;
+  const userId = await usersService.createFromProvider(provider, { ...account, email: acceptable ? account.email : undefined });
+  return { kind: 'created', userId };
 }

@@ -99,14 +99,14 @@ describe('GET /auth/github without a code', () => {
 });
 
 describe('starting a sign-in stores nothing on the server', () => {
-  it('keeps the state in a signed, HttpOnly cookie for /auth/, and writes no session', async () => {
+  it('keeps the state in a signed, HttpOnly cookie for /auth/github, and writes no session', async () => {
     const before = await SessionModel.countDocuments();
     const res = await request(app()).get('/auth/github').expect(302);
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
     expect(cookies.some((cookie) => cookie.startsWith('sid='))).toBe(false);
     const state = cookies.find((cookie) => cookie.startsWith('github_state='))!;
     expect(state).toMatch(/HttpOnly/);
-    expect(state).toMatch(/Path=\/auth\//);
+    expect(state).toMatch(/Path=\/auth\/github;/);
     expect(await SessionModel.countDocuments()).toBe(before);
   });
 
@@ -293,7 +293,8 @@ describe('provider failures give a clear page and no session', () => {
     const failure = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((entry) => entry.msg === 'provider sign-in failed');
-    expect(failure).toMatchObject({ provider: 'github', reason: expect.stringContaining('HTTP 404') });
+    // The same line as every provider's failure (upstream.controller.ts): its kind and GitHub's status.
+    expect(failure).toMatchObject({ provider: 'github', failure: 'refused', code: 'HTTP 404' });
     expect(lines.join('\n')).not.toContain('Not Found');
     // Our own page is not logged either: the 502's line has its words.
     expect(lines.join('\n')).not.toContain('<html');
@@ -327,13 +328,23 @@ describe('provider failures give a clear page and no session', () => {
     expect(res.text).toContain('Sign-in cancelled');
   });
 
-  it('when GitHub cannot be reached', async () => {
+  it('when GitHub cannot be reached: the page every provider gives then (504)', async () => {
     const closed = await startFakeUpstream();
     await closed.close();
     const agent = request.agent(testApp({ ...githubEnv(), GITHUB_TOKEN_URL: `${closed.url}/login/oauth/access_token` }));
     const { state } = await start(agent);
-    const res = await agent.get('/auth/github').query({ code: 'good-code', state }).expect(502);
-    expect(res.text).toContain('GitHub sign-in failed');
+    const res = await agent.get('/auth/github').query({ code: 'good-code', state }).expect(504);
+    expect(res.text).toContain('GitHub is not answering');
+    await agent.get('/home').expect(302).expect('Location', '/login');
+  });
+
+  it('when GitHub does not answer in time (UPSTREAM_TIMEOUT_MS): 504, and no session', async () => {
+    tokenAnswer = () => undefined;
+    const agent = request.agent(testApp({ ...githubEnv(), UPSTREAM_TIMEOUT_MS: '300' }));
+    const { state } = await start(agent);
+    const res = await agent.get('/auth/github').query({ code: 'good-code', state }).expect(504);
+    expect(res.text).toContain('GitHub did not answer in time');
+    await agent.get('/home').expect(302).expect('Location', '/login');
   });
 });
 
