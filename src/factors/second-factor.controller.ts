@@ -65,8 +65,9 @@ export function createSecondFactorController(deps: {
       const typed = (readForm(CODE_FORM, req).code ?? '').trim();
       const pending = await journey.pending(req);
       if (!pending) return void res.redirect(303, journey.nothingPending(req));
+      // The account (its email keys the budget); whether it may still sign in is the journey's policy.
       const user = await users.findCurrent(pending.userId);
-      if (!usersService.isActive(user)) return void res.redirect(303, '/login');
+      if (!user) return void res.redirect(303, '/login');
       let used: 'authenticator app' | 'recovery code' | null = null;
       // A right app code is known before the budget is asked: its single-use mark, and the one that
       // uses up the pending step, go with the budget's hits in one command, and count only when the
@@ -94,7 +95,10 @@ export function createSecondFactorController(deps: {
         return showSecondStep(req, res, pending, 401, 'That code is not right, or was used already.');
       }
       // The password's held hits went back with this check's own.
-      const next = await journey.secondFactor(req, res, { ...pending, held: undefined }, 'otp', used!, stepUsed === true);
+      const next = await journey.secondFactor(req, res, { ...pending, held: undefined }, 'otp', used!, {
+        used: stepUsed === true,
+        active: usersService.isActive(user),
+      });
       await journey.go(req, res, next);
     },
 

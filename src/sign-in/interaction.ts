@@ -381,8 +381,15 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
       pending: PendingStep,
       factor: SecondFactor,
       via: string,
-      used = false,
+      { used = false, active }: { used?: boolean; active?: boolean } = {},
     ): Promise<string> {
+      // The last factor of a sign-in: the account must still be active (the policy; the caller may
+      // have read it with the factor). A disabled one goes back to the sign-in page, signed in nowhere.
+      if (pending.kind === 'sign-in') {
+        const ask = { prompt: [], consent: false, signingIn: 'last-factor' as const };
+        const known = active === undefined ? activeNow(pending.userId) : () => Promise.resolve(active);
+        if ((await decide(ask, null, { accountActive: known })).name === 'refused') return '/login';
+      }
       // Used once (its mark, written here unless the factor's check wrote it with its budget hits): a
       // request that arrived with it at the same moment and lost goes nowhere.
       if (!used && !(await useOnce([useOf(pending)]))[0]) return this.nothingPending(req);

@@ -96,7 +96,15 @@ export interface Journey {
    * The second factor was given: the pending step used up, then signed in or the step-up's action
    * carried out; where the browser goes next (nowhere new when another request used the step first).
    */
-  secondFactor(req: Request, res: Response, pending: PendingStep, factor: SecondFactor, via: string, used?: boolean): Promise<string>;
+  secondFactor(
+    req: Request,
+    res: Response,
+    pending: PendingStep,
+    factor: SecondFactor,
+    via: string,
+    /** `used`: the factor's check wrote the step's mark; `active`: the account as the caller just read it. */
+    options?: { used?: boolean; active?: boolean },
+  ): Promise<string>;
   /** The single-use mark that uses the pending step up: a factor's check may write it with its budget hits (`used`). */
   useOf(pending: PendingStep): SingleUse;
   /** The pending step's mark taken back: the check it went with failed, and the step stays pending. */

@@ -4,6 +4,7 @@
 import request from 'supertest';
 import { SessionModel } from '../../src/session/session.model';
 import { InteractionModel } from '../../src/sign-in/interaction.model';
+import { setDisabled } from '../../src/users/users.service';
 import { testApp } from '../helpers/app';
 import { postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
@@ -140,4 +141,14 @@ it('shows a step-up action’s new recovery codes once, from an interaction of t
   expect((await browser.get('/account/recovery-codes/new')).status).toBe(200);
   expect((await browser.get('/account/recovery-codes/new')).headers.location).toBe('/account');
   expect(await InteractionModel.findById(codesCookie).lean()).toBeNull();
+});
+
+it('signs nobody in when the account is disabled while its second step waits (the policy, at the last factor)', async () => {
+  const { user, key, browser } = await personWithApp();
+  await passwordStep(app, user, browser);
+  await setDisabled(user.id, true, () => Promise.resolve());
+  const res = await giveCode(browser, totpCode(key, clock.now() + STEP));
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toBe('/login');
+  expect(setCookie(res, 'sid')).toBeNull();
 });
