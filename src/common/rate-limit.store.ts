@@ -35,6 +35,22 @@ export async function clearExpired(ids: string[], now: Date): Promise<void> {
 const DUPLICATE_KEY = 11000;
 
 /**
+ * The positions a bulk insert's error says were already held (a duplicate key each), or null when
+ * the error does not account for every document it did not write: then nothing may be taken as
+ * written. FerretDB, with SQLite busy under load, has answered a bulk error with no write errors and
+ * nothing inserted; read as "all written", it let one authenticator-app code sign in several times.
+ */
+export function heldPositions(
+  failed: readonly { index: number; code: number }[],
+  inserted: number | undefined,
+  count: number,
+): Set<number> | null {
+  if (failed.length === 0 || failed.some((write) => write.code !== DUPLICATE_KEY)) return null;
+  if (inserted === undefined || inserted + failed.length !== count) return null;
+  return new Set(failed.map((write) => write.index));
+}
+
+/**
  * Writes the hits, each into the slot it names, in one command; the positions of those whose slot was
  * already held (the others are written).
  */
@@ -45,9 +61,9 @@ export async function takeSlots(hits: HitDocument[], now: Date): Promise<Set<num
     await (HitModel.collection as unknown as mongo.Collection<HitDocument>).insertMany(hits, { ordered: false });
   } catch (err) {
     if (!(err instanceof mongo.MongoBulkWriteError)) throw err;
-    const failed = ([] as { index: number; code: number }[]).concat(err.writeErrors);
-    if (failed.some((write) => write.code !== DUPLICATE_KEY)) throw err;
-    return new Set(failed.map((write) => write.index));
+    const held = heldPositions(([] as { index: number; code: number }[]).concat(err.writeErrors), err.result?.insertedCount, hits.length);
+    if (!held) throw err;
+    return held;
   } finally {
     sweepExpired(now);
   }

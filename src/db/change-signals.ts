@@ -1,6 +1,7 @@
 // How an in-process cache on every instance learns that what it holds changed somewhere: writers
-// raise a named signal (a counter in MongoDB) after the change, and readers look at the counter at
-// most once per interval. FerretDB has no change streams, so polling one small document it is.
+// raise a named signal (a document in MongoDB whose value changes) after the change, and readers look
+// at it at most once per interval. FerretDB has no change streams, so polling one small document it is.
+import { randomInt } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { upsertRacing } from './duplicate-key';
 
@@ -50,18 +51,53 @@ export class ChangeSignal {
     return this.generation;
   }
 
-  /** Call after the change is written. */
-  async raise(): Promise<void> {
+  /**
+   * Call after the change is written. Raises at once in one process share writes: one is written at a
+   * time, and those that come while it is under way share one more after it (that one may have begun
+   * before their change), so a burst of failures costs two writes of this one document, not one each
+   * (100 at once had SQLite answering "database is locked").
+   */
+  raise(): Promise<void> {
     this.generation++;
+    if (this.queued) return this.queued;
+    if (this.writing) {
+      this.queued = this.writing
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = null;
+          return this.write();
+        });
+      return this.queued;
+    }
+    return this.write();
+  }
+
+  private writing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  /**
+   * Stores a new value: a random one, not an increment, since FerretDB runs `$inc` as a read then a
+   * write, and two raises on two instances could both store the same next number, the second unseen
+   * by a reader that read the first.
+   */
+  private write(): Promise<void> {
     const known = this.storedVersion;
-    const raised = await upsertRacing(() =>
-      SignalModel.findOneAndUpdate({ _id: this.name }, { $inc: { version: 1 } }, { upsert: true, returnDocument: 'after' })
+    const value = randomInt(1, 2 ** 47);
+    const write = upsertRacing(() =>
+      SignalModel.findOneAndUpdate({ _id: this.name }, { $set: { version: value } }, { upsert: true, returnDocument: 'after' })
         .lean()
         .exec(),
-    );
-    // This raise's own step is no news to the next read (its caches were emptied already); a step
-    // taken elsewhere meanwhile still is.
-    if (known !== undefined && raised?.version === known + 1 && this.storedVersion === known) this.storedVersion = raised.version;
+    )
+      .then((raised) => {
+        // This raise's own value is no news to the next read (its caches were emptied already); a
+        // value stored elsewhere meanwhile still is.
+        if (raised?.version === value && this.storedVersion === known) this.storedVersion = value;
+      })
+      .finally(() => {
+        if (this.writing === write) this.writing = null;
+      });
+    this.writing = write;
+    return write;
   }
 
   private async read(): Promise<void> {

@@ -3,6 +3,7 @@
 // and a refusal that leaves nothing written. Time is the `now` handed in, moved instead of waited for.
 import mongoose from 'mongoose';
 import { limitRule, reserve, TooManyRequestsError, type Hit } from '../../src/common/rate-limit';
+import { heldPositions } from '../../src/common/rate-limit.store';
 import { useMonitoredTestDatabase } from '../helpers/db';
 
 const { commands } = useMonitoredTestDatabase();
@@ -100,4 +101,20 @@ it('takes back the hits of the other rules when one rule is full', async () => {
   await expect(reserve(both, now)).rejects.toBeInstanceOf(TooManyRequestsError);
   expect(await liveHits(`${open.name}:y`, now)).toBe(0);
   expect(await liveHits(`${full.name}:x`, now)).toBe(1);
+});
+
+describe('reading a bulk insert’s refusal (heldPositions): only duplicates that account for every unwritten document', () => {
+  const dup = (index: number) => ({ index, code: 11000 });
+  it.each([
+    ['two slots held, four written', [dup(3), dup(4)], 4, 6, new Set([3, 4])],
+    ['every slot held', [dup(0), dup(1)], 0, 2, new Set([0, 1])],
+    // FerretDB with SQLite busy: an error with no write errors, nothing inserted. Read as "all
+    // written", a single-use mark went to several requests at once.
+    ['an error naming no document, nothing written', [], 0, 6, null],
+    ['an error naming fewer documents than it did not write', [dup(1)], 3, 6, null],
+    ['another failure beside a duplicate', [dup(1), { index: 2, code: 1 }], 4, 6, null],
+    ['no count of the written', [dup(1)], undefined, 6, null],
+  ] as const)('%s', (_name, failed, inserted, count, expected) => {
+    expect(heldPositions(failed, inserted, count)).toEqual(expected);
+  });
 });
