@@ -103,7 +103,7 @@ export function createApp({
   mailer = createMailer(config, logger),
   clock = systemClock,
   upstreamFetch,
-  stores = createStores(clock),
+  stores = createStores(clock, config),
 }: AppDeps): Express {
   const keys = createKeyRing(keyRingOptions(config.oauth), clock);
   return buildApp(

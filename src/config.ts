@@ -76,6 +76,16 @@ export interface Config {
     /** A client registered without a token that gets no token in this many hours is deleted. */
     readonly unusedHours: number;
   };
+  /**
+   * OAuth Client ID Metadata Documents (docs/oauth.md): an https client_id with a path names a document
+   * the client publishes. `any`: every host the operator did not block; `allowed`: only hosts the
+   * operator allowed; `off`: such ids are unknown clients.
+   */
+  readonly clientDocuments: {
+    readonly mode: (typeof CLIENT_DOCUMENT_MODES)[number];
+    /** A document's fetch gives up after this. */
+    readonly timeoutMs: number;
+  };
   /** Origins allowed to call the API from a browser (CORS); empty: CORS is off. */
   readonly corsOrigins: readonly string[];
   /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets. */
@@ -185,6 +195,9 @@ function port(env: Env, name: string, fallback: number): number {
   }
   return value;
 }
+
+/** Which hosts' client metadata documents are fetched (Config `clientDocuments`). */
+export const CLIENT_DOCUMENT_MODES = ['any', 'allowed', 'off'] as const;
 
 /** How dynamic registration is opened (Config `registration`). */
 export const REGISTRATION_MODES = ['open', 'token', 'closed'] as const;
@@ -365,6 +378,10 @@ export function loadConfig(values: Record<string, string | undefined>): Config {
       mode: oneOf(env, 'REGISTRATION', REGISTRATION_MODES, 'token'),
       openCap: positiveInteger(env, 'OPEN_REGISTRATION_CAP', 500, 100_000),
       unusedHours: positiveInteger(env, 'OPEN_REGISTRATION_UNUSED_HOURS', 24, 24 * 30),
+    }),
+    clientDocuments: Object.freeze({
+      mode: oneOf(env, 'CLIENT_ID_DOCUMENTS', CLIENT_DOCUMENT_MODES, 'any'),
+      timeoutMs: positiveInteger(env, 'CLIENT_ID_DOCUMENT_TIMEOUT_MS', 5000, 30_000),
     }),
     corsOrigins: Object.freeze(origins(env)),
     trustProxy: trustProxy(env),

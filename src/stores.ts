@@ -4,6 +4,8 @@
 // staleness bound"): every caller of one app shares its caches, two apps in one process (the tests'
 // two instances) share none, and no cache lives in a module global (lint holds it).
 import { systemClock, type Clock } from './common/clock';
+import type { Config } from './config';
+import { documentClients, documentSettings } from './oauth/clients/client-documents.service';
 import {
   cachedClientOrigins,
   cachedClients,
@@ -28,11 +30,15 @@ export interface Stores {
   resources: ResourceStore;
 }
 
-/** `clock`: what cached entries expire by, and when a fetched key set is old. */
-export function createStores(clock: Clock = systemClock): Stores {
+/**
+ * `clock`: what cached entries expire by, and when a fetched key set is old; `config`: whether and
+ * how clients' metadata documents are fetched (none are without it: the command line's stores).
+ */
+export function createStores(clock: Clock = systemClock, config?: Pick<Config, 'clientDocuments' | 'isProduction'>): Stores {
+  const registered = cachedClients(registeredClients, clock);
   return {
     users: cachedUsers(databaseUsers, clock),
-    clients: cachedClients(registeredClients, clock),
+    clients: config ? documentClients(registered, documentSettings(config), clock) : registered,
     clientOrigins: cachedClientOrigins(clock),
     clientKeySets: fetchedClientKeySets(clock),
     consents: cachedConsents(databaseConsents, clock),

@@ -198,6 +198,11 @@ const ACTIVITY_WORDS: Record<ActivityKind, string> = {
   'application-secret-rotated': "Application's secret replaced",
   'application-deleted': 'Application deleted',
   'keys-rotated': 'Signing keys rotated',
+  'document-host-ruled': "A host's application documents allowed or blocked",
+  'exchange-policy-set': 'Token exchange rule set',
+  'exchange-policy-deleted': 'Token exchange rule deleted',
+  'token-exchanged': 'An application exchanged a token for you',
+  'assertion-accepted': 'An application signed in for you with your company account',
 };
 
 /** Notices the account page shows after a form (the `done` query parameter). */

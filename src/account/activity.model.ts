@@ -31,6 +31,11 @@ export const ACTIVITY_KINDS = [
   'application-secret-rotated',
   'application-deleted',
   'keys-rotated',
+  'document-host-ruled',
+  'exchange-policy-set',
+  'exchange-policy-deleted',
+  'token-exchanged',
+  'assertion-accepted',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

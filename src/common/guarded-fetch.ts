@@ -104,6 +104,17 @@ const strictAgents = {
 
 /** The body of a 200 answer at `address` (2xx for a POST), as text; GuardedFetchError for anything else. */
 export async function guardedFetch(address: string, options: GuardedFetchOptions): Promise<string> {
+  return (await guardedFetchAnswer(address, options)).body;
+}
+
+/** A fetched answer: its body and the one header a caller keeps it by. */
+export interface FetchedAnswer {
+  body: string;
+  cacheControl: string | undefined;
+}
+
+/** guardedFetch, with the answer's Cache-Control (a client's metadata document is kept as it says). */
+export async function guardedFetchAnswer(address: string, options: GuardedFetchOptions): Promise<FetchedAnswer> {
   let url: URL;
   try {
     url = new URL(address);
@@ -131,7 +142,8 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
       validateStatus: (status) => (options.form ? status >= 200 && status < 300 : status === 200),
       headers: options.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : { Accept: options.accept ?? 'application/json' },
     });
-    return response.data;
+    const cacheControl = response.headers['cache-control'];
+    return { body: response.data, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined };
   } catch (err) {
     if (err instanceof GuardedFetchError) throw err;
     const answered = axios.isAxiosError(err) && err.response !== undefined;

@@ -14,6 +14,23 @@ const hostOf = (address: string): string => {
   }
 };
 
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/;
+
+/**
+ * A client known by its metadata document (client-documents.service.ts): anyone may publish one, so
+ * the page says whose address names it; a client whose every redirect is this computer's own (a
+ * loopback address) may be any program running here, which the person is told plainly.
+ */
+function documentNote(document: { host: string; redirectUris: readonly string[] } | undefined) {
+  if (!document) return '';
+  const loopbackOnly = document.redirectUris.every((uri) => LOOPBACK_HOST.test(hostOf(uri)));
+  return html`<p>This application describes itself at <strong>${document.host}</strong>; this server does not vouch for it.</p>${
+    loopbackOnly
+      ? html`<p class="error" role="alert">It answers only to a program on this computer (a loopback address), so any program here could claim to be it. Approve only if you started this application yourself just now.</p>`
+      : ''
+  }`;
+}
+
 function destinationNote(destination: { redirectUri: string } | 'device', website: string) {
   if (destination === 'device') {
     return html`<p>You are connecting a <strong>device</strong>, such as a TV or a command-line program, that showed you this code. Approve only if you started this on a device of your own just now.</p>`;
@@ -58,6 +75,8 @@ export function consentPage(options: {
    * flagged when it is not the website's, RFC 7591 §5), or a device that showed the person a code (RFC 8628 §5.4).
    */
   destination: { redirectUri: string } | 'device';
+  /** Present for a client known by its metadata document: the document's host and the client's redirects. */
+  document?: { host: string; redirectUris: readonly string[] };
 }): string {
   return layout(
     `Authorize ${options.clientName}`,
@@ -66,6 +85,7 @@ export function consentPage(options: {
 <ul>${options.scopes.map((scope) => html`<li><strong>${scope}</strong>: ${describe(scope)}</li>`)}${
       options.claims?.length ? html`<li><strong>also</strong>: ${options.claims.join(', ').replaceAll('_', ' ')}</li>` : ''
     }</ul>
+${documentNote(options.document)}
 ${destinationNote(options.destination, options.clientWebsite)}
 ${clientTerms(options.clientPages)}
 <p>Signed in as <strong>${options.personName}</strong>. <a href="${options.switchAccount}">Not you? Switch account</a></p>

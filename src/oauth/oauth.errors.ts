@@ -25,7 +25,8 @@ export class OAuthErrorResponse extends AppError {
 
 export const invalidRequest = (description: string) => new OAuthErrorResponse('invalid_request', description);
 export const invalidGrant = (description: string) => new OAuthErrorResponse('invalid_grant', description);
-export const invalidClient = () => new OAuthErrorResponse('invalid_client', 'Client authentication failed');
+export const invalidClient = (reason?: string) =>
+  new OAuthErrorResponse('invalid_client', reason ? `Client authentication failed: ${reason}` : 'Client authentication failed');
 
 /** 429 in the OAuth format, for the token endpoints' limits and the sign-in budget. */
 export const tooManyTokenRequests = (refused: TooManyRequestsError): AppError =>

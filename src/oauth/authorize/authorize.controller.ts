@@ -13,6 +13,8 @@ import type { Csrf } from '../../web/csrf';
 import { pageError } from '../../web/layout';
 import { collectParameters, parametersOf, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
+import { documentHost, isDocumentClientId } from '../clients/client-documents.service';
+import { redirectUrisOf } from '../clients/clients.service';
 import { claimsBeyondScope } from '../oidc/claims.service';
 import { formPostPage } from './form-post.page';
 import type { Consent, Redirect, Refusal, SignedIn } from './authorization-request';
@@ -100,6 +102,9 @@ async function showConsent(
         claims: claimsBeyondScope(request.scope, request.claims),
         fields: { consent: await keepForDecision(decisions, req, parameters) },
         destination: { redirectUri: request.redirectUri },
+        document: isDocumentClientId(request.client._id)
+          ? { host: documentHost(request.client._id), redirectUris: redirectUrisOf(request.client) }
+          : undefined,
       }),
     );
 }

@@ -403,8 +403,9 @@ export async function authenticateRequest(
   credentials: ClientCredentials,
   context: JwtContext,
 ): Promise<ClientDocument> {
-  const client = credentials.clientId ? await clients.find(credentials.clientId) : null;
-  if (!client) throw invalidClient();
+  let reason: string | undefined;
+  const client = credentials.clientId ? await clients.find(credentials.clientId, (why) => (reason = why)) : null;
+  if (!client) throw invalidClient(reason);
   const method = client.tokenEndpointAuthMethod;
   const accepted =
     credentials.assertion !== undefined || isAssertionMethod(method)

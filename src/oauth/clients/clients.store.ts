@@ -16,8 +16,11 @@ import type { ClientDocument } from './clients.model';
  * out. Clients registered here (RFC 7591, the console, the command line) are its first source.
  */
 export interface ClientRegistry {
-  /** The client as it is now, or null when there is none. */
-  find(clientId: string): Promise<ClientDocument | null>;
+  /**
+   * The client as it is now, or null when there is none; `explain` hears why, when the reason is
+   * the client's to know (a metadata document refused, client-documents.ts).
+   */
+  find(clientId: string, explain?: (reason: string) => void): Promise<ClientDocument | null>;
 }
 
 /** A client as read: a registered key set holds its keys' own members only (older records may hold more). */
@@ -39,7 +42,7 @@ export const registeredClients: ClientRegistry = {
  */
 export function cachedClients(store: ClientRegistry, clock: Clock): ClientRegistry {
   const recent = new SignalledCache<ClientDocument>(clientsDao.clientsChanged, { maxEntries: 1_000, ttlMs: 60_000, clock });
-  return { find: (clientId) => recent.getOrLoad(clientId, () => store.find(clientId)) };
+  return { find: (clientId, explain) => recent.getOrLoad(clientId, () => store.find(clientId, explain)) };
 }
 
 export interface ClientOriginStore {

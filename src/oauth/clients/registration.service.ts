@@ -154,8 +154,11 @@ function applicationTypeProblem(type: ApplicationType, redirectUris: readonly st
     : `A web client using the implicit grant registers https addresses not on localhost: ${bad.slice(0, 200)}`;
 }
 
-/** The checked metadata of a registration request: each member as CLIENT_METADATA reads it, then how they go together. */
-function readMetadata(body: unknown, allowPrivate: boolean) {
+/**
+ * The checked metadata of a registration request (or of a client's metadata document): each member as
+ * CLIENT_METADATA reads it, then how they go together.
+ */
+export function readClientMetadata(body: unknown, allowPrivate: boolean) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The body must be a JSON object of client metadata');
   if ('jwks' in body && 'jwks_uri' in body) throw invalid('Send jwks or jwks_uri, not both');
   const input = readBody(CLIENT_METADATA, [], body);
@@ -265,7 +268,7 @@ export async function register(
   open?: OpenRegistration,
 ): Promise<ClientMetadata> {
   const issuer = context.issuer;
-  const metadata = readMetadata(body, context.allowPrivate);
+  const metadata = readClientMetadata(body, context.allowPrivate);
   if (open && metadata.authMethod !== 'none')
     throw invalid('Without an initial access token only public clients register: token_endpoint_auth_method none, with PKCE');
   const clientSecret = metadata.authMethod === 'none' || metadata.authMethod === 'private_key_jwt' ? undefined : randomToken();

@@ -27,7 +27,10 @@ import type { IdTokens } from './id-tokens.service';
 import type { KeyRing } from './signing-keys.service';
 
 /** Everything the server really supports, for both discovery documents; each list from the protocol's vocabulary. */
-export function providerMetadata(issuer: string, requirePushedRequests = false): Record<string, unknown> {
+export function providerMetadata(
+  issuer: string,
+  settings: { requirePushedRequests: boolean; clientDocuments: boolean },
+): Record<string, unknown> {
   return {
     issuer,
     authorization_endpoint: `${issuer}${ENDPOINTS.authorization}`,
@@ -40,7 +43,9 @@ export function providerMetadata(issuer: string, requirePushedRequests = false):
     introspection_endpoint: `${issuer}${ENDPOINTS.introspection}`,
     device_authorization_endpoint: `${issuer}${ENDPOINTS.deviceAuthorization}`,
     pushed_authorization_request_endpoint: `${issuer}${ENDPOINTS.pushedAuthorization}`,
-    require_pushed_authorization_requests: requirePushedRequests,
+    require_pushed_authorization_requests: settings.requirePushedRequests,
+    // draft-ietf-oauth-client-id-metadata-document: an https client_id with a path is its metadata document.
+    client_id_metadata_document_supported: settings.clientDocuments,
     scopes_supported: SCOPES,
     response_types_supported: RESPONSE_TYPES,
     response_modes_supported: RESPONSE_MODES,
@@ -99,7 +104,14 @@ export function createProviderDocuments(
   keys: KeyRing,
 ): { metadata: StaticSource; resource: StaticSource; jwks: StaticSource } {
   const published = withHeaders(PUBLIC_DOCUMENT_CORS);
-  const metadata = published(staticDocument(providerMetadata(config.publicUrl, config.oauth.requirePushedRequests)));
+  const metadata = published(
+    staticDocument(
+      providerMetadata(config.publicUrl, {
+        requirePushedRequests: config.oauth.requirePushedRequests,
+        clientDocuments: config.clientDocuments.mode !== 'off',
+      }),
+    ),
+  );
   const resource = publishedResourceMetadata(config.publicUrl);
   return {
     metadata: () => metadata,

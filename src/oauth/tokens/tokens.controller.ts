@@ -26,6 +26,7 @@ import type { GrantHandler } from './token-request';
 import * as tokensService from './tokens.service';
 import type { CheckedProof, DpopProofs } from '../dpop/dpop.service';
 import { dpopAlgorithmsFor, isFapi } from '../clients/fapi.service';
+import { documentSightings } from '../clients/client-documents.service';
 import type { TokenStrategies } from './strategies';
 
 /** One token endpoint: where its parameters come from, which grants it takes, how it answers. */
@@ -126,6 +127,7 @@ export function createTokensController(
     [DEVICE_CODE_GRANT]: deviceCodeGrant,
   };
   const endpoints = tokenEndpoints(config, idTokens);
+  const sighted = documentSightings(clock);
 
   function endpoint(definition: TokenEndpoint) {
     return async (req: Request, res: Response): Promise<void> => {
@@ -149,7 +151,8 @@ export function createTokensController(
         issue: tokens.issue,
       });
       // A client registered without a token is kept once it got one (REGISTRATION=open).
-      await clientsService.markUsed(client);
+      // A client known by its metadata document is listed for the operator once it got a token.
+      await Promise.all([clientsService.markUsed(client), sighted(client)]);
       noStore(res).json(definition.respond(issued));
     };
   }

@@ -5,7 +5,8 @@ import { developerDetail, type Check } from './check';
 
 export const checkClient: Check = async (review, { stores, config }) => {
   const clientId = review.parameters.client_id;
-  const client = clientId ? await stores.clients.find(clientId) : null;
+  let reason: string | undefined;
+  const client = clientId ? await stores.clients.find(clientId, (why) => (reason = why)) : null;
   if (client) {
     review.client = review.request.client = client;
     return;
@@ -15,7 +16,9 @@ export const checkClient: Check = async (review, { stores, config }) => {
     'The application that sent you here is not registered with this server.' +
       developerDetail(
         config,
-        clientId ? `(client_id "${clientId.slice(0, 200)}" is not a registered client.)` : '(The request has no client_id.)',
+        !clientId
+          ? '(The request has no client_id.)'
+          : `(client_id "${clientId.slice(0, 200)}" ${reason ? `names a metadata document this server refused: ${reason}` : 'is not a registered client'}.)`,
       ),
   );
 };
