@@ -2,6 +2,7 @@
 // (createApp and the commands): features never register with each other when imported.
 import * as authService from './auth/auth.service';
 import * as clientsService from './oauth/clients/clients.service';
+import * as exchangeService from './oauth/exchange/exchange.service';
 import * as grantsService from './oauth/grants/grants.service';
 import * as tokensService from './oauth/tokens/tokens.service';
 import type { Logger } from 'pino';
@@ -17,7 +18,7 @@ import type * as usersService from './users/users.service';
 export interface Lifecycle {
   /** A user was deleted or changed their password: everything issued to them ends, on every instance. */
   accessEnded: usersService.AccessEndedHook;
-  /** A client was deleted: its tokens, codes and remembered consents end. */
+  /** A client was deleted: its tokens, codes, remembered consents and token exchange rules end. */
   clientRemoved: clientsService.ClientRemovedHook;
   /** A browser session ended (sign-out, RP-initiated logout): its applications hear by back-channel. */
   sessionEnded: SessionEndedHook;
@@ -27,7 +28,7 @@ export interface Lifecycle {
 
 /** Revokes what a deleted client held; needs nothing but the database (the commands use it as it is). */
 export async function clientRemoved(clientId: string): Promise<void> {
-  await Promise.all([tokensService.endForClient(clientId), grantsService.forgetClient(clientId)]);
+  await Promise.all([tokensService.endForClient(clientId), grantsService.forgetClient(clientId), exchangeService.endForClient(clientId)]);
 }
 
 /** The hooks of one running app: its back-channel logout signs with the shared keys and logs to its logger. */

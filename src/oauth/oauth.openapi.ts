@@ -32,6 +32,7 @@ import {
 import {
   APPLICATION_TYPES,
   CLIENT_ASSERTION_TYPE,
+  TOKEN_TYPE,
   GRANT_TYPES,
   LIMITS,
   PERSON_CLAIMS,
@@ -158,6 +159,15 @@ const tokenParameters = (grants: readonly string[]) =>
       device_code: param,
       scope: scopeList,
       resource: resourceSchema,
+      // RFC 8693 token exchange, and the ID-JAG it may ask for.
+      subject_token: param,
+      subject_token_type: { type: 'string', enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.idToken] },
+      actor_token: param,
+      actor_token_type: { type: 'string', enum: [TOKEN_TYPE.accessToken] },
+      requested_token_type: { type: 'string', enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.idJag] },
+      audience: { ...param, description: 'RFC 8693: the target (a resource here; for an ID-JAG, the issuer of the authorization server)' },
+      // RFC 7523 §2.1: the JWT bearer grant's assertion (an ID-JAG from a trusted identity provider).
+      assertion: param,
     },
     ['grant_type'],
   );
@@ -848,8 +858,13 @@ export const oauthOpenApi: OpenApiFragment = {
       properties: {
         token_type: {
           type: 'string',
-          enum: ['Bearer', DPOP_TOKEN_TYPE],
-          description: 'DPoP when a DPoP proof came with the request (RFC 9449)',
+          enum: ['Bearer', DPOP_TOKEN_TYPE, 'N_A'],
+          description: 'DPoP when a DPoP proof came with the request (RFC 9449); N_A for an ID-JAG (RFC 8693 §2.2.1)',
+        },
+        issued_token_type: {
+          type: 'string',
+          enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.idJag],
+          description: 'RFC 8693: what a token exchange issued',
         },
         expires_in: int,
         access_token: str,
@@ -857,6 +872,13 @@ export const oauthOpenApi: OpenApiFragment = {
         id_token: str,
         scope: { ...str, description: 'The access token’s scope, when a resource was named (its own scopes only)' },
       },
+      additionalProperties: false,
+    },
+    Actor: {
+      type: 'object',
+      description: 'RFC 8693 §4.1: who acts for the person (a token exchange with an actor token), and whom it acted for in turn',
+      required: ['sub'],
+      properties: { sub: str, client_id: str, act: ref('Actor') },
       additionalProperties: false,
     },
     Introspection: {
@@ -871,6 +893,7 @@ export const oauthOpenApi: OpenApiFragment = {
         iat: int,
         sub: str,
         aud: { ...str, description: 'RFC 8707: the resource the access token is for' },
+        act: { ...ref('Actor') },
         cnf: {
           type: 'object',
           required: ['jkt'],

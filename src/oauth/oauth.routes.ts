@@ -24,6 +24,8 @@ import type { KeyRing } from './oidc/signing-keys.service';
 import { createTokensRouter } from './tokens/tokens.routes';
 import { createDpopProofs } from './dpop/dpop.service';
 import { createTokenStrategies } from './tokens/strategies';
+import { createTrustedIssuers } from './tokens/trusted-issuers';
+import type { ActivityLog } from '../account/activity.service';
 import type { Stores } from '../stores';
 
 /** Mounted ahead of the app's JSON parser: the token endpoints parse their own bodies. */
@@ -39,6 +41,8 @@ export function createOAuthRouter(
   stores: Stores,
   /** Where consent pages' requests wait for their decision (sign-in/interaction.ts). */
   decisions: DecisionHold,
+  /** Token exchange and the JWT bearer grant: where their events go, and how trusted providers are reached. */
+  agents: { activity: Pick<ActivityLog, 'record'>; upstreamFetch?: typeof fetch },
 ): {
   router: Router;
   requireOAuthToken: ReturnType<typeof createBearerGuard>;
@@ -65,7 +69,8 @@ export function createOAuthRouter(
     stores,
   );
   router.use(authorize.router);
-  router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock));
+  const trusted = createTrustedIssuers(config, agents.upstreamFetch);
+  router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock, { trusted, activity: agents.activity }));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets, clock));
   router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
   router.use(createDeviceRouter(config, sessions, csrf, stores, clock));

@@ -6,6 +6,18 @@
 import { MAX_EMAIL_LENGTH } from '../common/validation';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/** RFC 8693: a token exchanged for another. */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** RFC 7523 §2.1: a JWT as the grant (here an ID-JAG from a trusted identity provider). */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** RFC 8693 §3 token type identifiers, and the Identity Assertion Authorization Grant's. */
+export const TOKEN_TYPE = {
+  accessToken: 'urn:ietf:params:oauth:token-type:access_token',
+  idToken: 'urn:ietf:params:oauth:token-type:id_token',
+  idJag: 'urn:ietf:params:oauth:token-type:id-jag',
+} as const;
+/** The JWT `typ` of an Identity Assertion JWT Authorization Grant. */
+export const ID_JAG_TYPE = 'oauth-id-jag+jwt';
 
 /** Where each endpoint is served, under PUBLIC_URL: the routes mount these and discovery advertises them. */
 export const ENDPOINTS = {
@@ -29,6 +41,9 @@ export const ADMIN_API = {
   events: '/admin/api/events',
   applications: '/admin/api/applications',
   keys: '/admin/api/keys',
+  exchangePolicies: '/admin/api/exchange-policies',
+  documentClients: '/admin/api/document-clients',
+  documentHosts: '/admin/api/document-hosts',
 } as const;
 
 /** RFC 9126 §2.2: the request_uri of a pushed request starts so (the rest is a random handle). */
@@ -53,6 +68,8 @@ export const GRANT_TYPES = [
   'password',
   'client_credentials',
   DEVICE_CODE_GRANT,
+  TOKEN_EXCHANGE_GRANT,
+  JWT_BEARER_GRANT,
 ] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
@@ -320,6 +337,10 @@ export const LIMITS = {
   /** The lifetimes a resource may give its access tokens, in seconds. */
   resourceTokenLifetimeMin: 60,
   resourceTokenLifetimeMax: 86_400,
+  /** Token exchange rules an operator may set (each names a client and what it may get). */
+  exchangePolicies: 1000,
+  /** RFC 8693 / ID-JAG: an ID-JAG this server issues lives this long, and one it takes may live at most this long. */
+  idJagLifetimeSeconds: 300,
 } as const;
 
 /**
@@ -330,6 +351,10 @@ export const LIMITS = {
 export const PARAMETER_LENGTHS: Readonly<Record<string, number>> = {
   request: LIMITS.requestObjectLength,
   request_uri: LIMITS.requestUriLength,
+  // RFC 8693 and RFC 7523: tokens and assertions, JWTs among them.
+  subject_token: LIMITS.requestObjectLength,
+  actor_token: LIMITS.requestObjectLength,
+  assertion: LIMITS.requestObjectLength,
   state: LIMITS.stateLength,
   dpop_jkt: JWK_THUMBPRINT_LENGTH,
   scope: 200,

@@ -191,3 +191,8 @@ export async function arriveWithProviderAccount(provider: ProviderName, person: 
   const userId = await usersService.createFromProvider(provider, { ...account, email: acceptable ? account.email : undefined });
   return { kind: 'created', userId };
 }
+
+/** The person here linked to the provider's account `subject` (an ID-JAG names one), or null. */
+export async function linkedUserId(providerId: string, subject: string): Promise<string | null> {
+  return (await linksDao.find(providerId, subject))?.userId ?? null;
+}

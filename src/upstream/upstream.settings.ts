@@ -38,6 +38,11 @@ export interface UpstreamProvider {
   readonly trustedEmailDomains: readonly string[];
   /** The provider's `amr` values are taken into this server's session (else only `fed` is). */
   readonly trustAmr: boolean;
+  /**
+   * Its Identity Assertion JWT Authorization Grants (ID-JAG) are taken at the token endpoint (the JWT
+   * bearer grant, RFC 7523): the company's IdP vouching for a person linked to it here.
+   */
+  readonly trustIdJag: boolean;
 }
 
 export const UPSTREAM_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
@@ -152,6 +157,8 @@ function parseOne(entry: unknown, at: string, problems: string[]): UpstreamProvi
     problems.push(`${at}.trusted_email_domains must be an array of domain names, or ["*"]`);
   }
   if (entry.trust_amr !== undefined && typeof entry.trust_amr !== 'boolean') problems.push(`${at}.trust_amr must be true or false`);
+  if (entry.trust_id_jag !== undefined && typeof entry.trust_id_jag !== 'boolean')
+    problems.push(`${at}.trust_id_jag must be true or false`);
   if (problems.length > before) return null;
   return Object.freeze({
     id: id as string,
@@ -165,6 +172,7 @@ function parseOne(entry: unknown, at: string, problems: string[]): UpstreamProvi
     claims: Object.freeze(claimNames),
     trustedEmailDomains: Object.freeze((domains as string[]).map((domain) => domain.toLowerCase())),
     trustAmr: entry.trust_amr === true,
+    trustIdJag: entry.trust_id_jag === true,
   });
 }
 

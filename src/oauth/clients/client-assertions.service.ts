@@ -90,3 +90,12 @@ export async function verifyAssertion(
   sweepUsed(new Date());
   return assertionsDao.markUsed(sha256(`${client._id} ${payload.jti}`), new Date((payload.exp + LIMITS.jwtClockToleranceSeconds) * 1000));
 }
+
+/**
+ * Records a JWT as used, for as long as it could be presented (`expiresAt`); false when it was used
+ * before, here or on another instance (an ID-JAG taken by the JWT bearer grant).
+ */
+export function useOnce(id: string, expiresAt: Date): Promise<boolean> {
+  sweepUsed(new Date());
+  return assertionsDao.markUsed(sha256(id), expiresAt);
+}

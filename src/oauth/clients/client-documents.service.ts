@@ -12,6 +12,7 @@ import { SignalledCache } from '../../common/signalled-cache';
 import type { Config } from '../../config';
 import { LIMITS, type ClientAuthMethod, type GrantType } from '../protocol';
 import * as documentsDao from './client-documents.dao';
+import type { HostRule } from './client-documents.model';
 import type { ClientDocument } from './clients.model';
 import type { ClientRegistry } from './clients.store';
 import { readClientMetadata } from './registration.service';
@@ -99,7 +100,10 @@ export function clientOfDocument(clientId: string, body: string, allowPrivate: b
 
 /** How long an answer may be kept, from its Cache-Control (RFC 9111 §5.2): 0 when it must not be. */
 export function keepFor(cacheControl: string | undefined): number {
-  const directives = (cacheControl ?? '').toLowerCase().split(',').map((part) => part.trim());
+  const directives = (cacheControl ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim());
   if (directives.some((directive) => directive === 'no-store' || directive === 'no-cache')) return 0;
   const maxAge = directives.find((directive) => directive.startsWith('max-age='));
   if (maxAge === undefined) return CLIENT_DOCUMENT_LIMITS.defaultKeepMs;
@@ -200,3 +204,73 @@ export function documentSightings(clock: Clock) {
     await documentsDao.seen(client._id, documentHost(client._id), client.name, new Date(now));
   };
 }
+
+/** A document client as the admin API and the console show it. */
+export interface DocumentClientView {
+  client_id: string;
+  host: string;
+  name: string;
+  first_seen: string;
+  last_seen: string;
+  /** How many people granted it something. */
+  grants: number;
+}
+
+/** The operator's view of the document clients: a page in URL order after `after`, those under `prefix` when given. */
+export async function pageOfDocumentClients(
+  prefix: string | undefined,
+  after: string | undefined,
+  limit: number,
+  grantsOf: (clientId: string) => Promise<number>,
+): Promise<{ clients: DocumentClientView[]; next: string | null }> {
+  const found = await documentsDao.pageOfClients(prefix, after, limit + 1);
+  const shown = found.slice(0, limit);
+  const clients = await Promise.all(
+    shown.map(async (client) => ({
+      client_id: client._id,
+      host: client.host,
+      name: client.name,
+      first_seen: client.firstSeen.toISOString(),
+      last_seen: client.lastSeen.toISOString(),
+      grants: await grantsOf(client._id),
+    })),
+  );
+  return { clients, next: found.length > limit ? shown[shown.length - 1]._id : null };
+}
+
+/** A host as the operator names it: lower case, with a port other than 443 (https), or null when it is none. */
+export function hostOf(value: string): string | null {
+  try {
+    const url = new URL(`https://${value}`);
+    return url.host === value.toLowerCase() && url.pathname === '/' && !url.username ? url.host : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface DocumentHostView {
+  host: string;
+  rule: HostRule;
+  at: string;
+}
+
+/** Allows or blocks a host's documents (every instance forgets the documents it kept); */
+export async function ruleHost(host: string, rule: HostRule, now = new Date()): Promise<DocumentHostView> {
+  await documentsDao.setRule(host, rule, now);
+  return { host, rule, at: now.toISOString() };
+}
+
+/** Forgets a host's rule; false when it had none. */
+export const forgetHost = (host: string): Promise<boolean> => documentsDao.deleteRule(host);
+
+/** A page of host rules in host order after `after`. */
+export async function pageOfHosts(after: string | undefined, limit: number): Promise<{ hosts: DocumentHostView[]; next: string | null }> {
+  const found = await documentsDao.pageOfRules(after, limit + 1);
+  const shown = found.slice(0, limit);
+  return {
+    hosts: shown.map((rule) => ({ host: rule._id, rule: rule.rule, at: rule.at.toISOString() })),
+    next: found.length > limit ? shown[shown.length - 1]._id : null,
+  };
+}
+
+export { HOST_RULES, type HostRule } from './client-documents.model';

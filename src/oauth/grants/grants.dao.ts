@@ -56,3 +56,8 @@ export async function removeForUser(userId: string): Promise<void> {
 export async function removeForClient(clientId: string): Promise<void> {
   await GrantModel.deleteMany({ clientId }).exec();
 }
+
+/** How many people granted the client something. */
+export function countForClient(clientId: string): Promise<number> {
+  return GrantModel.countDocuments({ clientId }).exec();
+}

@@ -111,3 +111,6 @@ export async function forgetClient(clientId: string): Promise<void> {
   await grantsDao.removeForClient(clientId);
   await consentsForgotten.raise();
 }
+
+/** How many people granted the client something (the console's document clients). */
+export const peopleOfClient = (clientId: string): Promise<number> => grantsDao.countForClient(clientId);

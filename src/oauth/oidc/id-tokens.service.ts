@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../../config';
 import type { UserRecord } from '../../users/users.types';
 import { randomToken } from '../../common/crypto';
-import { acrOf, BACKCHANNEL_LOGOUT_EVENT, JARM_LIFETIME_SECONDS, type SigningAlgorithm } from '../protocol';
+import { acrOf, BACKCHANNEL_LOGOUT_EVENT, ID_JAG_TYPE, JARM_LIFETIME_SECONDS, LIMITS, type SigningAlgorithm } from '../protocol';
 
 /** A logout token is for delivery now (retries included), not for keeping. */
 const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
@@ -106,6 +106,23 @@ export function createIdTokens(keys: KeyRing, config: Config) {
       } catch {
         return null;
       }
+    },
+
+    /**
+     * An unexpired ID token this server signed for `clientId` (a token exchange's subject token, ID-JAG
+     * draft §4.3: the client's own): its claims, or null. A logout token (which has no nonce but an
+     * `events` claim) never passes.
+     */
+    async verifyIdToken(token: string, clientId: string, now: Date): Promise<jwt.JwtPayload | null> {
+      const payload = await this.verifyHint(token);
+      if (!payload || typeof payload.exp !== 'number' || payload.exp * 1000 <= now.getTime() || payload.events !== undefined) return null;
+      const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      return audience.includes(clientId) && typeof payload.sub === 'string' ? payload : null;
+    },
+
+    /** An Identity Assertion JWT Authorization Grant for another authorization server (`audience`), short-lived, typed oauth-id-jag+jwt. */
+    signIdJag(claims: Record<string, unknown>, audience: string): Promise<string> {
+      return signed({ ...claims, jti: randomToken(16) }, audience, undefined, LIMITS.idJagLifetimeSeconds, ID_JAG_TYPE);
     },
   };
 }

@@ -19,7 +19,7 @@ import { DPOP_TOKEN_TYPE } from '../protocol';
 import { scopeFor, type Resource } from '../resources/resources.service';
 import type { AccessTokenClaims, AccessTokenFormats } from './formats';
 import * as tokensDao from './tokens.dao';
-import type { TokenDocument } from './tokens.model';
+import type { Actor, TokenDocument } from './tokens.model';
 
 /** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
 export interface GrantDecision {
@@ -44,6 +44,10 @@ export interface GrantDecision {
   jkt?: string;
   /** RFC 8707: the resource the access token is for; absent for this server's own APIs, as opaque tokens. */
   resource?: Resource;
+  /** RFC 8693 §4.1: who acts for the person (a token exchange's actor). */
+  act?: Actor;
+  /** RFC 8693: the access token may not outlive the token it was exchanged for (seconds from now). */
+  maxLifetimeSeconds?: number;
 }
 
 /** A token pair as issued: the plain values exist only here and in the response. */
@@ -56,8 +60,10 @@ export interface IssuedToken {
   person: UserRecord | null;
   /** Minted by the grant when the scope has openid and a person signed in. */
   idToken?: string;
-  /** `DPoP` for a token bound to a key (RFC 9449 §5), `Bearer` otherwise. */
-  tokenType: 'Bearer' | typeof DPOP_TOKEN_TYPE;
+  /** `DPoP` for a token bound to a key (RFC 9449 §5), `Bearer` otherwise; `N_A` for what is no access token (RFC 8693 §2.2.1, an ID-JAG). */
+  tokenType: 'Bearer' | typeof DPOP_TOKEN_TYPE | 'N_A';
+  /** RFC 8693 §2.2.1: what a token exchange issued. */
+  issuedTokenType?: string;
   /** The access token's own scope when a resource was named (RFC 6749 §5.1 says it when it differs). */
   accessScope?: string[];
 }
@@ -77,7 +83,7 @@ function claimsOf(decision: GrantDecision, lifetimes: Lifetimes): AccessTokenCla
     clientId: decision.client._id,
     userId: person?._id,
     scope: resource ? scopeFor(resource, decision.scope) : decision.scope,
-    lifetimeSeconds: resource?.accessTokenLifetime ?? lifetimes.accessToken,
+    lifetimeSeconds: Math.min(resource?.accessTokenLifetime ?? lifetimes.accessToken, decision.maxLifetimeSeconds ?? Infinity),
     audience: resource?.id,
     // The profile's choice (FAPI 2.0: never RS256), else the resource's.
     algorithm: resource && accessTokenAlgorithmFor(decision.client, resource.signingAlg),
@@ -86,6 +92,7 @@ function claimsOf(decision: GrantDecision, lifetimes: Lifetimes): AccessTokenCla
     jkt: decision.jkt,
     // RFC 9068 §2.2.3.1: the person's roles, when the application was given the roles scope.
     roles: person && decision.scope.includes('roles') ? rolesOf(person) : undefined,
+    act: decision.act,
   };
 }
 
@@ -116,6 +123,7 @@ function recordOf(
     jkt: decision.jkt,
     resource: decision.resource?.id,
     accessScope,
+    act: decision.act,
   };
 }
 
@@ -163,6 +171,7 @@ export function tokenResponse(issued: IssuedToken) {
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
     ...(issued.idToken ? { id_token: issued.idToken } : {}),
     ...(issued.accessScope ? { scope: issued.accessScope.join(' ') } : {}),
+    ...(issued.issuedTokenType ? { issued_token_type: issued.issuedTokenType } : {}),
   };
 }
 

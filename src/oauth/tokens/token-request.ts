@@ -8,6 +8,9 @@ import type { OAuthParameters } from '../oauth.parameters';
 import { grantedScope, SCOPE_ERROR } from '../protocol';
 import { extraScopes, named, scopeFor, type Resource, type ResourceStore } from '../resources/resources.service';
 import type { IdTokenSigner, IssuedToken, Lifetimes, TokenIssuer } from './issuing.service';
+import type { IdTokens } from '../oidc/id-tokens.service';
+import type { LivenessContext } from './tokens.service';
+import type { TrustedIssuers } from './trusted-issuers';
 
 export interface TokenRequest {
   /** Authenticated, read once for the whole request. */
@@ -26,6 +29,19 @@ export interface TokenRequest {
   resources: ResourceStore;
   /** Mints and records the tokens, in the format the resource takes. */
   issue: TokenIssuer;
+  /** What token exchange and the JWT bearer grant read besides (absent on the endpoint without them). */
+  agents?: AgentContext;
+}
+
+/** The events of grants that act for a person without them (docs/oauth.md, "Token exchange"). */
+export type AgentEvent = 'token-exchanged' | 'assertion-accepted';
+
+/** Token exchange (RFC 8693) and the JWT bearer grant (RFC 7523, ID-JAG): how they read tokens, sign, trust and tell. */
+export interface AgentContext {
+  idTokens: Pick<IdTokens, 'verifyIdToken' | 'signIdJag'>;
+  liveness: Pick<LivenessContext, 'clients' | 'users' | 'cache' | 'formats'>;
+  trusted: TrustedIssuers;
+  record(userId: string, kind: AgentEvent, where: { address: string; clientId: string; detail: string }): Promise<void>;
 }
 
 /**

@@ -15,14 +15,27 @@ import * as clientsService from '../clients/clients.service';
 import type { ClientDocument } from '../clients/clients.model';
 import { invalidClient, invalidRequest, OAuthErrorResponse } from '../oauth.errors';
 import { collectParameters, type OAuthParameters } from '../oauth.parameters';
-import { DEVICE_CODE_GRANT, PUBLIC_CLIENT_GRANTS, TOKEN_GRANT_TYPES, V1_TOKEN_GRANT_TYPES, type TokenGrantType } from '../protocol';
+import {
+  DEVICE_CODE_GRANT,
+  JWT_BEARER_GRANT,
+  TOKEN_EXCHANGE_GRANT,
+  PUBLIC_CLIENT_GRANTS,
+  TOKEN_GRANT_TYPES,
+  V1_TOKEN_GRANT_TYPES,
+  type TokenGrantType,
+} from '../protocol';
 import { authorizationCodeGrant } from './authorization-code.grant';
 import { clientCredentialsGrant } from './client-credentials.grant';
 import { deviceCodeGrant } from './device-code.grant';
 import { tokenResponse, v1TokenResponse, type IdTokenSigner, type IssuedToken, type Lifetimes } from './issuing.service';
 import { createPasswordGrant } from './password.grant';
 import { createRefreshTokenGrant } from './refresh-token.grant';
-import type { GrantHandler } from './token-request';
+import type { AgentContext, GrantHandler } from './token-request';
+import { tokenExchangeGrant } from './token-exchange.grant';
+import { jwtBearerGrant } from './jwt-bearer.grant';
+import type { IdTokens } from '../oidc/id-tokens.service';
+import type { TrustedIssuers } from './trusted-issuers';
+import type { ActivityLog } from '../../account/activity.service';
 import * as tokensService from './tokens.service';
 import type { CheckedProof, DpopProofs } from '../dpop/dpop.service';
 import { dpopAlgorithmsFor, isFapi } from '../clients/fapi.service';
@@ -106,11 +119,12 @@ function tokenEndpoints(config: Config, idTokens: IdTokenSigner) {
 export function createTokensController(
   config: Config,
   verifyPassword: PasswordVerifier,
-  idTokens: IdTokenSigner,
+  idTokens: IdTokens,
   tokens: TokenStrategies,
   dpop: DpopProofs,
   stores: Pick<Stores, 'clients' | 'clientKeySets' | 'resources' | 'users'>,
   clock: Clock,
+  agentDeps: { idTokens: IdTokens; trusted: TrustedIssuers; activity: Pick<ActivityLog, 'record'> },
 ) {
   // The token endpoints' budgets (RATE_LIMITS), counted once the client is known: its address's, and
   // the client's only when it authenticated (clients.service.ts ClientBudgets).
@@ -125,6 +139,14 @@ export function createTokensController(
     password: createPasswordGrant(verifyPassword),
     client_credentials: clientCredentialsGrant,
     [DEVICE_CODE_GRANT]: deviceCodeGrant,
+    [TOKEN_EXCHANGE_GRANT]: tokenExchangeGrant,
+    [JWT_BEARER_GRANT]: jwtBearerGrant,
+  };
+  const agents: AgentContext = {
+    idTokens: agentDeps.idTokens,
+    liveness: { clients: stores.clients, users: stores.users, cache: tokens.cache, formats: tokens.formats },
+    trusted: agentDeps.trusted,
+    record: (userId, kind, where) => agentDeps.activity.record(userId, kind, where),
   };
   const endpoints = tokenEndpoints(config, idTokens);
   const sighted = documentSightings(clock);
@@ -149,6 +171,7 @@ export function createTokensController(
         issuer: config.publicUrl,
         resources: stores.resources,
         issue: tokens.issue,
+        agents: definition === endpoints.token ? agents : undefined,
       });
       // A client registered without a token is kept once it got one (REGISTRATION=open).
       // A client known by its metadata document is listed for the operator once it got a token.

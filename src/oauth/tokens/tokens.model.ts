@@ -30,6 +30,15 @@ export interface TokenDocument {
   resource?: string;
   /** The access token's scope when it is narrower than `scope` (a resource's own); `scope` stays the grant's. */
   accessScope?: string[];
+  /** RFC 8693 §4.1: who acts for the person (a token exchange with an actor token), innermost last. */
+  act?: Actor;
+}
+
+/** RFC 8693 §4.1 `act`: the acting party, and the one it acted for in turn. */
+export interface Actor {
+  sub: string;
+  client_id?: string;
+  act?: Actor;
 }
 
 export interface CodeDocument {
@@ -98,6 +107,7 @@ const tokenSchema = new Schema<TokenDocument>(
     jkt: { type: String },
     resource: { type: String },
     accessScope: { type: [String], default: undefined },
+    act: { type: Schema.Types.Mixed },
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );

@@ -8,7 +8,9 @@ import { jsonBody } from '../../common/json-body';
 import type { Config } from '../../config';
 import { formBody } from '../../web/form-body';
 import { oauthBodyErrors, oauthOutage, oauthRefusals } from '../oauth.errors';
-import type { IdTokenSigner } from './issuing.service';
+import type { IdTokens } from '../oidc/id-tokens.service';
+import type { ActivityLog } from '../../account/activity.service';
+import type { TrustedIssuers } from './trusted-issuers';
 import { createTokensController } from './tokens.controller';
 import { ENDPOINTS } from '../protocol';
 import type { DpopProofs } from '../dpop/dpop.service';
@@ -17,13 +19,14 @@ import type { TokenStrategies } from './strategies';
 export function createTokensRouter(
   config: Config,
   verifyPassword: PasswordVerifier,
-  idTokens: IdTokenSigner,
+  idTokens: IdTokens,
   tokens: TokenStrategies,
   dpop: DpopProofs,
   stores: Stores,
   clock: Clock,
+  agents: { trusted: TrustedIssuers; activity: Pick<ActivityLog, 'record'> },
 ): Router {
-  const endpoints = createTokensController(config, verifyPassword, idTokens, tokens, dpop, stores, clock);
+  const endpoints = createTokensController(config, verifyPassword, idTokens, tokens, dpop, stores, clock, { idTokens, ...agents });
   // These endpoints parse their own bodies, so a body the parsers refuse is answered in the OAuth format.
   const body = [jsonBody, formBody, oauthBodyErrors];
   const router = Router();

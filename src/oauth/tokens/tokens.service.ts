@@ -13,7 +13,7 @@ import type { ClientRegistry } from '../clients/clients.store';
 import { ADMIN_SCOPE, DPOP_TOKEN_TYPE } from '../protocol';
 import type { AccessGrant, AccessTokenFormats, SelfContainedToken, TokenRecords } from './formats';
 import * as tokensDao from './tokens.dao';
-import type { TokenDocument } from './tokens.model';
+import type { Actor, TokenDocument } from './tokens.model';
 
 /**
  * Access tokens looked up recently: their records by hash, and whether a client's own JWT (which has
@@ -113,6 +113,48 @@ export async function liveGrant(token: string, context: LivenessContext): Promis
   return holders && { grant, ...holders };
 }
 
+/** A person's access token as a token exchange reads its subject token (RFC 8693 §2.1). */
+export interface PersonToken {
+  record: TokenDocument;
+  /** What the access token itself carries (a resource's own scopes, when it was for one). */
+  scope: string[];
+  person: UserRecord;
+}
+
+/**
+ * A live access token of this server that acts for a person (any format: a person's JWT has a
+ * record too), whose client and person are still there; null for anything else.
+ */
+export async function personToken(
+  token: string,
+  context: Pick<LivenessContext, 'clients' | 'users' | 'cache'>,
+): Promise<PersonToken | null> {
+  const record = await liveAccessToken(token, context.cache);
+  if (!record || record.userId === undefined) return null;
+  const scope = record.accessScope ?? record.scope;
+  const holders = await issuedToStillThere({ ...record, scope }, context);
+  return holders?.person ? { record, scope, person: holders.person } : null;
+}
+
+/**
+ * RFC 8693 §4.1: the party an actor token names, when it is a live access token of this server (a
+ * client's own, or one acting for a person): its subject and client, and whom it acted for in turn.
+ */
+export async function actorOf(
+  token: string,
+  context: Pick<LivenessContext, 'clients' | 'users' | 'cache' | 'formats'>,
+): Promise<Actor | null> {
+  const record = await liveAccessToken(token, context.cache);
+  if (record) {
+    const holders = await issuedToStillThere({ ...record, scope: record.accessScope ?? record.scope }, context);
+    if (!holders) return null;
+    return { sub: record.userId ?? record.clientId, client_id: record.clientId, ...(record.act && { act: record.act }) };
+  }
+  const own = await context.formats.unrecorded(token);
+  if (!own || (await isJwtRevoked(own.jti, context.cache)) || !(await issuedToStillThere(own, context))) return null;
+  return { sub: own.clientId, client_id: own.clientId };
+}
+
 interface FoundToken {
   doc: TokenDocument;
   kind: 'access_token' | 'refresh_token';
@@ -168,6 +210,8 @@ export interface Introspection {
   cnf?: { jkt: string };
   /** RFC 8707: the resource an access token is for. */
   aud?: string;
+  /** RFC 8693 §4.1: who acts for the person. */
+  act?: Actor;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -212,6 +256,7 @@ export async function introspect(
     ...(doc.userId ? { sub: doc.userId } : {}),
     ...(doc.jkt && access ? { cnf: { jkt: doc.jkt } } : {}),
     ...(doc.resource && access ? { aud: doc.resource } : {}),
+    ...(doc.act ? { act: doc.act } : {}),
   };
 }
 

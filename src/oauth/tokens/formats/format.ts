@@ -2,7 +2,7 @@
 // read back into the grant it carries. The formats (opaque, RFC 9068 JWT) are tried in turn when a
 // token comes back, so no caller asks what a token looks like.
 import type { SigningAlgorithm } from '../../protocol';
-import type { TokenDocument } from '../tokens.model';
+import type { Actor, TokenDocument } from '../tokens.model';
 
 /** What an access token is minted for. */
 export interface AccessTokenClaims {
@@ -22,6 +22,8 @@ export interface AccessTokenClaims {
   jkt?: string;
   /** RFC 9068 §2.2.3.1: the person's roles (with the roles scope). */
   roles?: string[];
+  /** RFC 8693 §4.1: who acts for the person. */
+  act?: Actor;
 }
 
 /** A minted token: the value exists only here and in the response. */

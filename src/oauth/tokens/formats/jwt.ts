@@ -34,6 +34,7 @@ function payloadOf(issuer: string, claims: AccessTokenClaims, now: Date, expires
     if (claims.roles) payload.roles = claims.roles;
   }
   if (claims.jkt) payload.cnf = { jkt: claims.jkt };
+  if (claims.act) payload.act = claims.act;
   return payload;
 }
 
