@@ -32,7 +32,6 @@ import { createAdminRouter } from './admin/admin.routes';
 import { createAdministration } from './admin/admin.service';
 import { createConsoleRouter } from './admin/console.routes';
 import { createUpstreamRouter } from './upstream/upstream.routes';
-import { createAgentsRouter } from './oauth/exchange/agents.routes';
 import { createUsersRouter } from './users/users.routes';
 import * as usersService from './users/users.service';
 import { createWeatherRouter, HELLO } from './weather/weather.routes';
@@ -142,7 +141,6 @@ export function createApp({
       app.use(oauth.router);
       app.use(createRolesRouter(oauth.adminToken, activity));
       app.use(createResourcesRouter(config, oauth.adminToken, activity));
-      app.use(createAgentsRouter(oauth.adminToken, activity));
       const administration = createAdministration(config, activity, lifecycle, accounts, stores);
       app.use(createAdminRouter(oauth.adminToken, oauth.adminJsonBody, administration, oauthRefusals));
       app.use(jsonBody);

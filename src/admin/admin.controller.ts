@@ -9,7 +9,9 @@ import { CHANGEABLE_METADATA, RegistrationError } from '../oauth/clients/registr
 import type { AccessGrant } from '../oauth/tokens/tokens.service';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 import { ADMIN_QUERIES } from './admin.queries';
-import { readQuery } from '../common/request-fields';
+import { readBody, readQuery } from '../common/request-fields';
+import { hostOf } from '../oauth/clients/client-documents.service';
+import { AGENT_QUERIES, DOCUMENT_HOST_RULE } from './agents.fields';
 
 const invalid = (description: string) => new AppError(400, { error: 'invalid_request', error_description: description });
 
@@ -192,5 +194,62 @@ export function createAdminController(admin: Administration) {
         next: found.next,
       });
     },
+
+    /** GET /admin/api/exchange-policies?limit&after */
+    async exchangePolicies(req: Request, res: Response): Promise<void> {
+      const { limit, after } = readQuery(AGENT_QUERIES.policies, req);
+      noStore(res).json(await admin.exchangePolicies(after, limit));
+    },
+
+    /** PUT /admin/api/exchange-policies: the client's rule for the audience, set (or replaced). */
+    async setExchangePolicy(req: Request, res: Response): Promise<void> {
+      noStore(res).json(await admin.setExchangePolicy(req.body, operator(req, res)));
+    },
+
+    /** DELETE /admin/api/exchange-policies?client_id&audience */
+    async removeExchangePolicy(req: Request, res: Response): Promise<void> {
+      const { client_id: clientId, audience } = readQuery(AGENT_QUERIES.policy, req);
+      if (clientId === undefined || audience === undefined) throw invalid('client_id and audience name the rule');
+      if (!(await admin.removeExchangePolicy(clientId, audience, operator(req, res))))
+        throw new AppError(404, {
+          error: 'not_found',
+          error_description: `No rule for ${clientId.slice(0, 100)} to ${audience.slice(0, 100)}`,
+        });
+      res.status(204).end();
+    },
+
+    /** GET /admin/api/document-clients?q&limit&after: those whose URL starts with q. */
+    async documentClients(req: Request, res: Response): Promise<void> {
+      const { q, limit, after } = readQuery(AGENT_QUERIES.documentClients, req);
+      noStore(res).json(await admin.documentClients(q, after, limit));
+    },
+
+    /** GET /admin/api/document-hosts?limit&after */
+    async documentHosts(req: Request, res: Response): Promise<void> {
+      const { limit, after } = readQuery(AGENT_QUERIES.hosts, req);
+      noStore(res).json(await admin.documentHosts(after, limit));
+    },
+
+    /** PUT /admin/api/document-hosts/:host { rule: allow | block } */
+    async ruleDocumentHost(req: Request, res: Response): Promise<void> {
+      const host = hostParam(req);
+      const { rule } = readBody(DOCUMENT_HOST_RULE.fields, DOCUMENT_HOST_RULE.required, req.body);
+      noStore(res).json(await admin.ruleDocumentHost(host, rule!, operator(req, res)));
+    },
+
+    /** DELETE /admin/api/document-hosts/:host: CLIENT_ID_DOCUMENTS decides for it again. */
+    async forgetDocumentHost(req: Request, res: Response): Promise<void> {
+      const host = hostParam(req);
+      if (!(await admin.forgetDocumentHost(host, operator(req, res))))
+        throw new AppError(404, { error: 'not_found', error_description: `No rule for ${host}` });
+      res.status(204).end();
+    },
   };
+}
+
+/** A document host as the path names it, lower case; invalid_request when it is none. */
+function hostParam(req: Request): string {
+  const host = hostOf(String(req.params.host));
+  if (!host) throw invalid('host must be a host name, with its port when not 443');
+  return host;
 }

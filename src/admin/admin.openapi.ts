@@ -3,7 +3,15 @@
 import { ADMIN_QUERIES, CONSOLE_QUERIES } from './admin.queries';
 import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import { CSRF_FIELDS } from '../web/csrf';
-import { CHANGE_APPLICATION_FORM, GIVE_ROLE_FORM, NEW_APPLICATION_FORM } from './console.fields';
+import {
+  CHANGE_APPLICATION_FORM,
+  DELETE_POLICY_FORM,
+  DOCUMENT_HOST_FORM,
+  EXCHANGE_POLICY_FORM,
+  FORGET_HOST_FORM,
+  GIVE_ROLE_FORM,
+  NEW_APPLICATION_FORM,
+} from './console.fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -80,6 +88,19 @@ const consoleForm = (operationId: string, summary: string, done: string, paramet
     },
   },
 });
+
+/** A form of the agents page: its fields, a redirect back with a notice, or the page again saying what was refused. */
+const agentsForm = (operationId: string, summary: string, fields: Parameters<typeof bodySchemaOf>[0]) => {
+  const form = consoleForm(operationId, summary, 'To /admin/agents', []);
+  return {
+    ...form,
+    post: {
+      ...form.post,
+      requestBody: formRequest(bodySchemaOf(fields)),
+      responses: { ...form.post.responses, '400': page('The agents page again, saying what was refused'), '404': page('No such rule') },
+    },
+  };
+};
 
 export const adminOpenApi: OpenApiFragment = {
   paths: {
@@ -212,6 +233,19 @@ export const adminOpenApi: OpenApiFragment = {
       'To /admin/applications',
       [application],
     ),
+    '/admin/agents': consolePage(
+      'consoleAgents',
+      'Agents: clients known by their metadata documents, the document hosts’ rules, the token exchange rules',
+      queryParametersOf(CONSOLE_QUERIES.agents),
+    ),
+    '/admin/agents/hosts': agentsForm('consoleRuleDocumentHost', "Allows or blocks a host's metadata documents", DOCUMENT_HOST_FORM),
+    '/admin/agents/hosts/forget': agentsForm('consoleForgetDocumentHost', "Forgets a host's rule", FORGET_HOST_FORM),
+    '/admin/agents/exchange': agentsForm(
+      'consoleSetExchangePolicy',
+      "Sets a client's token exchange rule for an audience",
+      EXCHANGE_POLICY_FORM,
+    ),
+    '/admin/agents/exchange/delete': agentsForm('consoleDeleteExchangePolicy', 'Deletes a token exchange rule', DELETE_POLICY_FORM),
     '/admin/keys': consolePage('consoleKeys', 'The signing keys, current and retired', queryParametersOf(CONSOLE_QUERIES.keys)),
     '/admin/keys/rotate': consoleForm('consoleRotateKeys', 'Makes new signing keys current', 'To /admin/keys', []),
     '/admin/events': consolePage(

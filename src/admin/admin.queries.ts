@@ -38,6 +38,13 @@ export const CONSOLE_QUERIES = {
   applications: { q: pageText('The start of a name or client id'), after: pageAfter, done },
   application: { after: pageAfter, done },
   keys: { done },
+  agents: {
+    q: pageText('The start of a document client’s URL'),
+    after: pageAfter,
+    hosts_after: onPage(text('The last host of the previous page of hosts')),
+    rules_after: onPage(textField('The last rule of the previous page of rules', 2 * LIMITS.redirectUriLength + 1)),
+    done,
+  },
   events: {
     person: pageText("A person's id"),
     application: pageText('A client id: what it did or concerned'),

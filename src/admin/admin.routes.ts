@@ -15,7 +15,8 @@ export function createAdminRouter(
   const people = ADMIN_API.people;
   const router = Router();
   const applications = ADMIN_API.applications;
-  router.use([people, ADMIN_API.events, applications, ADMIN_API.keys], adminToken);
+  const agents = [ADMIN_API.exchangePolicies, ADMIN_API.documentClients, ADMIN_API.documentHosts];
+  router.use([people, ADMIN_API.events, applications, ADMIN_API.keys, ...agents], adminToken);
   router.get(people, admin.listPeople);
   router.route(`${people}/:id`).get(admin.showPerson).delete(admin.remove);
   router.get(`${people}/:id/applications`, admin.applications);
@@ -41,6 +42,18 @@ export function createAdminRouter(
   router.get(`${applications}/:clientId/grants`, admin.grantsOf);
   router.get(ADMIN_API.keys, admin.keys);
   router.post(`${ADMIN_API.keys}/rotate`, admin.rotateKeys);
+  // Agents (docs/oauth.md): token exchange rules, document clients and document hosts.
+  router
+    .route(ADMIN_API.exchangePolicies)
+    .get(admin.exchangePolicies)
+    .put(...jsonBody, admin.setExchangePolicy)
+    .delete(admin.removeExchangePolicy);
+  router.get(ADMIN_API.documentClients, admin.documentClients);
+  router.get(ADMIN_API.documentHosts, admin.documentHosts);
+  router
+    .route(`${ADMIN_API.documentHosts}/:host`)
+    .put(...jsonBody, admin.ruleDocumentHost)
+    .delete(admin.forgetDocumentHost);
   router.use(oauthRefusals);
   return router;
 }

@@ -7,6 +7,8 @@ import * as factorsService from '../factors/factors.service';
 import * as clientsService from '../oauth/clients/clients.service';
 import * as registrationService from '../oauth/clients/registration.service';
 import * as grantsService from '../oauth/grants/grants.service';
+import * as documents from '../oauth/clients/client-documents.service';
+import * as exchangeService from '../oauth/exchange/exchange.service';
 import * as rolesService from '../oauth/roles/roles.service';
 import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
 import { forgetFailuresOf } from '../sign-in/sign-in.service';
@@ -53,6 +55,10 @@ export function readEventsCursor(value: string): EventFilter['after'] | null {
 }
 
 /** A page of applications: `next` is the `after` of the next page. */
+/** Whether a client_id names a client: registered here, or a metadata document's address. */
+const isClient = async (clientId: string): Promise<boolean> =>
+  documents.isDocumentClientId(clientId) || (await clientsService.details(clientId)) !== null;
+
 const paged = <T>(found: T[], limit: number, idOf: (item: T) => string) => {
   const shown = found.slice(0, limit);
   return { shown, next: found.length > limit ? idOf(shown[shown.length - 1]) : null };
@@ -230,6 +236,42 @@ export function createAdministration(
       })),
 
     /** New keys current now; the old ones stay published until what they signed has expired. */
+    /** Token exchange rules (RFC 8693, ID-JAG), a page in client and audience order. */
+    exchangePolicies: (after: string | undefined, limit: number) => exchangeService.page(limit, after),
+
+    /** Sets a client's exchange rule for an audience from its fields (EXCHANGE_POLICY); a Refusal says what is wrong. */
+    async setExchangePolicy(body: unknown, by: Operator): Promise<exchangeService.ExchangePolicyView> {
+      const policy = await exchangeService.set(body, isClient);
+      await record(null, 'exchange-policy-set', `${policy.client_id} to ${policy.audience} (${policy.token_type})`, by);
+      return policy;
+    },
+
+    /** false when there was no such rule. */
+    async removeExchangePolicy(clientId: string, audience: string, by: Operator): Promise<boolean> {
+      if (!(await exchangeService.remove(clientId, audience))) return false;
+      await record(null, 'exchange-policy-deleted', `${clientId} to ${audience}`, by);
+      return true;
+    },
+
+    /** Clients known by their metadata documents that got a token here, with how many people granted each. */
+    documentClients: (q: string | undefined, after: string | undefined, limit: number) =>
+      documents.pageOfDocumentClients(q, after, limit, grantsService.peopleOfClient),
+
+    documentHosts: (after: string | undefined, limit: number) => documents.pageOfHosts(after, limit),
+
+    async ruleDocumentHost(host: string, rule: documents.HostRule, by: Operator) {
+      const view = await documents.ruleHost(host, rule);
+      await record(null, 'document-host-ruled', `${rule} ${host}`, by);
+      return view;
+    },
+
+    /** false when the host had no rule. */
+    async forgetDocumentHost(host: string, by: Operator): Promise<boolean> {
+      if (!(await documents.forgetHost(host))) return false;
+      await record(null, 'document-host-ruled', `forgot ${host}`, by);
+      return true;
+    },
+
     async rotateKeys(by: Operator): Promise<string[]> {
       const kids = await rotate(keyRingOptions(config.oauth));
       await record(null, 'keys-rotated', `new keys ${kids.join(', ')}`, by);

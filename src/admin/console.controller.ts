@@ -6,7 +6,17 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { readForm, readQuery } from '../common/request-fields';
-import { CHANGE_APPLICATION_FORM, GIVE_ROLE_FORM, NEW_APPLICATION_FORM } from './console.fields';
+import {
+  CHANGE_APPLICATION_FORM,
+  DELETE_POLICY_FORM,
+  DOCUMENT_HOST_FORM,
+  EXCHANGE_POLICY_FORM,
+  FORGET_HOST_FORM,
+  GIVE_ROLE_FORM,
+  NEW_APPLICATION_FORM,
+} from './console.fields';
+import { Refusal } from '../common/refusals';
+import { hostOf } from '../oauth/clients/client-documents.service';
 import { CONSOLE_QUERIES } from './admin.queries';
 import { noStore } from '../common/no-store';
 import { displayAddress } from '../common/rate-limit';
@@ -21,6 +31,7 @@ import { HTML_CONTENT_TYPE } from '../web/html';
 import { pageError } from '../web/layout';
 import { readEventsCursor, type Administration, type Operator } from './admin.service';
 import {
+  agentsPage,
   applicationPage,
   applicationsPage,
   eventsPage,
@@ -47,6 +58,10 @@ const NOTICES: Record<string, string> = {
   'role-given': 'The role is given: it shows in the next token the person gets.',
   'role-taken': 'The role is taken away: it is gone from the next token the person gets.',
   'application-deleted': 'The application is deleted, with every token, code and consent issued to it.',
+  'host-ruled': "The host's rule is saved: every instance forgets the documents it kept from it.",
+  'host-forgotten': 'The host has no rule any more: CLIENT_ID_DOCUMENTS decides for it.',
+  'rule-set': 'The token exchange rule is saved.',
+  'rule-deleted': 'The token exchange rule is deleted.',
 };
 
 /** The registration form as typed: every field a string, lists one per line, grants as checked. */
@@ -155,6 +170,33 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
       ]);
     return found;
   }
+  /** The agents page (its three lists, each a page at a time), with an error for a form when there is one. */
+  async function showAgents(req: Request, res: Response, status = 200, error?: string): Promise<void> {
+    const { q, after, hosts_after: hostsAfter, rules_after: rulesAfter, done } = readQuery(CONSOLE_QUERIES.agents, req);
+    const [clients, hosts, rules] = await Promise.all([
+      admin.documentClients(q, after, LIMITS.pageSize),
+      admin.documentHosts(hostsAfter, LIMITS.pageSize),
+      admin.exchangePolicies(rulesAfter, LIMITS.pageSize),
+    ]);
+    const link = (cursor: Record<string, string>) => `/admin/agents?${new URLSearchParams({ ...(q ? { q } : {}), ...cursor }).toString()}`;
+    send(
+      res.status(status),
+      agentsPage({
+        q: q ?? '',
+        clients: clients.clients,
+        clientsNext: clients.next ? link({ after: clients.next }) : null,
+        hosts: hosts.hosts,
+        hostsNext: hosts.next ? link({ hosts_after: hosts.next }) : null,
+        rules: rules.policies,
+        rulesNext: rules.next ? link({ rules_after: rules.next }) : null,
+        mode: config.clientDocuments.mode,
+        csrfToken: csrf.token(req, res),
+        notice: status === 200 ? noticeOf(done) : undefined,
+        error,
+      }),
+    );
+  }
+
   /** The application's page, with an error for its edit form when there is one. */
   async function showApplication(req: Request, res: Response, status = 200, error?: string): Promise<void> {
     const app = await applicationOf(req);
@@ -439,6 +481,54 @@ export function createConsoleController(deps: { config: Config; csrf: Csrf; jour
         res,
         keysPage({ keys, refreshSeconds: config.oauth.signingKeysRefresh, csrfToken: csrf.token(req, res), notice: noticeOf(done) }),
       );
+    },
+
+    agents: (req: Request, res: Response) => showAgents(req, res),
+
+    async ruleHost(req: Request, res: Response): Promise<void> {
+      const { host, rule } = readForm(DOCUMENT_HOST_FORM, req);
+      const named = hostOf((host ?? '').trim());
+      if (!named) throw new Refusal('invalid', 'Type a host name as in the document’s address, with its port when not 443.');
+      if (rule !== 'allow' && rule !== 'block') throw new Refusal('invalid', 'Choose allow or block.');
+      await admin.ruleDocumentHost(named, rule, operator(req, res));
+      res.redirect(303, '/admin/agents?done=host-ruled');
+    },
+
+    async forgetHost(req: Request, res: Response): Promise<void> {
+      const named = hostOf(readForm(FORGET_HOST_FORM, req).host ?? '');
+      if (!named || !(await admin.forgetDocumentHost(named, operator(req, res))))
+        throw consoleError(404, 'No such rule', 'That host has no rule.', [{ href: '/admin/agents', label: 'Agents' }]);
+      res.redirect(303, '/admin/agents?done=host-forgotten');
+    },
+
+    async setExchangePolicy(req: Request, res: Response): Promise<void> {
+      const form = readForm(EXCHANGE_POLICY_FORM, req);
+      const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+      await admin.setExchangePolicy(
+        {
+          client_id: optional(form.client_id),
+          audience: optional(form.audience),
+          token_type: form.token_type,
+          scopes: (form.scopes ?? '').split(/\s+/).filter(Boolean),
+          subjects: form.subjects,
+          target_client_id: form.token_type === 'id-jag' ? optional(form.target_client_id) : undefined,
+        },
+        operator(req, res),
+      );
+      res.redirect(303, '/admin/agents?done=rule-set');
+    },
+
+    async removeExchangePolicy(req: Request, res: Response): Promise<void> {
+      const { client_id: clientId, audience } = readForm(DELETE_POLICY_FORM, req);
+      if (!clientId || !audience || !(await admin.removeExchangePolicy(clientId, audience, operator(req, res))))
+        throw consoleError(404, 'No such rule', 'That token exchange rule is not set.', [{ href: '/admin/agents', label: 'Agents' }]);
+      res.redirect(303, '/admin/agents?done=rule-deleted');
+    },
+
+    /** A refused host rule or exchange rule: the page again, saying what was refused. */
+    async agentsRefused(err: unknown, req: Request, res: Response, next: (err: unknown) => void): Promise<void> {
+      if (!(err instanceof Refusal)) return next(err);
+      await showAgents(req, res, 400, err.message);
     },
 
     async rotateKeys(req: Request, res: Response): Promise<void> {

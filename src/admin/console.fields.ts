@@ -5,6 +5,8 @@ import { anyTextField, checkboxesField, checkedByService, oneOfField, stringFiel
 import { CLIENT_AUTH_METHODS, GRANT_TYPES, LIMITS } from '../oauth/protocol';
 import { CSRF_FIELDS } from '../web/csrf';
 import { ROLE_RULES } from '../oauth/roles/roles.service';
+import { HOST_RULES } from '../oauth/clients/client-documents.service';
+import { EXCHANGE_SUBJECTS, EXCHANGE_TOKEN_TYPES } from '../oauth/exchange/exchange.service';
 
 const uri = (what: string) => anyTextField(`${what}: an absolute URI (empty: none)`);
 const uris = (what: string) => anyTextField(`${what}: one per line, at most ${LIMITS.urisPerClient}`);
@@ -42,4 +44,26 @@ export const NEW_APPLICATION_FORM = {
   logo_uri: uri('Its logo'),
   policy_uri: uri('Its privacy policy'),
   tos_uri: uri('Its terms of service'),
+};
+
+/** The agents page's forms: each field as typed; the exchange rules' and hosts' own rules check them (agents.fields.ts, exchange.service.ts). */
+export const DOCUMENT_HOST_FORM = {
+  ...CSRF_FIELDS,
+  host: anyTextField('A host, with its port when not 443'),
+  rule: checkedByService(oneOfField(HOST_RULES, 'allow or block')),
+};
+export const FORGET_HOST_FORM = { ...CSRF_FIELDS, host: anyTextField('The host whose rule goes') };
+export const EXCHANGE_POLICY_FORM = {
+  ...CSRF_FIELDS,
+  client_id: anyTextField('The client that exchanges'),
+  audience: anyTextField('A resource here, or another authorization server (id-jag)'),
+  token_type: checkedByService(oneOfField(EXCHANGE_TOKEN_TYPES, 'access_token or id-jag')),
+  scopes: anyTextField('The most the new token may carry, space-separated'),
+  subjects: checkedByService(oneOfField(EXCHANGE_SUBJECTS, 'own or any')),
+  target_client_id: anyTextField("id-jag: the client's id at that authorization server"),
+};
+export const DELETE_POLICY_FORM = {
+  ...CSRF_FIELDS,
+  client_id: anyTextField('The client of the rule'),
+  audience: anyTextField('The audience of the rule'),
 };

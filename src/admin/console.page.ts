@@ -14,6 +14,7 @@ export interface PersonRow {
 const NAV = [
   ['/admin/people', 'People'],
   ['/admin/applications', 'Applications'],
+  ['/admin/agents', 'Agents'],
   ['/admin/keys', 'Keys'],
   ['/admin/events', 'Events'],
 ] as const;
@@ -447,5 +448,128 @@ export function eventsPage(view: {
 </form>
 ${eventList(view.events, true)}
 ${next(view.next)}`,
+  );
+}
+
+/** The agents page's lists, as the admin API gives them. */
+export interface AgentsView {
+  q: string;
+  clients: { client_id: string; host: string; name: string; first_seen: string; last_seen: string; grants: number }[];
+  clientsNext: string | null;
+  hosts: { host: string; rule: string; at: string }[];
+  hostsNext: string | null;
+  rules: { client_id: string; audience: string; token_type: string; scopes: string[]; subjects: string; target_client_id?: string }[];
+  rulesNext: string | null;
+  /** CLIENT_ID_DOCUMENTS: what hosts without a rule get. */
+  mode: string;
+  csrfToken: string;
+  notice?: string;
+  error?: string;
+}
+
+const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
+const smallForm = (
+  csrfToken: string,
+  path: string,
+  fields: SafeHtml,
+  label: string,
+  labelFor: string,
+) => html`<form method="post" action="${path}" class="inline">
+${csrfField(csrfToken)}${fields}<button type="submit" class="secondary" aria-label="${label} ${labelFor}">${label}</button>
+</form>`;
+
+/** Agents (docs/oauth.md): clients known by their documents, the document hosts' rules, and the token exchange rules. */
+export function agentsPage(view: AgentsView): string {
+  const modeWords: Record<string, string> = {
+    any: 'Documents are taken from every host not blocked below.',
+    allowed: 'Documents are taken only from hosts allowed below.',
+    off: 'Client ID metadata documents are off (CLIENT_ID_DOCUMENTS=off): the rules below wait.',
+  };
+  return consolePage(
+    'Agents',
+    '/admin/agents',
+    html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<h2>Applications known by their documents</h2>
+<p>Clients whose <code>client_id</code> is the address of their metadata document, listed once they got a token.</p>
+<form method="get" action="/admin/agents" class="row" role="search">
+<label for="q" class="visually-hidden">Document address starts with</label>
+<input id="q" name="q" type="text" value="${view.q}" placeholder="Document address starts with" maxlength="100">
+<button type="submit">Search</button>
+</form>
+${
+  view.clients.length === 0
+    ? html`<p>None yet.</p>`
+    : html`<ul class="apps">${view.clients.map(
+        (client) =>
+          html`<li><strong>${client.name}</strong> · ${client.host} · <code>${client.client_id}</code> · first seen ${when(new Date(client.first_seen))} · last seen ${when(
+            new Date(client.last_seen),
+          )} · ${client.grants === 1 ? '1 person' : `${client.grants} people`} granted it</li>`,
+      )}</ul>`
+}
+${next(view.clientsNext)}
+<h2>Document hosts</h2>
+<p>${modeWords[view.mode] ?? ''}</p>
+${
+  view.hosts.length === 0
+    ? html`<p>No host has a rule.</p>`
+    : html`<ul class="apps">${view.hosts.map(
+        (host) =>
+          html`<li><strong>${host.rule === 'allow' ? 'Allowed' : 'Blocked'}</strong> · ${host.host} · since ${when(new Date(host.at))} ${smallForm(
+            view.csrfToken,
+            '/admin/agents/hosts/forget',
+            hidden('host', host.host),
+            'Forget',
+            host.host,
+          )}</li>`,
+      )}</ul>`
+}
+${next(view.hostsNext)}
+<form method="post" action="/admin/agents/hosts">
+${csrfField(view.csrfToken)}
+<label for="host">Host</label>
+<p class="hint" id="host-hint">As in the document's address: lower case, with its port when not 443.</p>
+<input id="host" name="host" type="text" required maxlength="300" aria-describedby="host-hint">
+<fieldset><legend>Rule</legend>
+<label class="check"><input type="radio" name="rule" value="allow" checked> Allow</label>
+<label class="check"><input type="radio" name="rule" value="block"> Block</label>
+</fieldset>
+<button type="submit">Save the host's rule</button>
+</form>
+<h2>Token exchange rules</h2>
+<p>Which application may exchange a person's token, and for what: an access token for a resource here, or an ID-JAG for another authorization server.</p>
+${
+  view.rules.length === 0
+    ? html`<p>No rule: no application may exchange tokens.</p>`
+    : html`<ul class="apps">${view.rules.map(
+        (rule) =>
+          html`<li><code>${rule.client_id}</code> → ${rule.audience} · ${rule.token_type} · ${rule.scopes.join(' ')} · ${
+            rule.subjects === 'own' ? 'its own tokens' : "any application's tokens"
+          }${rule.target_client_id ? html` · as <code>${rule.target_client_id}</code> there` : ''} ${smallForm(
+            view.csrfToken,
+            '/admin/agents/exchange/delete',
+            html`${hidden('client_id', rule.client_id)}${hidden('audience', rule.audience)}`,
+            'Delete',
+            `${rule.client_id} to ${rule.audience}`,
+          )}</li>`,
+      )}</ul>`
+}
+${next(view.rulesNext)}
+<form method="post" action="/admin/agents/exchange">
+${csrfField(view.csrfToken)}
+${field('client_id', 'Client id', '', 'The application that exchanges.', 'text')}
+${field('audience', 'Audience', '', 'A resource registered here (or this server); for an ID-JAG, the issuer of the other authorization server.')}
+${field('scopes', 'Scopes', '', 'The most the new token may carry, separated by spaces.', 'text')}
+<fieldset><legend>Token</legend>
+<label class="check"><input type="radio" name="token_type" value="access_token" checked> Access token</label>
+<label class="check"><input type="radio" name="token_type" value="id-jag"> ID-JAG</label>
+</fieldset>
+<fieldset><legend>Tokens it may exchange</legend>
+<label class="check"><input type="radio" name="subjects" value="own" checked> Its own</label>
+<label class="check"><input type="radio" name="subjects" value="any"> Any application's</label>
+</fieldset>
+${field('target_client_id', 'Client id there (ID-JAG only)', '', "The application's client id at the other authorization server.", 'text')}
+<button type="submit">Save the rule</button>
+</form>`,
+    view.notice,
   );
 }

@@ -48,6 +48,11 @@ export function createConsoleRouter(
     .post(...form, pages.changeApplication, pages.changeRefused);
   router.post('/admin/applications/:clientId/secret', ...form, pages.rotateSecret);
   router.post('/admin/applications/:clientId/delete', ...form, pages.removeApplication);
+  router.get('/admin/agents', ...page, pages.agents);
+  router.post('/admin/agents/hosts', ...form, pages.ruleHost, pages.agentsRefused);
+  router.post('/admin/agents/hosts/forget', ...form, pages.forgetHost);
+  router.post('/admin/agents/exchange', ...form, pages.setExchangePolicy, pages.agentsRefused);
+  router.post('/admin/agents/exchange/delete', ...form, pages.removeExchangePolicy);
   router.get('/admin/keys', ...page, pages.keys);
   router.post('/admin/keys/rotate', ...form, pages.rotateKeys);
   router.get('/admin/events', ...page, pages.events);

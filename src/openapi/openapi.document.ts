@@ -9,7 +9,7 @@ import { catalogueOpenApi } from '../catalogue/catalogue.openapi';
 import { healthOpenApi } from '../health/health.openapi';
 import { oauthOpenApi } from '../oauth/oauth.openapi';
 import { resourcesOpenApi } from '../oauth/resources/resources.openapi';
-import { agentsOpenApi } from '../oauth/exchange/agents.openapi';
+import { agentsOpenApi } from '../admin/agents.openapi';
 import { ADMIN_SCOPE, SCOPE_DEFINITIONS, SCOPES } from '../oauth/protocol';
 import { sessionOpenApi } from '../session/session.openapi';
 import { upstreamOpenApi } from '../upstream/upstream.openapi';

@@ -22,7 +22,7 @@ fieldset{border:1px solid #dde1e6;border-radius:.3rem;margin:1rem 0 0;padding:.2
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 form.row input{flex:1}ul.codes{columns:2;font-size:1.1rem}figure.qr{margin:1rem 0}figure.qr svg{width:12rem;height:12rem}
 pre{background:#f0f2f5;padding:.6rem;border-radius:.3rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
-dl.details dt{font-weight:600;margin-top:.4rem}dl.details dd{margin:0;overflow-wrap:anywhere}`;
+form.inline{display:inline-block;margin-left:.4rem}fieldset+button{margin-top:.8rem}code{overflow-wrap:anywhere}dl.details dt{font-weight:600;margin-top:.4rem}dl.details dd{margin:0;overflow-wrap:anywhere}`;
 
 /** For the content security policy, which allows this one inline stylesheet and no other. */
 export const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');

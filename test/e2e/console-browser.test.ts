@@ -10,7 +10,7 @@ import * as usersService from '../../src/users/users.service';
 import { describeWithBrowser, lookAt } from '../helpers/browser';
 import { useServerInBrowser } from '../helpers/browser-server';
 import { createUser } from '../helpers/factories';
-import { totpCode } from '../helpers/factors';
+import { operatorInBrowser, signInInBrowser } from '../helpers/browser-people';
 
 describeWithBrowser('console-browser')("the operator's console in a real browser", () => {
   const live = useServerInBrowser();
@@ -21,26 +21,10 @@ describeWithBrowser('console-browser')("the operator's console in a real browser
   });
 
   const newPage = async (): Promise<Page> => (await browser.newContext()).newPage();
-  async function signIn(page: Page, person: { email: string; password: string }) {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${base}/home`);
-  }
+  const signIn = (page: Page, person: { email: string; password: string }) => signInInBrowser(page, base, person);
   /** The operator: an admin who signs in and turns on an authenticator app (a second factor, just now). */
-  async function operatorPage(name: { firstName?: string; lastName?: string } = {}): Promise<Page> {
-    const admin = await createUser(name);
-    await usersService.setRole(admin.id, 'admin', true);
-    const page = await newPage();
-    await signIn(page, admin);
-    await page.goto(`${base}/account/totp`);
-    const key = ((await page.locator('code').first().textContent()) ?? '').replace(/ /g, '');
-    await page.getByLabel('Code from the app').fill(totpCode(key));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
-    return page;
-  }
+  const operatorPage = async (name: { firstName?: string; lastName?: string } = {}): Promise<Page> =>
+    (await operatorInBrowser(browser, base, name)).page;
   const form = (body: Record<string, string>) => ({
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -1,5 +1,5 @@
 // The admin API's rules for agents: token exchange rules, document clients and document hosts.
-import { bodySchemaOf, queryParametersOf } from '../../common/request-fields';
+import { bodySchemaOf, queryParametersOf } from '../common/request-fields';
 import {
   adminBodyRefusals,
   adminRefusals,
@@ -12,11 +12,11 @@ import {
   ref,
   str,
   type OpenApiFragment,
-} from '../../openapi/openapi.kit';
-import { HOST_RULES } from '../clients/client-documents.service';
-import { ADMIN_API } from '../protocol';
+} from '../openapi/openapi.kit';
+import { HOST_RULES } from '../oauth/clients/client-documents.service';
+import { ADMIN_API } from '../oauth/protocol';
 import { AGENT_QUERIES, DOCUMENT_HOST_RULE } from './agents.fields';
-import { EXCHANGE_POLICY, EXCHANGE_SUBJECTS, EXCHANGE_TOKEN_TYPES } from './exchange.service';
+import { EXCHANGE_POLICY, EXCHANGE_SUBJECTS, EXCHANGE_TOKEN_TYPES } from '../oauth/exchange/exchange.service';
 
 const security = adminSecurity;
 const refusals = adminRefusals;

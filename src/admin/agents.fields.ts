@@ -1,9 +1,9 @@
 // The admin API's and the console's fields for agents' rules: written once, read by the controllers,
 // stated by the OpenAPI document.
-import { limitField, oneOfField, textField } from '../../common/request-fields';
-import { HOST_RULES } from '../clients/client-documents.service';
-import { LIMITS } from '../protocol';
-import { EXCHANGE_POLICIES_QUERY } from './exchange.service';
+import { limitField, oneOfField, textField } from '../common/request-fields';
+import { HOST_RULES } from '../oauth/clients/client-documents.service';
+import { LIMITS } from '../oauth/protocol';
+import { EXCHANGE_POLICIES_QUERY } from '../oauth/exchange/exchange.service';
 
 export const AGENT_QUERIES = {
   policies: EXCHANGE_POLICIES_QUERY,
