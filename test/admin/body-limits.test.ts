@@ -23,7 +23,11 @@ const VALID: Record<string, () => Record<string, unknown>> = {
   '/admin/api/resources': () => ({ resource: `https://api-${Date.now()}.example.com`, scopes: ['things:read'] }),
   '/admin/api/applications': () => ({ redirect_uris: [REDIRECT_URI] }),
   '/admin/api/applications/{clientId}': () => ({ client_name: 'Walked' }),
+  '/admin/api/exchange-policies': () => ({ client_id: walkedClientId, audience: 'https://api.example.com', scopes: ['things:read'] }),
+  '/admin/api/document-hosts/{host}': () => ({ rule: 'allow' }),
 };
+/** The registered client the exchange rules walked name. */
+let walkedClientId = '';
 
 /** Values past the member's stated rules, each with the rule it breaks. */
 function pastItsRules(member: Member): { value: unknown; rule: string }[] {
@@ -45,6 +49,7 @@ it("refuses each admin API body's member past each rule the document states, nam
   const resolve = (schema: Body) => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema);
   const admin = `Bearer ${await operatorToken(app)}`;
   const client = await registerClient();
+  walkedClientId = client.client_id;
   const walked: string[] = [];
   const wrong: unknown[] = [];
   for (const [path, item] of Object.entries(document.paths).filter(([path]) => path.startsWith('/admin/api/'))) {
@@ -55,7 +60,7 @@ it("refuses each admin API body's member past each rule the document states, nam
       for (const [name, member] of Object.entries(resolve(schema).properties ?? {})) {
         for (const { value, rule } of pastItsRules(member)) {
           const res = await request(app)
-            [method as 'post'](path.replace('{clientId}', client.client_id))
+            [method as 'post'](path.replace('{clientId}', client.client_id).replace('{host}', 'walked.example'))
             .set('Authorization', admin)
             .send({ ...VALID[path](), [name]: value });
           walked.push(`${method} ${path} ${name} ${rule}`);
@@ -74,6 +79,10 @@ it("refuses each admin API body's member past each rule the document states, nam
     'post /admin/api/resources format enum',
     'post /admin/api/applications client_name maxLength',
     'patch /admin/api/applications/{clientId} grant_types items.enum',
+    'put /admin/api/exchange-policies audience maxLength',
+    'put /admin/api/exchange-policies token_type enum',
+    'put /admin/api/exchange-policies scopes maxItems',
+    'put /admin/api/document-hosts/{host} rule enum',
   ])
     expect(walked).toContain(expected);
 });

@@ -1,6 +1,7 @@
 // OAuth Client ID Metadata Documents (issue 53, item 1): an https client_id with a path is fetched
 // from a real https server on loopback, checked, kept as its Cache-Control says, and used for the
 // whole code flow; each refusal the issue lists has its row here.
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import request from 'supertest';
 import { testApp, testConfig } from '../helpers/app';
 import { movableClock } from '../helpers/clock';
@@ -90,6 +91,45 @@ describe('a client known by its metadata document', () => {
     expect(token.body.refresh_token).toEqual(expect.any(String));
     const seen = await DocumentClientModel.findById(clientId).lean().exec();
     expect(seen).toMatchObject({ host: new URL(clientId).host, name: 'Example MCP client' });
+  });
+
+  it('authenticates a private_key_jwt document client by the keys in its document', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'doc-key', alg: 'ES256', use: 'sig' };
+    const { clientId } = document({
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [jwk] },
+      redirect_uris: ['https://app.example.com/cb'],
+    });
+    const app = testApp();
+    const { agent } = await signedInAgent(app);
+    const pkce = pkcePair();
+    const location = await approve(agent, authorizeQuery(clientId, pkce.challenge, 'https://app.example.com/cb'));
+    const issuer = (await request(app).get('/.well-known/openid-configuration').expect(200)).body.issuer as string;
+    const signed = (key: CryptoKey) =>
+      new SignJWT({ iss: clientId, sub: clientId, aud: issuer, jti: crypto.randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: 'doc-key' })
+        .setIssuedAt()
+        .setExpirationTime('2m')
+        .sign(key);
+    const exchange = async (key: CryptoKey) =>
+      request(app)
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'authorization_code',
+          code: location.searchParams.get('code')!,
+          redirect_uri: 'https://app.example.com/cb',
+          code_verifier: pkce.verifier,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: await signed(key),
+        });
+    // Another key than the document's: refused, and the code is not spent.
+    const stranger = (await generateKeyPair('ES256')).privateKey;
+    expect((await exchange(stranger)).body.error).toBe('invalid_client');
+    const res = await exchange(privateKey);
+    expect(res.status).toBe(200);
+    expect(res.body.access_token).toEqual(expect.any(String));
   });
 
   it('shows no loopback warning when the document has an https redirect', async () => {

@@ -37,6 +37,7 @@ it('reads a JSON array, with defaults for what is left out', () => {
       },
       trustedEmailDomains: ['*'],
       trustAmr: false,
+      trustIdJag: false,
     },
   ]);
 });
@@ -126,6 +127,7 @@ it.each([
     '[0].trusted_email_domains must be an array of domain names, or ["*"]',
   ],
   ['trust_amr as text', [{ ...valid, trust_amr: 'yes' }], '[0].trust_amr must be true or false'],
+  ['trust_id_jag as text', [{ ...valid, trust_id_jag: 'yes' }], '[0].trust_id_jag must be true or false'],
   ['an unknown preset', [{ ...valid, preset: 'okta' }], '[0].preset must be one of google, microsoft, gitlab, apple'],
   ['the same id twice', [valid, { ...valid, name: 'Again' }], 'has the id "corp" more than once'],
 ])('names %s', (_case, value, problem) => {
