@@ -505,6 +505,17 @@ async function main(): Promise<void> {
         }
       }
       pinLoad = false;
+      // Issue 54: the footprint after the same load, each process's resident memory (the peers run under ts-node).
+      const [oursRss, peerMemoryRss, peerDatabaseRss] = await Promise.all(
+        [server, peers.memory.target, peers.database.target].map((target) => rssMegabytes(target.pid)),
+      );
+      report(
+        'RSS after the peer scenarios',
+        `${oursRss.toFixed(0)} MB`,
+        'within 10% of oidc-provider on the database',
+        oursRss <= peerDatabaseRss * 1.1,
+        `oidc-provider in memory ${peerMemoryRss.toFixed(0)} MB, on the database ${peerDatabaseRss.toFixed(0)} MB (${(oursRss / peerDatabaseRss).toFixed(2)}x)`,
+      );
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, `0-${cpus().length - 1}`)));
       await Promise.all([
         peers.memory.target.stop(),
