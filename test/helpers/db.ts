@@ -27,13 +27,27 @@ export function useTestDatabase(): void {
 
 /**
  * The test database with the driver's command monitoring on: `commands` collects each command sent
- * (as "find users"), but for the change signals the caches poll, which are not a request's.
+ * (as "find users"), but for the change signals the caches poll, which are not a request's; `shapes`
+ * each find's and delete's filter by its field names (as "find users by _id"): what a lookup asks
+ * the engine, which FerretDB answers without reading the collection only for `_id` alone.
  */
-export function useMonitoredTestDatabase(): { commands: string[] } {
+export function useMonitoredTestDatabase(): { commands: string[]; shapes: string[] } {
   const commands: string[] = [];
+  const shapes: string[] = [];
   const record = (event: CommandStartedEvent) => {
     const command = `${event.commandName} ${String(event.command[event.commandName])}`;
-    if (command !== 'find change_signals') commands.push(command);
+    if (command === 'find change_signals') return;
+    commands.push(command);
+    const filter =
+      event.commandName === 'find' ? event.command.filter : event.commandName === 'delete' ? event.command.deletes?.[0]?.q : undefined;
+    if (filter)
+      shapes.push(
+        `${command} by ${
+          Object.keys(filter as object)
+            .sort()
+            .join(',') || 'nothing'
+        }`,
+      );
   };
   beforeAll(async () => {
     await mongoose.connect(testDatabaseUri(), { dbName: uniqueDatabaseName(), autoIndex: true, monitorCommands: true });
@@ -45,7 +59,7 @@ export function useMonitoredTestDatabase(): { commands: string[] } {
     await mongoose.connection.db?.dropDatabase();
     await disconnectDatabase();
   });
-  return { commands };
+  return { commands, shapes };
 }
 
 /** Empties every collection, for tests that need to see exactly what they created. */

@@ -1,21 +1,50 @@
 // The only importer of the device authorization model; returns plain objects.
 import { trusted } from 'mongoose';
-import { DeviceAuthorizationModel, type DeviceAuthorizationDocument } from './device.model';
+import {
+  DeviceAuthorizationModel,
+  DeviceUserCodeModel,
+  type DeviceAuthorizationDocument,
+  type DeviceUserCodeDocument,
+} from './device.model';
 import { withRecordLock } from '../../db/record-lock';
+import { isDuplicateKeyError } from '../../db/duplicate-key';
 
-export async function insert(doc: DeviceAuthorizationDocument): Promise<void> {
-  await DeviceAuthorizationModel.create(doc);
+/**
+ * Stores the authorization under its user code's key, written first (a unique insert: two
+ * authorizations never share a user code, on any engine); false when the user code is taken.
+ */
+export async function insert(doc: DeviceAuthorizationDocument): Promise<boolean> {
+  try {
+    await DeviceUserCodeModel.create({ _id: doc.userCodeHash, deviceId: doc._id, expiresAt: doc.expiresAt });
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+  try {
+    await DeviceAuthorizationModel.create(doc);
+  } catch (err) {
+    await forgetUserCode(doc.userCodeHash, doc._id);
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+  return true;
+}
+
+/** Deletes a user code's key, only while it names this authorization. */
+async function forgetUserCode(userCodeHash: string, deviceId: string): Promise<void> {
+  await DeviceUserCodeModel.deleteOne({ _id: userCodeHash, deviceId }).exec();
 }
 
 export function find(hash: string): Promise<DeviceAuthorizationDocument | null> {
   return DeviceAuthorizationModel.findById(hash).lean<DeviceAuthorizationDocument>().exec();
 }
 
-/** A pending, unexpired authorization by its user code. */
-export function findPendingByUserCode(userCodeHash: string, now: Date): Promise<DeviceAuthorizationDocument | null> {
-  return DeviceAuthorizationModel.findOne({ userCodeHash, status: 'pending', expiresAt: trusted({ $gt: now }) })
-    .lean<DeviceAuthorizationDocument>()
-    .exec();
+/** A pending, unexpired authorization by its user code: its key, then the authorization, each by `_id`. */
+export async function findPendingByUserCode(userCodeHash: string, now: Date): Promise<DeviceAuthorizationDocument | null> {
+  const key = await DeviceUserCodeModel.findById(userCodeHash).lean<DeviceUserCodeDocument>().exec();
+  if (!key || key.expiresAt <= now) return null;
+  const found = await find(key.deviceId);
+  return found && found.userCodeHash === userCodeHash && found.status === 'pending' && found.expiresAt > now ? found : null;
 }
 
 /** Records the person's decision; false when the authorization is no longer pending. */
@@ -35,12 +64,17 @@ export async function recordPoll(hash: string, now: Date, interval: number): Pro
   await DeviceAuthorizationModel.updateOne({ _id: hash }, { $set: { lastPolledAt: now, interval } }).exec();
 }
 
-/** Removes the authorization; true only for the one caller that removed it (single use). */
-export async function take(hash: string): Promise<boolean> {
-  const { deletedCount } = await DeviceAuthorizationModel.deleteOne({ _id: hash }).exec();
-  return deletedCount === 1;
+/** Removes the authorization and its user code's key; true only for the one caller that removed it (single use). */
+export async function take(authorization: Pick<DeviceAuthorizationDocument, '_id' | 'userCodeHash'>): Promise<boolean> {
+  const { deletedCount } = await DeviceAuthorizationModel.deleteOne({ _id: authorization._id }).exec();
+  if (deletedCount !== 1) return false;
+  await forgetUserCode(authorization.userCodeHash, authorization._id);
+  return true;
 }
 
 export async function deleteExpired(now: Date): Promise<void> {
-  await DeviceAuthorizationModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec();
+  await Promise.all([
+    DeviceAuthorizationModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec(),
+    DeviceUserCodeModel.deleteMany({ expiresAt: trusted({ $lte: now }) }).exec(),
+  ]);
 }

@@ -39,3 +39,28 @@ deviceSchema.index({ userCodeHash: 1 }, { unique: true });
 deviceSchema.index({ expiresAt: 1 });
 
 export const DeviceAuthorizationModel = model<DeviceAuthorizationDocument>('OAuthDeviceAuthorization', deviceSchema);
+
+/**
+ * A user code's key (issue 54): its hash as `_id`, naming the authorization it belongs to, so the
+ * verification page finds the authorization by two `_id` reads, which every engine answers without
+ * reading the collection. Written before the authorization, deleted with it.
+ */
+export interface DeviceUserCodeDocument {
+  /** Hash of the normalized user code. */
+  _id: string;
+  /** The authorization's `_id` (the device code's hash). */
+  deviceId: string;
+  expiresAt: Date;
+}
+
+const userCodeSchema = new Schema<DeviceUserCodeDocument>(
+  {
+    _id: { type: String, required: true },
+    deviceId: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { collection: 'oauth_device_user_codes', versionKey: false },
+);
+userCodeSchema.index({ expiresAt: 1 });
+
+export const DeviceUserCodeModel = model<DeviceUserCodeDocument>('OAuthDeviceUserCode', userCodeSchema);

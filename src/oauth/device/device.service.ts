@@ -32,21 +32,27 @@ export interface DeviceAuthorization {
   interval: number;
 }
 
+/** New user codes tried when one is taken (about one in 25 billion each while few are pending). */
+const USER_CODE_ATTEMPTS = 3;
+
 export async function start(clientId: string, scope: string[], interval: number): Promise<DeviceAuthorization> {
   const now = new Date();
   sweepExpired(now);
   const deviceCode = randomToken();
-  const userCode = newUserCode();
-  await deviceDao.insert({
-    _id: sha256(deviceCode),
-    userCodeHash: userCodeHash(userCode),
-    clientId,
-    scope,
-    expiresAt: new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000),
-    interval,
-    status: 'pending',
-  });
-  return { deviceCode, userCode, expiresIn: DEVICE_CODE_LIFETIME_SECONDS, interval };
+  for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
+    const userCode = newUserCode();
+    const stored = await deviceDao.insert({
+      _id: sha256(deviceCode),
+      userCodeHash: userCodeHash(userCode),
+      clientId,
+      scope,
+      expiresAt: new Date(now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000),
+      interval,
+      status: 'pending',
+    });
+    if (stored) return { deviceCode, userCode, expiresIn: DEVICE_CODE_LIFETIME_SECONDS, interval };
+  }
+  throw new Error(`no free user code in ${USER_CODE_ATTEMPTS} tries`);
 }
 
 /** The pending authorization a typed user code names, or null (wrong, expired or already used). */
@@ -84,7 +90,7 @@ export async function redeem(
     if (tooSoon) throw pollError('slow_down', `Poll at most every ${interval} seconds`);
     throw pollError('authorization_pending', 'The person has not decided yet');
   }
-  if (!(await deviceDao.take(hash))) throw pollError('invalid_grant', 'The device code is invalid');
+  if (!(await deviceDao.take(authorization))) throw pollError('invalid_grant', 'The device code is invalid');
   if (authorization.status === 'denied' || !authorization.userId) throw pollError('access_denied', 'The person denied access');
   return { userId: authorization.userId, authTime: authorization.authTime, amr: authorization.amr, scope: authorization.scope };
 }

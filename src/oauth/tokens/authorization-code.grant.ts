@@ -11,20 +11,30 @@ import * as tokensDao from './tokens.dao';
 
 const INVALID_CODE = 'The authorization code is invalid, expired or was already used';
 
+/**
+ * A code is used up by writing its marker (`code:<hash>`, a unique insert: of exchanges racing on
+ * any number of instances exactly one writes it), which is remembered this long: a replay within it
+ * revokes what the code issued (RFC 6749 §4.1.2). A code never issued here, or used longer ago,
+ * costs reads by `_id` and revokes nothing: no request can make the server search the tokens by
+ * family unless the code was really used (issue 54).
+ */
+const USED_CODE_MEMORY_MS = 24 * 3600_000;
+const usedCodeMarker = (hash: string) => `code:${hash}`;
+
 export const authorizationCodeGrant: GrantHandler = async (request) => {
   const { client, parameters, lifetimes, idTokens, proof, issue } = request;
   const hash = sha256(required(parameters, 'code'));
   const code = await tokensDao.findCode(hash);
   if (!code) {
     // A code's family is its own hash: a used code presented again revokes everything it issued.
-    await tokensDao.deleteFamily(hash);
+    if (await tokensDao.findSpent(usedCodeMarker(hash))) await tokensDao.deleteFamily(hash);
     throw invalidGrant(INVALID_CODE);
   }
   // Another client's code is answered like an unknown one, and stays usable by its own client.
   if (code.clientId !== client._id || code.expiresAt <= new Date()) throw invalidGrant(INVALID_CODE);
   // A wrong resource is refused before the code is used up, so the right request can follow.
   const resource = await resourceOf(request, code);
-  if (!(await tokensDao.takeCode(hash))) {
+  if (!(await tokensDao.markSpent(usedCodeMarker(hash), hash, new Date(Date.now() + USED_CODE_MEMORY_MS)))) {
     await tokensDao.deleteFamily(hash);
     throw invalidGrant(INVALID_CODE);
   }

@@ -90,16 +90,7 @@ export function findCode(hash: string): Promise<CodeDocument | null> {
   return CodeModel.findById(hash).lean<CodeDocument>().exec();
 }
 
-/**
- * Uses a code: it is deleted, and the delete's count decides, so of several concurrent uses exactly
- * one gets true (a delete by _id is single-winner on MongoDB and FerretDB alike).
- */
-export async function takeCode(hash: string): Promise<boolean> {
-  const { deletedCount } = await CodeModel.deleteOne({ _id: hash }).exec();
-  return deletedCount === 1;
-}
-
-/** Records a single use; false when it was already used (even by a concurrent request). */
+/** Records a single use (a code's, a refresh token's); false when it was already used (even by a concurrent request). */
 export async function markSpent(hash: string, familyId: string, expiresAt: Date, graceUntil?: Date): Promise<boolean> {
   try {
     await SpentModel.create({ _id: hash, familyId, expiresAt, graceUntil });
