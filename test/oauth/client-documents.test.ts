@@ -8,7 +8,7 @@ import { movableClock } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { startDocumentHost, type DocumentHost } from '../helpers/document-host';
 import { approve, pkcePair, signedInAgent, unescapeHtml } from '../helpers/oauth';
-import { documentClients, documentSettings } from '../../src/oauth/clients/client-documents.service';
+import { documentClients, documentSettings, documentSightings } from '../../src/oauth/clients/client-documents.service';
 import { registeredClients } from '../../src/oauth/clients/clients.service';
 import { DocumentClientModel, DocumentHostModel } from '../../src/oauth/clients/client-documents.model';
 import * as documentsDao from '../../src/oauth/clients/client-documents.dao';
@@ -235,6 +235,67 @@ describe('fetching documents', () => {
     await clients.find(clientId);
     expect(host.hits(at)).toBe(1);
     clock.move(2_000);
+    await clients.find(clientId);
+    expect(host.hits(at)).toBe(2);
+  });
+
+  it('fetches at most 16 documents at once per instance, refusing the 17th meanwhile', async () => {
+    const held: (() => void)[] = [];
+    const ids = Array.from({ length: 17 }, (_, i) => {
+      const at = `/held-${i}.json`;
+      const clientId = `${host.origin}${at}`;
+      host.handle(at, (_req, res) => {
+        held.push(() =>
+          res
+            .writeHead(200, { 'Content-Type': 'application/json' })
+            .end(JSON.stringify({ client_id: clientId, client_name: `Held ${i}`, redirect_uris: [LOOPBACK_CALLBACK] })),
+        );
+      });
+      return clientId;
+    });
+    const clients = registry();
+    const first = ids.slice(0, 16).map((id) => clients.find(id));
+    // Every one of the 16 has reached the host before the 17th is asked for.
+    for (let wait = 0; held.length < 16 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held).toHaveLength(16);
+    const reasons: string[] = [];
+    expect(await clients.find(ids[16], (why) => reasons.push(why))).toBeNull();
+    expect(reasons).toEqual(['too many metadata documents are being fetched: try again shortly']);
+    held.forEach((release) => release());
+    expect((await Promise.all(first)).every((client) => client !== null)).toBe(true);
+    // Once they are in, the 17th is fetched.
+    const late = clients.find(ids[16]);
+    for (let wait = 0; held.length < 17 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    held[16]();
+    expect((await late)?.name).toBe('Held 16');
+  });
+
+  it('records a document client at its token at most once an hour per instance', async () => {
+    const { clientId } = document();
+    const clock = movableClock();
+    const sighted = documentSightings(clock);
+    const client = (await registry({}, clock).find(clientId))!;
+    await sighted(client);
+    const first = (await DocumentClientModel.findById(clientId).lean().exec())!;
+    clock.move(30 * 60_000);
+    await sighted(client);
+    expect((await DocumentClientModel.findById(clientId).lean().exec())!.lastSeen).toEqual(first.lastSeen);
+    clock.move(31 * 60_000);
+    await sighted(client);
+    const later = (await DocumentClientModel.findById(clientId).lean().exec())!;
+    expect(later.lastSeen.getTime()).toBeGreaterThan(first.lastSeen.getTime());
+    expect(later.firstSeen).toEqual(first.firstSeen);
+  });
+
+  it('keeps a document a day at most, whatever its max-age says', async () => {
+    const { clientId, at } = document({}, { 'Cache-Control': 'max-age=31536000' });
+    const clock = movableClock();
+    const clients = registry({}, clock);
+    await clients.find(clientId);
+    clock.move(24 * 3600_000 - 60_000);
+    await clients.find(clientId);
+    expect(host.hits(at)).toBe(1);
+    clock.move(120_000);
     await clients.find(clientId);
     expect(host.hits(at)).toBe(2);
   });
