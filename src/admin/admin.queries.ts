@@ -4,6 +4,7 @@ import { limitField, onPage, oneOfField, textField, timeField } from '../common/
 import { ACTIVITY_KINDS } from '../account/activity.service';
 import { LIMITS } from '../oauth/protocol';
 import { MAX_QUERY_LENGTH } from './admin.service';
+import { AGENT_QUERIES } from './agents.fields';
 
 const text = (description: string) => textField(description, MAX_QUERY_LENGTH);
 const limit = limitField(LIMITS.pageSize);
@@ -41,8 +42,9 @@ export const CONSOLE_QUERIES = {
   agents: {
     q: pageText('The start of a document client’s URL'),
     after: pageAfter,
-    hosts_after: onPage(text('The last host of the previous page of hosts')),
-    rules_after: onPage(textField('The last rule of the previous page of rules', 2 * LIMITS.redirectUriLength + 1)),
+    // The admin API's cursors of the same lists.
+    hosts_after: onPage(AGENT_QUERIES.hosts.after),
+    rules_after: onPage(AGENT_QUERIES.policies.after),
     done,
   },
   events: {

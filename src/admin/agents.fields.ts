@@ -3,12 +3,12 @@
 import { limitField, oneOfField, textField } from '../common/request-fields';
 import { HOST_RULES } from '../oauth/clients/client-documents.service';
 import { LIMITS } from '../oauth/protocol';
-import { EXCHANGE_POLICIES_QUERY } from '../oauth/exchange/exchange.service';
+import { CLIENT_ID_LENGTH, EXCHANGE_POLICIES_QUERY } from '../oauth/exchange/exchange.service';
 
 export const AGENT_QUERIES = {
   policies: EXCHANGE_POLICIES_QUERY,
   policy: {
-    client_id: textField('The client of the rule', LIMITS.redirectUriLength),
+    client_id: textField('The client of the rule', CLIENT_ID_LENGTH),
     audience: textField('The audience of the rule', LIMITS.redirectUriLength),
   },
   documentClients: {

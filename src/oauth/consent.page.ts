@@ -14,18 +14,15 @@ const hostOf = (address: string): string => {
   }
 };
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/;
-
 /**
  * A client known by its metadata document (client-documents.service.ts): anyone may publish one, so
  * the page says whose address names it; a client whose every redirect is this computer's own (a
  * loopback address) may be any program running here, which the person is told plainly.
  */
-function documentNote(document: { host: string; redirectUris: readonly string[] } | undefined) {
+function documentNote(document: { host: string; loopbackOnly: boolean } | undefined) {
   if (!document) return '';
-  const loopbackOnly = document.redirectUris.every((uri) => LOOPBACK_HOST.test(hostOf(uri)));
   return html`<p>This application describes itself at <strong>${document.host}</strong>; this server does not vouch for it.</p>${
-    loopbackOnly
+    document.loopbackOnly
       ? html`<p class="error" role="alert">It answers only to a program on this computer (a loopback address), so any program here could claim to be it. Approve only if you started this application yourself just now.</p>`
       : ''
   }`;
@@ -75,8 +72,8 @@ export function consentPage(options: {
    * flagged when it is not the website's, RFC 7591 §5), or a device that showed the person a code (RFC 8628 §5.4).
    */
   destination: { redirectUri: string } | 'device';
-  /** Present for a client known by its metadata document: the document's host and the client's redirects. */
-  document?: { host: string; redirectUris: readonly string[] };
+  /** Present for a client known by its metadata document: the document's host, and whether its every redirect is a loopback one. */
+  document?: { host: string; loopbackOnly: boolean };
 }): string {
   return layout(
     `Authorize ${options.clientName}`,

@@ -198,10 +198,8 @@ describe('fetching documents', () => {
 
   it('refuses a document over 5 kB, one that answers too slowly, a redirect and an error status', async () => {
     const big = document({ client_name: 'x'.repeat(6000) });
-    const slow = host.handle('/slow.json', (_req, res) => {
-      const timer = setTimeout(() => res.writeHead(200).end('{}'), 2000);
-      res.on('close', () => clearTimeout(timer));
-    });
+    // Never answers: the fetch gives up at CLIENT_ID_DOCUMENT_TIMEOUT_MS (the host drops the connection when it closes).
+    const slow = host.handle('/slow.json', () => undefined);
     const moved = host.handle('/moved.json', (_req, res) => res.writeHead(302, { Location: `${host.origin}/clients/1.json` }).end());
     const failing = host.handle('/failing.json', (_req, res) => res.writeHead(500).end());
     const clients = registry({ CLIENT_ID_DOCUMENT_TIMEOUT_MS: '300' });
@@ -241,6 +239,10 @@ describe('fetching documents', () => {
 
   it('fetches at most 16 documents at once per instance, refusing the 17th meanwhile', async () => {
     const held: (() => void)[] = [];
+    // Resolves when `count` requests have reached the host: the test waits for that event, not for time.
+    const waiters: { count: number; resolve: () => void }[] = [];
+    const arrived = (count: number) =>
+      held.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
     const ids = Array.from({ length: 17 }, (_, i) => {
       const at = `/held-${i}.json`;
       const clientId = `${host.origin}${at}`;
@@ -250,13 +252,14 @@ describe('fetching documents', () => {
             .writeHead(200, { 'Content-Type': 'application/json' })
             .end(JSON.stringify({ client_id: clientId, client_name: `Held ${i}`, redirect_uris: [LOOPBACK_CALLBACK] })),
         );
+        waiters.filter((waiter) => held.length >= waiter.count).forEach((waiter) => waiter.resolve());
       });
       return clientId;
     });
     const clients = registry();
     const first = ids.slice(0, 16).map((id) => clients.find(id));
     // Every one of the 16 has reached the host before the 17th is asked for.
-    for (let wait = 0; held.length < 16 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await arrived(16);
     expect(held).toHaveLength(16);
     const reasons: string[] = [];
     expect(await clients.find(ids[16], (why) => reasons.push(why))).toBeNull();
@@ -265,7 +268,7 @@ describe('fetching documents', () => {
     expect((await Promise.all(first)).every((client) => client !== null)).toBe(true);
     // Once they are in, the 17th is fetched.
     const late = clients.find(ids[16]);
-    for (let wait = 0; held.length < 17 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await arrived(17);
     held[16]();
     expect((await late)?.name).toBe('Held 16');
   });

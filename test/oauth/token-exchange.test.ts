@@ -68,19 +68,18 @@ async function personTokens(app: LiveApp, client: { client_id: string; client_se
     code_challenge_method: 'S256',
     ...extra,
   });
-  const res = await request(app.app)
-    .post('/oauth/token')
-    .auth(client.client_id, client.client_secret)
-    .type('form')
-    .send({
-      grant_type: 'authorization_code',
-      code: location.searchParams.get('code')!,
-      redirect_uri: REDIRECT_URI,
-      code_verifier: pkce.verifier,
-    })
-    .expect(200);
+  const res = await tokenRequest(app, client, {
+    grant_type: 'authorization_code',
+    code: location.searchParams.get('code')!,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: pkce.verifier,
+  }).expect(200);
   return { person, tokens: res.body as { access_token: string; id_token?: string; expires_in: number } };
 }
+
+/** POST /oauth/token at `app` as `client` (client_secret_basic), with these form parameters. */
+const tokenRequest = (app: LiveApp, client: { client_id: string; client_secret: string }, body: Record<string, string>) =>
+  request(app.app).post('/oauth/token').auth(client.client_id, client.client_secret).type('form').send(body);
 
 async function verifiedBy(app: LiveApp, token: string) {
   const jwks = createLocalJWKSet((await request(app.app).get('/oauth/jwks').expect(200)).body as JSONWebKeySet);
@@ -98,12 +97,7 @@ describe('RFC 8693 token exchange', () => {
     const client = await agentClient();
     const { person, tokens } = await personTokens(idp, client, { scope: 'orders:read orders:write', resource: GATEWAY });
     // The actor: the client's own token.
-    const own = await request(idp.app)
-      .post('/oauth/token')
-      .auth(client.client_id, client.client_secret)
-      .type('form')
-      .send({ grant_type: 'client_credentials', resource: ORDERS, scope: 'orders:read' })
-      .expect(200);
+    const own = await tokenRequest(idp, client, { grant_type: 'client_credentials', resource: ORDERS, scope: 'orders:read' }).expect(200);
     // Sent to the other instance (the same issuer and database, as two instances behind a balancer).
     const as = { ...(await discovered(idp.issuer)), token_endpoint: `${twin.issuer}/oauth/token` };
     const response = await oauth.genericTokenEndpointRequest(
@@ -151,17 +145,12 @@ describe('RFC 8693 token exchange', () => {
     );
     const { tokens } = await personTokens(idp, client, { scope: 'orders:read', resource: GATEWAY });
     expect(tokens.expires_in).toBeLessThanOrEqual(120);
-    const res = await request(mcpAs.app)
-      .post('/oauth/token')
-      .auth(client.client_id, client.client_secret)
-      .type('form')
-      .send({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: tokens.access_token,
-        subject_token_type: TOKEN_TYPE.accessToken,
-        audience: ORDERS,
-      })
-      .expect(200);
+    const res = await tokenRequest(twin, client, {
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token: tokens.access_token,
+      subject_token_type: TOKEN_TYPE.accessToken,
+      audience: ORDERS,
+    }).expect(200);
     expect(res.body.expires_in).toBeLessThanOrEqual(120);
     expect(res.body.scope).toBe('orders:read');
   });
@@ -178,17 +167,12 @@ describe('RFC 8693 token exchange', () => {
     const client = await agentClient();
     const { person, tokens } = await personTokens(idp, client, { scope: 'orders:read', resource: GATEWAY });
     const before = await TokenModel.countDocuments({ userId: person.id }).exec();
-    const res = await request(idp.app)
-      .post('/oauth/token')
-      .auth(client.client_id, client.client_secret)
-      .type('form')
-      .send({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: tokens.access_token,
-        subject_token_type: TOKEN_TYPE.accessToken,
-        ...overrides,
-      })
-      .expect(status);
+    const res = await tokenRequest(idp, client, {
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token: tokens.access_token,
+      subject_token_type: TOKEN_TYPE.accessToken,
+      ...overrides,
+    }).expect(status);
     expect(res.body.error).toBe(error);
     expect(await TokenModel.countDocuments({ userId: person.id }).exec()).toBe(before);
     expect(await ActivityModel.countDocuments({ userId: person.id, kind: 'token-exchanged' }).exec()).toBe(0);
@@ -199,7 +183,7 @@ describe('RFC 8693 token exchange', () => {
     const { tokens } = await personTokens(idp, holder, { scope: 'orders:read', resource: GATEWAY });
     const client = await agentClient();
     const exchange = () =>
-      request(idp.app).post('/oauth/token').auth(client.client_id, client.client_secret).type('form').send({
+      tokenRequest(idp, client, {
         grant_type: TOKEN_EXCHANGE_GRANT,
         subject_token: tokens.access_token,
         subject_token_type: TOKEN_TYPE.accessToken,
@@ -217,7 +201,7 @@ describe('RFC 8693 token exchange', () => {
     const plain = await registerClient({ grants: ['authorization_code'] });
     const { tokens } = await personTokens(idp, plain, { scope: 'orders:read', resource: GATEWAY });
     const send = (client: { client_id: string; client_secret: string }) =>
-      request(idp.app).post('/oauth/token').auth(client.client_id, client.client_secret).type('form').send({
+      tokenRequest(idp, client, {
         grant_type: TOKEN_EXCHANGE_GRANT,
         subject_token: tokens.access_token,
         subject_token_type: TOKEN_TYPE.accessToken,
@@ -232,17 +216,12 @@ describe('RFC 8693 token exchange', () => {
       .type('form')
       .send({ token: own.tokens.access_token })
       .expect(200);
-    const res = await request(idp.app)
-      .post('/oauth/token')
-      .auth(client.client_id, client.client_secret)
-      .type('form')
-      .send({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: own.tokens.access_token,
-        subject_token_type: TOKEN_TYPE.accessToken,
-        resource: ORDERS,
-      })
-      .expect(400);
+    const res = await tokenRequest(idp, client, {
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token: own.tokens.access_token,
+      subject_token_type: TOKEN_TYPE.accessToken,
+      resource: ORDERS,
+    }).expect(400);
     expect(res.body.error).toBe('invalid_grant');
   });
 });
@@ -367,35 +346,21 @@ describe('enterprise-managed authorization (ID-JAG) across two instances', () =>
   it('refuses an ID-JAG for an ID token of another client, and without a rule', async () => {
     const { atIdp, idToken } = await setUp();
     const stranger = await registerClient({ grants: [TOKEN_EXCHANGE_GRANT] });
-    const asStranger = await request(idp.app)
-      .post('/oauth/token')
-      .auth(stranger.client_id, stranger.client_secret)
-      .type('form')
-      .send({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: idToken,
-        subject_token_type: TOKEN_TYPE.idToken,
-        requested_token_type: TOKEN_TYPE.idJag,
-        audience: mcpAs.issuer,
-      })
-      .expect(400);
+    // The person's ID token, presented by another client for an ID-JAG.
+    const forJag = {
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token: idToken,
+      subject_token_type: TOKEN_TYPE.idToken,
+      requested_token_type: TOKEN_TYPE.idJag,
+      audience: mcpAs.issuer,
+    };
+    const asStranger = await tokenRequest(idp, stranger, forJag).expect(400);
     expect(asStranger.body.error).toBe('invalid_target');
     await exchangeService.set(
       { client_id: stranger.client_id, audience: mcpAs.issuer, token_type: 'id-jag', scopes: ['orders:read'], target_client_id: 'x' },
       async () => true,
     );
-    const notTheirs = await request(idp.app)
-      .post('/oauth/token')
-      .auth(stranger.client_id, stranger.client_secret)
-      .type('form')
-      .send({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: idToken,
-        subject_token_type: TOKEN_TYPE.idToken,
-        requested_token_type: TOKEN_TYPE.idJag,
-        audience: mcpAs.issuer,
-      })
-      .expect(400);
+    const notTheirs = await tokenRequest(idp, stranger, forJag).expect(400);
     expect(notTheirs.body.error).toBe('invalid_grant');
     await expect(idJag(atIdp, idToken, { scope: 'orders:write' })).rejects.toThrow();
   });

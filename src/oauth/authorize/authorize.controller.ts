@@ -14,7 +14,7 @@ import { pageError } from '../../web/layout';
 import { collectParameters, parametersOf, type OAuthParameters } from '../oauth.parameters';
 import { consentPage } from '../consent.page';
 import { documentHost, isDocumentClientId } from '../clients/client-documents.service';
-import { redirectUrisOf } from '../clients/clients.service';
+import { isLoopbackRedirect, redirectUrisOf } from '../clients/clients.service';
 import { claimsBeyondScope } from '../oidc/claims.service';
 import { formPostPage } from './form-post.page';
 import type { Consent, Redirect, Refusal, SignedIn } from './authorization-request';
@@ -103,7 +103,7 @@ async function showConsent(
         fields: { consent: await keepForDecision(decisions, req, parameters) },
         destination: { redirectUri: request.redirectUri },
         document: isDocumentClientId(request.client._id)
-          ? { host: documentHost(request.client._id), redirectUris: redirectUrisOf(request.client) }
+          ? { host: documentHost(request.client._id), loopbackOnly: redirectUrisOf(request.client).every(isLoopbackRedirect) }
           : undefined,
       }),
     );

@@ -71,6 +71,12 @@ export function isRegistrableRedirectUri(value: unknown): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' ? LOOPBACK_HOSTS.has(url.hostname) : true);
 }
 
+/** A redirect to the person's own computer (a loopback host): any program running there may receive it. */
+export function isLoopbackRedirect(uri: string): boolean {
+  const normalized = normalizeRedirectUri(uri);
+  return normalized !== null && LOOPBACK_HOSTS.has(new URL(normalized).hostname);
+}
+
 export function redirectUrisOf(client: ClientDocument): string[] {
   return client.redirectUris ?? [client.redirectUri];
 }

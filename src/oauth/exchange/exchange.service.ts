@@ -13,7 +13,8 @@ import { EXCHANGE_SUBJECTS, EXCHANGE_TOKEN_TYPES, type ExchangePolicyView } from
 export type { ExchangePolicyDocument } from './exchange-policies.model';
 export { EXCHANGE_SUBJECTS, EXCHANGE_TOKEN_TYPES, type ExchangePolicyView, type ExchangeTokenType } from './exchange.types';
 
-const CLIENT_ID_LENGTH = LIMITS.redirectUriLength;
+/** The longest client_id a rule names (a metadata document's URL is one). */
+export const CLIENT_ID_LENGTH = LIMITS.redirectUriLength;
 
 /** The body of PUT /admin/api/exchange-policies (and the console's form): one rule. */
 export const EXCHANGE_POLICY = {

@@ -17,7 +17,7 @@ export const jwtBearerGrant: GrantHandler = async (request) => {
   const assertion = required(parameters, 'assertion');
   let verified;
   try {
-    verified = await agents.trusted.verify(assertion, new Date());
+    verified = await agents.trusted.verify(assertion, new Date(agents.clock.now()));
   } catch (err) {
     if (err instanceof AssertionRefused) throw invalidGrant(err.message);
     throw err;

@@ -81,7 +81,7 @@ async function accessTokenExchange(request: TokenRequest, agents: AgentContext):
   const scope = narrowed(parameters.scope, subject.scope, rule.scopes);
   ensureScopeFor(resource, scope);
   const act = await actingParty(request, agents, subject.record.act);
-  const remaining = Math.floor((subject.record.accessTokenExpiresAt.getTime() - Date.now()) / 1000);
+  const remaining = Math.floor((subject.record.accessTokenExpiresAt.getTime() - agents.clock.now()) / 1000);
   const issued = await request.issue(
     {
       client,
@@ -115,8 +115,7 @@ async function idJagExchange(request: TokenRequest, agents: AgentContext): Promi
   const audience = parameters.audience;
   if (audience === undefined) throw invalidTarget('Name the authorization server the ID-JAG is for with audience (its issuer)');
   const rule = await ruleFor(request, audience, 'id-jag');
-  const now = new Date();
-  const idToken = await agents.idTokens.verifyIdToken(required(parameters, 'subject_token'), client._id, now);
+  const idToken = await agents.idTokens.verifyIdToken(required(parameters, 'subject_token'), client._id, new Date(agents.clock.now()));
   if (!idToken) throw invalidGrant('subject_token is not an unexpired ID token this server issued to this client');
   const person = await agents.liveness.users.findCurrent(idToken.sub!);
   if (!isActive(person)) throw invalidGrant('The person of the ID token cannot be vouched for');

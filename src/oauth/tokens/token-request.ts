@@ -11,6 +11,7 @@ import type { IdTokenSigner, IssuedToken, Lifetimes, TokenIssuer } from './issui
 import type { IdTokens } from '../oidc/id-tokens.service';
 import type { LivenessContext } from './tokens.service';
 import type { TrustedIssuers } from './trusted-issuers';
+import type { Clock } from '../../common/clock';
 
 export interface TokenRequest {
   /** Authenticated, read once for the whole request. */
@@ -41,6 +42,8 @@ export interface AgentContext {
   idTokens: Pick<IdTokens, 'verifyIdToken' | 'signIdJag'>;
   liveness: Pick<LivenessContext, 'clients' | 'users' | 'cache' | 'formats'>;
   trusted: TrustedIssuers;
+  /** What lifetimes and assertions' ages are measured by. */
+  clock: Clock;
   record(userId: string, kind: AgentEvent, where: { address: string; clientId: string; detail: string }): Promise<void>;
 }
 

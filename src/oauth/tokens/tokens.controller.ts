@@ -146,6 +146,7 @@ export function createTokensController(
     idTokens: agentDeps.idTokens,
     liveness: { clients: stores.clients, users: stores.users, cache: tokens.cache, formats: tokens.formats },
     trusted: agentDeps.trusted,
+    clock,
     record: (userId, kind, where) => agentDeps.activity.record(userId, kind, where),
   };
   const endpoints = tokenEndpoints(config, idTokens);
