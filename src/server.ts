@@ -7,7 +7,7 @@ import { createLogger, type Logger } from './common/logger';
 import { configurePasswordHashing } from './common/passwords';
 import { loadConfigFromProcess, startupWarnings, type Config } from './config';
 import { loadSampleIfEmpty } from './catalogue/catalogue.service';
-import { openDatabase } from './db/open';
+import { openMigratedDatabase } from './migrations';
 import { createMailer } from './mail/mailer';
 import { CALLBACK_DEBUG_PATH, followServer } from './oauth/demo/demo.service';
 
@@ -60,7 +60,7 @@ export async function start(
 ): Promise<RunningServer> {
   for (const warning of startupWarnings(config)) logger.warn(warning);
   configurePasswordHashing(config.passwordHashing, { capPerRequester: config.rateLimits });
-  const database = await openDatabase(config, logger, 'server');
+  const database = await openMigratedDatabase(config, logger, 'server');
   if (database.embedded && (await loadSampleIfEmpty())) {
     logger.info('loaded the sample catalogue into the new embedded database');
   }

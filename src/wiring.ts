@@ -1,6 +1,5 @@
 // What happens across features when an account or a client ends, wired once for every entry point
 // (createApp and the commands): features never register with each other when imported.
-import * as authService from './auth/auth.service';
 import * as clientsService from './oauth/clients/clients.service';
 import * as exchangeService from './oauth/exchange/exchange.service';
 import * as grantsService from './oauth/grants/grants.service';
@@ -40,7 +39,6 @@ export function createLifecycle(config: Config, logger: Logger, clients: clients
         tokensService.endForUser(userId),
         grantsService.forgetUser(userId),
         sessionService.signOutEverywhere(userId),
-        authService.endForUser(userId),
         backchannel.userEnded(userId),
       ]);
       // Raised after the change: every instance's cache of verified passwords empties.

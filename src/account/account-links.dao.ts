@@ -1,10 +1,27 @@
 // The only importer of the account link model.
-import { trusted } from 'mongoose';
+import { mongo, trusted } from 'mongoose';
 import { AccountLinkModel, type AccountLinkDocument } from './account-links.model';
 import type { LinkPurpose } from './account.rules';
 
+/**
+ * Which of a person's links for a purpose is the newest (the only one that works): a record beside
+ * the links, `newest:<purpose>:<userId>`, naming it, read by `_id` (a search of the person's links
+ * by date would read the whole collection on FerretDB). It lapses with the link.
+ */
+interface NewestDocument {
+  _id: string;
+  linkId: string;
+  expiresAt: Date;
+}
+
+const newestId = (userId: string, purpose: LinkPurpose) => `newest:${purpose}:${userId}`;
+const raw = () => AccountLinkModel.collection as unknown as mongo.Collection<NewestDocument>;
+
+/** Stores the link as the person's newest for its purpose: any older one stops working. */
 export async function insert(link: AccountLinkDocument): Promise<void> {
   await AccountLinkModel.create(link);
+  const _id = newestId(link.userId, link.purpose);
+  await raw().updateOne({ _id }, { $set: { linkId: link._id, expiresAt: link.expiresAt } }, { upsert: true });
 }
 
 export function find(id: string): Promise<AccountLinkDocument | null> {
@@ -17,14 +34,10 @@ export async function take(id: string): Promise<boolean> {
   return result.deletedCount === 1;
 }
 
-/** The user's links for this purpose sent after the given moment (a newer link makes older ones dead). */
-export function existsNewer(userId: string, purpose: LinkPurpose, createdAt: Date): Promise<boolean> {
-  return AccountLinkModel.exists({ userId, purpose, createdAt: trusted({ $gt: createdAt }) }).then((found) => found !== null);
-}
-
-/** Deletes the user's other links for this purpose. */
-export async function deleteOthers(userId: string, purpose: LinkPurpose, keptId: string): Promise<void> {
-  await AccountLinkModel.deleteMany({ userId, purpose, _id: trusted({ $ne: keptId }) }).exec();
+/** Whether a newer link for the same purpose was sent to the person since this one (which it makes dead). */
+export async function hasNewer(link: Pick<AccountLinkDocument, '_id' | 'userId' | 'purpose'>): Promise<boolean> {
+  const newest = await raw().findOne({ _id: newestId(link.userId, link.purpose) });
+  return newest !== null && newest.linkId !== link._id;
 }
 
 export async function deleteExpired(now: Date): Promise<void> {

@@ -29,7 +29,6 @@ export async function issue(purpose: LinkPurpose, user: UserRecord & { email: st
     createdAt: now,
     expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
   });
-  await linksDao.deleteOthers(user._id, purpose, id);
   sweepExpired(now);
   return token;
 }
@@ -50,7 +49,7 @@ export async function check(
   const user = await usersService.findById(link.userId);
   if (!usersService.isActive(user) || user.email !== link.email) return { dead: 'invalid' };
   if (purpose === 'reset-password' && usersService.credentialsStampOf(user) !== link.credentialsStamp) return { dead: 'invalid' };
-  if (await linksDao.existsNewer(link.userId, purpose, link.createdAt)) return { dead: 'invalid' };
+  if (await linksDao.hasNewer(link)) return { dead: 'invalid' };
   return { link, user };
 }
 

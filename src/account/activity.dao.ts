@@ -1,10 +1,24 @@
 // The only importer of the activity model.
 import { randomUUID } from 'node:crypto';
 import { trusted } from 'mongoose';
+import { expiringCollection } from '../db/expiry-journal';
+import { ACCOUNT_RULES } from './account.rules';
 import { ActivityModel, type ActivityDocument } from './activity.model';
 
-export async function insert(entry: Omit<ActivityDocument, '_id'>): Promise<void> {
-  await ActivityModel.create({ _id: randomUUID(), ...entry });
+// Events grow with the people: the old ones go through the expiry journal, never by a query.
+const journal = expiringCollection({
+  name: ActivityModel.collection.collectionName,
+  existing: {
+    fields: { at: 1 },
+    expiryOf: (record) => new Date((record.at as Date).getTime() + ACCOUNT_RULES.activityRetentionMs),
+  },
+});
+
+/** `keepUntil`: when the event is old enough to go (its retention). */
+export async function insert(entry: Omit<ActivityDocument, '_id'>, keepUntil: Date): Promise<void> {
+  const _id = randomUUID();
+  await ActivityModel.create({ _id, ...entry });
+  journal.add(_id, keepUntil);
 }
 
 /** The user's events since `since`, newest first, one page (`limit` after `skip`). */
@@ -31,8 +45,4 @@ export function search(
     query.$or = [{ at: trusted({ $lt: at }) }, { at, _id: trusted({ $gt: id }) }];
   }
   return ActivityModel.find(query).sort({ at: -1, _id: 1 }).limit(limit).lean<ActivityDocument[]>().exec();
-}
-
-export async function deleteOlderThan(cutoff: Date): Promise<void> {
-  await ActivityModel.deleteMany({ at: trusted({ $lte: cutoff }) }).exec();
 }

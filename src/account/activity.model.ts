@@ -71,8 +71,9 @@ const activitySchema = new Schema<ActivityDocument>(
   },
   { collection: 'account_activity', versionKey: false },
 );
+// A person's events newest first (the account page), and everyone's by time (the console's events).
+// Older than 90 days go through the expiry journal (activity.dao.ts).
 activitySchema.index({ userId: 1, at: -1 });
-// Older than 90 days is swept by query (FerretDB 1.x has no TTL indexes).
 activitySchema.index({ at: 1 });
 
 export const ActivityModel = model<ActivityDocument>('AccountActivity', activitySchema);

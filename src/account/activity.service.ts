@@ -1,7 +1,6 @@
 // Recent security activity of each account (docs/accounts.md): sign-ins, failed attempts, password
 // changes and resets, verification; kept 90 days. Recording never fails the request it describes.
 import type { Logger } from 'pino';
-import { throttled } from '../db/sweeper';
 import * as activityDao from './activity.dao';
 import type { ActivityDocument, ActivityKind } from './activity.model';
 import { ACCOUNT_RULES } from './account.rules';
@@ -9,7 +8,6 @@ import { ACCOUNT_RULES } from './account.rules';
 export { ACTIVITY_KINDS, type ActivityKind } from './activity.model';
 
 const cutoff = (now: Date) => new Date(now.getTime() - ACCOUNT_RULES.activityRetentionMs);
-const sweepOld = throttled(3600_000, (now) => activityDao.deleteOlderThan(cutoff(now)));
 
 /** Where an event came from: the client address, and how or from what browser. */
 export interface EventOrigin {
@@ -37,16 +35,18 @@ export function createActivityLog(logger: Pick<Logger, 'warn'>) {
     async record(userId: string | null, kind: ActivityKind, where: EventOrigin): Promise<void> {
       try {
         const now = new Date();
-        await activityDao.insert({
-          ...(userId !== null ? { userId } : {}),
-          kind,
-          at: now,
-          address: where.address,
-          detail: where.detail?.slice(0, 200),
-          ...(where.actor ? { actor: where.actor } : {}),
-          ...(where.clientId ? { clientId: where.clientId } : {}),
-        });
-        sweepOld(now);
+        await activityDao.insert(
+          {
+            ...(userId !== null ? { userId } : {}),
+            kind,
+            at: now,
+            address: where.address,
+            detail: where.detail?.slice(0, 200),
+            ...(where.actor ? { actor: where.actor } : {}),
+            ...(where.clientId ? { clientId: where.clientId } : {}),
+          },
+          new Date(now.getTime() + ACCOUNT_RULES.activityRetentionMs),
+        );
       } catch (err) {
         logger.warn({ err, kind }, 'security activity not recorded');
       }

@@ -155,7 +155,7 @@ export function createAdministration(
 
     /** Forgets the person's consent for the client and ends its tokens; false when there was none. */
     async revokeApplication(userId: string, clientId: string, by: Operator): Promise<boolean> {
-      if (!(await grantsService.revoke(userId, clientId))) return false;
+      if (!(await grantsService.revoke(userId, clientId, config.oauth))) return false;
       await record(userId, 'application-revoked', `access of ${clientId} ended`, by);
       return true;
     },

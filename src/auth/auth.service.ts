@@ -3,7 +3,6 @@
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokenClaims, type AccessTokens } from '../common/access-tokens';
 import { randomToken, sha256 } from '../common/crypto';
 import { InvalidRequestError } from '../common/errors';
-import { throttled } from '../db/sweeper';
 import type { PasswordAttempt, PasswordVerifier } from '../sign-in/sign-in.service';
 import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
@@ -15,9 +14,6 @@ export interface TokenPair {
   accessToken: string;
   refreshToken: string;
 }
-
-/** Expired grants are deleted at most once a minute, piggybacking on token issuing. */
-const sweepExpiredGrants = throttled(60_000, refreshGrantsDao.removeExpired);
 
 /** The user is the current record, so a refreshed token carries the email and permissionFlags of now. */
 async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<TokenPair> {
@@ -35,7 +31,6 @@ async function issuePair(accessTokens: AccessTokens, user: UserRecord): Promise<
   // The refresh token is only good while its access token is: after that the seed says log in again.
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
   await refreshGrantsDao.insert({ _id: refreshKey, userId: user._id, tokenHash: sha256(refreshToken), expiresAt });
-  sweepExpiredGrants(now);
   return { accessToken, refreshToken };
 }
 
@@ -54,6 +49,3 @@ export async function refresh(accessTokens: AccessTokens, claims: AccessTokenCla
   if (!user) throw invalid;
   return issuePair(accessTokens, user);
 }
-
-/** A deleted account or a new password ends every refresh grant of seed 000. */
-export const endForUser = (userId: string): Promise<void> => refreshGrantsDao.removeForUser(userId);

@@ -19,9 +19,6 @@ const refreshGrantSchema = new Schema<RefreshGrantDocument>(
   },
   { collection: 'refresh_grants', versionKey: false },
 );
-
-refreshGrantSchema.index({ userId: 1 });
-// Expired grants are swept by query rather than a TTL index, which FerretDB 1.x lacks.
-refreshGrantSchema.index({ expiresAt: 1 });
+// Read by _id only; expired grants go through the expiry journal (refresh-grants.dao.ts).
 
 export const RefreshGrantModel = model<RefreshGrantDocument>('RefreshGrant', refreshGrantSchema);

@@ -2,7 +2,7 @@
 // configuration and the database around the work, and one line on standard output.
 import { createLogger } from '../common/logger';
 import { loadConfigFromProcess, type Config } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import { exitWithHelpIfAsked } from './help';
 
 export function runEmailCommand(usage: string, work: (email: string, config: Config) => Promise<string>): void {
@@ -11,7 +11,7 @@ export function runEmailCommand(usage: string, work: (email: string, config: Con
     const email = process.argv[2];
     if (!email || email.startsWith('-') || process.argv.length > 3) throw new Error(usage);
     const config = loadConfigFromProcess();
-    const database = await openDatabase(config, createLogger('warn'));
+    const database = await openMigratedDatabase(config, createLogger('warn'));
     try {
       process.stdout.write(`${await work(email, config)}\n`);
     } finally {

@@ -4,7 +4,7 @@
 import { createLogger } from '../common/logger';
 import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import { keyRingOptions, listPublished, rotate } from '../oauth/oidc/signing-keys.service';
 
 const USAGE = `usage: npm run keys -- rotate | list
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   if (config.generatedSecrets.includes('SIGNING_KEYS_SECRET')) {
     throw new Error("Set SIGNING_KEYS_SECRET to the servers' value: keys are encrypted with it.");
   }
-  const database = await openDatabase(config, createLogger('warn'));
+  const database = await openMigratedDatabase(config, createLogger('warn'));
   try {
     if (command === 'rotate') {
       const kids = await rotate(keyRingOptions(config.oauth));

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '../common/logger';
 import { problemsWith } from '../common/validation';
 import { loadConfigFromProcess } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import * as clientsService from '../oauth/clients/clients.service';
 import { registerClient } from '../oauth/clients/clients.validation';
 import * as usersService from '../users/users.service';
@@ -241,7 +241,7 @@ async function main(args: string[]): Promise<void> {
   const json = legacy || values.json === true;
   const print = (value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
 
-  const database = await openDatabase(loadConfigFromProcess(), createLogger('warn'));
+  const database = await openMigratedDatabase(loadConfigFromProcess(), createLogger('warn'));
   try {
     await run(command, legacy ? ['create'] : positionals, values, print);
   } finally {

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '../common/logger';
 import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import { LIMITS, RESOURCE_FORMATS } from '../oauth/protocol';
 import * as resourcesService from '../oauth/resources/resources.service';
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   if (command !== 'list' && values.id === undefined) throw new UsageError(`${command} needs --id <uri>`);
   if (command === 'create' && values.scopes === undefined) throw new UsageError('create needs --scopes a,b');
   const config = loadConfigFromProcess();
-  const database = await openDatabase(config, createLogger('warn'));
+  const database = await openMigratedDatabase(config, createLogger('warn'));
   const print = (json: unknown, text: string) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : text);
   try {
     if (command === 'list') {

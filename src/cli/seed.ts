@@ -6,7 +6,7 @@ import { loadCatalogue } from '../catalogue/catalogue.service';
 import { createLogger } from '../common/logger';
 import { exitWithHelpIfAsked } from './help';
 import { loadConfigFromProcess } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import { CALLBACK_DEBUG_PATH, DEMO_CLIENT, DEMO_USER, seedDemo } from '../oauth/demo/demo.service';
 
 function demoGuide(publicUrl: string): string {
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const config = loadConfigFromProcess();
   if (values.demo && config.isProduction) throw new Error('--demo adds a user and a client with published passwords: never in production');
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, logger);
+  const database = await openMigratedDatabase(config, logger);
   try {
     const loaded = await loadCatalogue();
     logger.info(loaded, `catalogue loaded: ${loaded.categories} categories, ${loaded.products} products`);

@@ -5,7 +5,7 @@
 import { createStores } from '../stores';
 import { createLogger } from '../common/logger';
 import { loadConfigFromProcess } from '../config';
-import { openDatabase } from '../db/open';
+import { openMigratedDatabase } from '../migrations';
 import * as usersService from '../users/users.service';
 import * as factorsService from '../factors/factors.service';
 import type { UserRecord } from '../users/users.types';
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   if (command === 'list' && argument !== undefined && !/^\d{1,6}$/.test(argument)) throw new Error(USAGE);
   const config = loadConfigFromProcess();
   const logger = createLogger('warn');
-  const database = await openDatabase(config, logger);
+  const database = await openMigratedDatabase(config, logger);
   try {
     process.stdout.write(`${await run(command as UsersCommand, argument, config, logger)}\n`);
   } finally {

@@ -27,9 +27,22 @@ export function slotsOf(keys: string[]): Promise<HitDocument[]> {
     .exec();
 }
 
-/** Frees slots whose hits (these ids) have expired; a slot taken again since holds a hit of another id. */
-export async function clearExpired(ids: string[], now: Date): Promise<void> {
-  if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }), expiresAt: trusted({ $lte: now }) }).exec();
+/**
+ * Deletes hits by their ids, in one command of one statement each: `_id` alone is the filter every
+ * engine answers without reading the collection (FerretDB reads it all for `$in`). A hit's id is never
+ * used again, so deleting by it can only ever delete that hit.
+ */
+async function deleteByIds(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await HitModel.bulkWrite(
+    ids.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+    { ordered: false },
+  );
+}
+
+/** Frees slots whose hits (these ids, seen expired) have expired; a slot taken again since holds a hit of another id. */
+export async function clearExpired(ids: string[]): Promise<void> {
+  await deleteByIds(ids);
 }
 
 const DUPLICATE_KEY = 11000;
@@ -89,5 +102,5 @@ export async function deleteKeys(keys: string[], prefixes: string[]): Promise<nu
 }
 
 export async function deleteHits(ids: string[]): Promise<void> {
-  if (ids.length > 0) await HitModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
+  await deleteByIds(ids);
 }

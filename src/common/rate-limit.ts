@@ -156,7 +156,7 @@ export async function reserve(
     if (round > 0) {
       const slots = await rateLimitStore.slotsOf(pending.map(({ key }) => key));
       const expired = slots.filter((slot) => slot.expiresAt <= now).map((slot) => String(slot._id));
-      await rateLimitStore.clearExpired(expired, now);
+      await rateLimitStore.clearExpired(expired);
       for (const entry of pending) {
         const live = slots.filter((slot) => slot.key === entry.key && slot.expiresAt > now);
         // A hit written before slots had a field (none here) names no slot: it still counts in ensureAllowed.

@@ -1,6 +1,7 @@
 // Connects Mongoose so that a missing database fails fast instead of queueing requests: commands are
 // not buffered and server selection gives up after a second, which the error handler turns into 503.
 import mongoose from 'mongoose';
+import { journalWritten } from './expiry-journal';
 
 const SERVER_SELECTION_TIMEOUT_MS = 1000;
 
@@ -57,6 +58,8 @@ export async function connectDatabase(uri: string, dbName?: string, waitMs = DAT
 }
 
 export async function disconnectDatabase(): Promise<void> {
+  // The expiry journal's entries still gathering go out first (db/expiry-journal.ts).
+  await journalWritten().catch(() => undefined);
   await mongoose.disconnect();
 }
 

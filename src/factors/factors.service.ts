@@ -8,6 +8,7 @@ import type { StepUpActions } from '../sign-in/journey.types';
 import type { Passkeys } from './passkeys.service';
 import type { Totp } from './totp.service';
 import * as passkeysDao from './passkeys.dao';
+import * as recoveryCodesDao from './recovery-codes.dao';
 import * as recoveryCodes from './recovery-codes.service';
 import { changeFactors, hasSecondFactor } from './second-factors.service';
 import * as totpDao from './totp.dao';
@@ -93,4 +94,9 @@ export function createFactorActions(deps: { totp: Totp; passkeys: Passkeys; acti
       }
     }
   };
+}
+
+/** See passkeys.dao.ts and recovery-codes.dao.ts: lists of the records stored before lists existed (src/migrations.ts). */
+export async function listExistingFactors(): Promise<number> {
+  return (await passkeysDao.listExisting()) + (await recoveryCodesDao.listExisting());
 }

@@ -31,7 +31,7 @@ const passkeySchema = new Schema<PasskeyDocument>(
   },
   { collection: 'passkeys', versionKey: false },
 );
-passkeySchema.index({ userId: 1 });
+// Read by _id only: a person's passkeys through the list of their ids (passkeys.dao.ts).
 
 export const PasskeyModel = model<PasskeyDocument>('Passkey', passkeySchema);
 

@@ -16,6 +16,6 @@ const recoveryCodeSchema = new Schema<RecoveryCodeDocument>(
   },
   { collection: 'recovery_codes', versionKey: false },
 );
-recoveryCodeSchema.index({ userId: 1 });
+// Read by _id only: a person's codes through the list of their ids (recovery-codes.dao.ts).
 
 export const RecoveryCodeModel = model<RecoveryCodeDocument>('RecoveryCode', recoveryCodeSchema);

@@ -1,5 +1,4 @@
 // The only importer of the TOTP models.
-import { trusted } from 'mongoose';
 import type { Sealed } from '../common/crypto';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { TotpModel, type TotpDocument } from './totp.model';
@@ -8,20 +7,23 @@ export function find(userId: string): Promise<TotpDocument | null> {
   return TotpModel.findById(userId).lean<TotpDocument>().exec();
 }
 
-/** A new secret waiting for its first code; a confirmed one is never replaced here. */
+/**
+ * A new secret waiting for its first code; a confirmed one is never replaced here. Read by `_id`, then
+ * written by `_id` (the filter every engine keys): a pending one is deleted and the new one inserted,
+ * so a confirmation between the two is never written over (the insert then collides with it).
+ */
 export async function replacePending(userId: string, secret: Sealed, now: Date): Promise<boolean> {
-  const result = await TotpModel.updateOne(
-    { _id: userId, confirmedAt: trusted({ $exists: false }) },
-    { $set: { secret, createdAt: now } },
-    { upsert: true },
-  )
-    .exec()
-    .catch((err: unknown) => {
-      // A confirmed secret exists (the upsert collided with it).
-      if (isDuplicateKeyError(err)) return { upsertedCount: 0, modifiedCount: 0 };
-      throw err;
-    });
-  return result.upsertedCount + result.modifiedCount === 1;
+  const stored = await find(userId);
+  if (stored?.confirmedAt) return false;
+  if (stored) await TotpModel.deleteOne({ _id: userId }).exec();
+  try {
+    await TotpModel.create({ _id: userId, secret, createdAt: now });
+    return true;
+  } catch (err) {
+    // Another enrolment's secret, or a confirmed one, went in meanwhile.
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
 }
 
 export async function confirm(userId: string, now: Date): Promise<void> {
@@ -32,7 +34,9 @@ export async function remove(userId: string): Promise<boolean> {
   return (await TotpModel.deleteOne({ _id: userId }).exec()).deletedCount === 1;
 }
 
-/** Removes the account's app if it was turned on at or after `since`; whether it was. */
+/** Removes the account's app if it was turned on at or after `since` (read, then deleted by `_id`); whether it was. */
 export async function removeConfirmedSince(userId: string, since: Date): Promise<boolean> {
-  return (await TotpModel.deleteOne({ _id: userId, confirmedAt: trusted({ $gte: since }) }).exec()).deletedCount === 1;
+  const stored = await find(userId);
+  if (!stored?.confirmedAt || stored.confirmedAt < since) return false;
+  return (await TotpModel.deleteOne({ _id: userId }).exec()).deletedCount === 1;
 }

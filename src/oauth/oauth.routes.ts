@@ -72,7 +72,7 @@ export function createOAuthRouter(
   const trusted = createTrustedIssuers(config, agents.upstreamFetch);
   router.use(createTokensRouter(config, verifyPassword, idTokens, tokens, dpop, stores, clock, { trusted, activity: agents.activity }));
   router.use(createClientsRouter(config, accessTokens, sessions, lifecycle.clientRemoved, stores.clientKeySets, clock));
-  router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients));
+  router.use(createGrantsRouter(accessTokens, sessions, csrf, config.publicUrl, stores.clients, config.oauth));
   router.use(createDeviceRouter(config, sessions, csrf, stores, clock));
   router.use(createOidcRouter(idTokens, sessions, csrf, requireOAuthToken, lifecycle.sessionEnded, stores.clients, config.publicUrl));
   router.get(

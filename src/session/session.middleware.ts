@@ -14,7 +14,7 @@ import { browserCookies } from '../web/cookies';
 import type { UserRecord } from '../users/users.types';
 import type { UserStore } from '../users/users.service';
 import { currentUser, type EndedSession } from './session.service';
-import { MongoSessionStore, retireOnSave, wasStored } from './session.store';
+import { MongoSessionStore, needsSlot, retireOnSave, wasStored } from './session.store';
 
 declare module 'express-session' {
   interface SessionData {
@@ -116,6 +116,9 @@ export async function regenerateSession(req: Request): Promise<void> {
   req.sessionStore.generate(req);
   return Promise.resolve();
 }
+
+/** The signed-in session was stored without one of its person's slots (the one it picked was held). */
+export const sessionNeedsSlot = (req: Request): boolean => needsSlot(req.session);
 
 /**
  * Stores the session now: express-session sends the headers before its own save finishes, and the

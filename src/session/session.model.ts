@@ -9,6 +9,8 @@ export interface SessionDocument {
   expiresAt: Date;
   /** The last request that used the session (the account page's "last seen"). */
   lastSeenAt?: Date;
+  /** The person's slot the session holds (`slot:<userId>#<n>`, session.store.ts); absent when signed out. */
+  slot?: string;
 }
 
 const sessionSchema = new Schema<SessionDocument>(
@@ -18,11 +20,11 @@ const sessionSchema = new Schema<SessionDocument>(
     userId: { type: String },
     expiresAt: { type: Date, required: true },
     lastSeenAt: { type: Date },
+    slot: { type: String },
   },
   { collection: 'sessions', versionKey: false },
 );
-// Expired sessions are swept by query (FerretDB 1.x has no TTL indexes) and ignored when read.
-sessionSchema.index({ expiresAt: 1 });
-sessionSchema.index({ userId: 1 });
+// Read by _id only: a person's sessions through their slots, expired ones through the expiry journal
+// (session.store.ts); an expired session is ignored when read.
 
 export const SessionModel = model<SessionDocument>('Session', sessionSchema);

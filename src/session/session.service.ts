@@ -4,7 +4,7 @@ import * as usersService from '../users/users.service';
 import type { UserRecord } from '../users/users.types';
 import { createHash } from 'node:crypto';
 import { deviceName } from '../common/user-agent';
-import { removeSessionOf, removeSessionsOf, sessionsOf, type StoredSession } from './session.store';
+import { removeSessionOf, removeSessionsOf, sessionsOf, SLOTS_PER_ACCOUNT, takeSlot, type StoredSession } from './session.store';
 
 /** A signed-in session that ended (sign-out, RP-initiated logout): who, and its OpenID Connect `sid`. */
 export interface EndedSession {
@@ -69,45 +69,24 @@ export async function endSession(userId: string, currentId: string, handle: stri
   return session && (await removeSessionOf(userId, session.id)) ? endedOf(userId, session) : null;
 }
 
-/**
- * The signed-in browsers one account keeps. The check costs a read, so each instance makes it at a
- * person's first sign-in it sees and at every `checkEvery`-th after: an account holds at most
- * `perAccount + (checkEvery - 1)` sessions per instance, and "sign out every other browser" reads a
- * bounded list.
- */
-export const SESSION_RULES = { perAccount: 50, checkEvery: 8, peopleCounted: 10_000 } as const;
+/** The signed-in browsers one account keeps: its slots (session.store.ts). */
+export const SESSION_RULES = { perAccount: SLOTS_PER_ACCOUNT } as const;
 
 /** A session with a cookie that outlives the browser ("Keep me signed in"). */
 const remembered = (session: StoredSession) => typeof session.data.cookie?.originalMaxAge === 'number';
 
-/**
- * Ends the person's sessions beyond SESSION_RULES.perAccount, never the current one: remember-me
- * sessions first (they last 30 days), the least recently used first.
- */
-export async function endSessionsBeyondCap(userId: string, currentId: string): Promise<EndedSession[]> {
-  const sessions = await sessionsOf(userId);
-  if (sessions.length <= SESSION_RULES.perAccount) return [];
-  const candidates = sessions
-    .filter((session) => session.id !== currentId)
-    .sort((a, b) => Number(remembered(b)) - Number(remembered(a)) || a.lastSeenAt.getTime() - b.lastSeenAt.getTime());
-  const surplus = candidates.slice(0, sessions.length - SESSION_RULES.perAccount);
-  const removed = await Promise.all(surplus.map((session) => removeSessionOf(userId, session.id)));
-  return surplus.flatMap((session, i) => (removed[i] ? endedOf(userId, session) : []));
-}
+/** Which session a sign-in past the cap ends first: remember-me ones (they last 30 days), the least recently used first. */
+const endedFirst = (a: StoredSession, b: StoredSession) =>
+  Number(remembered(b)) - Number(remembered(a)) || a.lastSeenAt.getTime() - b.lastSeenAt.getTime();
 
 /**
- * When a sign-in checks the cap (SESSION_RULES): true at the person's first sign-in this instance
- * counts and at every `checkEvery`-th after. One per app, made at its composition root.
+ * A signed-in session stored without a slot (the one it picked was held) takes a free one, or, with
+ * every slot held, the one of the session to end first (never the one signing in): what must hear
+ * of an ended session (EndedSession).
  */
-export function createSessionCapSchedule(): (userId: string) => boolean {
-  const signIns = new Map<string, number>();
-  return (userId) => {
-    const count = signIns.has(userId) ? signIns.get(userId)! + 1 : 0;
-    signIns.delete(userId);
-    signIns.set(userId, count % SESSION_RULES.checkEvery);
-    if (signIns.size > SESSION_RULES.peopleCounted) signIns.delete(signIns.keys().next().value!);
-    return count % SESSION_RULES.checkEvery === 0;
-  };
+export async function findSlotFor(userId: string, currentId: string): Promise<EndedSession[]> {
+  const ended = await takeSlot(userId, currentId, endedFirst);
+  return ended.flatMap((session) => endedOf(userId, session));
 }
 
 /** Ends every session of the person but the current one. */

@@ -39,8 +39,8 @@ import { FACTOR_RULES } from '../factors/factors.service';
 import { PasskeyRefused } from '../factors/passkeys.service';
 import * as usersService from '../users/users.service';
 import { pageError } from '../web/layout';
-import { REMEMBER_ME_MS, saveSession, regenerateSession, type SessionEndedHook } from '../session/session.middleware';
-import { createSessionCapSchedule, endSessionsBeyondCap, safeReturnTo } from '../session/session.service';
+import { REMEMBER_ME_MS, saveSession, regenerateSession, sessionNeedsSlot, type SessionEndedHook } from '../session/session.middleware';
+import { findSlotFor, safeReturnTo } from '../session/session.service';
 
 import { signInLocation } from './journey.service';
 import * as interactions from './interaction.dao';
@@ -84,7 +84,6 @@ interface Held {
 }
 
 export function createJourney({ clock, cookies, activity, actions, sessionEnded, resume }: JourneyDeps): Journey {
-  const capDue = createSessionCapSchedule();
   const cookieName = cookies.name(INTERACTION_COOKIE);
   const sweep = throttled(60_000, interactions.removeExpired);
   const held = new WeakMap<Request, Held>();
@@ -166,7 +165,8 @@ export function createJourney({ clock, cookies, activity, actions, sessionEnded,
     if (heldBy(req).id) await close(req, res);
     await startSession(req, step.userId, step.remember, step.amr);
     await activity.record(step.userId, 'signed-in', origin(req, step.via));
-    if (capDue(step.userId)) for (const ended of await endSessionsBeyondCap(step.userId, req.sessionID)) await sessionEnded(ended);
+    // Past the cap of signed-in browsers: the one to end first goes (session.service.ts findSlotFor).
+    if (sessionNeedsSlot(req)) for (const ended of await findSlotFor(step.userId, req.sessionID)) await sessionEnded(ended);
     return step.returnTo;
   }
 

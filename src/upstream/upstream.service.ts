@@ -89,12 +89,16 @@ export async function arrive(provider: UpstreamProvider, person: UpstreamPerson,
     if (!isDuplicateKeyError(err)) throw err;
     return { kind: 'busy' };
   }
-  const created = await usersService.createFederated(userId, {
-    email,
-    firstName: person.firstName,
-    lastName: person.lastName,
-    avatarUrl: person.picture,
-  });
+  const created = await usersService.createFederated(
+    userId,
+    {
+      email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      avatarUrl: person.picture,
+    },
+    now,
+  );
   if (!created) {
     // The address was taken a moment ago (a sign-up): that account's owner must prove it.
     await linksDao.removeById(provider.id, person.subject);

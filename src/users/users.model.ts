@@ -39,6 +39,12 @@ export interface UserDocument extends ProviderIds {
   factorKinds?: { totp: boolean; passkeys: boolean };
   /** The roles an operator gave the person (roles/), `admin` among them; never derived from permissionFlags. */
   roles?: string[];
+  /**
+   * Applications the person revoked (/home's Revoke) and when: a token issued to one before then is
+   * dead (tokens.service.ts), so revoking needs no search of the tokens. Kept while such a token could
+   * still be unexpired.
+   */
+  revokedApps?: { clientId: string; at: Date }[];
   __v: number;
 }
 
@@ -60,6 +66,7 @@ const userSchema = new Schema<UserDocument>(
     secondFactor: { type: Boolean },
     factorKinds: { type: { _id: false, totp: Boolean, passkeys: Boolean }, default: undefined },
     roles: { type: [String], default: undefined },
+    revokedApps: { type: [{ _id: false, clientId: String, at: Date }], default: undefined },
   },
   { collection: 'users', strict: true },
 );
@@ -77,3 +84,25 @@ for (const provider of PROVIDER_NAMES) {
 userSchema.index({ uid: 1 }, { unique: true });
 
 export const UserModel = model<UserDocument>('User', userSchema);
+
+/**
+ * A value a person is found by besides their id (`email:<address>`, `github_id:<id>`) as the `_id` of
+ * a small record naming them: a lookup by email is two reads by `_id`, which every engine answers
+ * without reading the collection (FerretDB 1.x reads the whole collection for any other filter). The
+ * key is written before its user and removed after it, so a key may name nobody (a crash between the
+ * two writes) but a user is never without their keys; users.dao.ts checks the user against the key.
+ */
+export interface UserKeyDocument {
+  _id: string;
+  userId: string;
+  /** When the key was taken: one older than a minute whose user is not there is left over, and taken over. */
+  createdAt: Date;
+}
+
+export const UserKeyModel = model<UserKeyDocument>(
+  'UserKey',
+  new Schema<UserKeyDocument>(
+    { _id: { type: String, required: true }, userId: { type: String, required: true }, createdAt: { type: Date, required: true } },
+    { collection: 'user_keys', versionKey: false },
+  ),
+);

@@ -157,6 +157,17 @@ export async function grantAdmin(email: string): Promise<boolean> {
   return user !== null && usersDao.setRole(user._id, ADMIN_ROLE, true);
 }
 
+/** The person revoked a connected application at `at`: their tokens for it issued before then are dead. */
+export const recordAppRevoked = (id: string, clientId: string, at: Date, keepAfter: Date): Promise<boolean> =>
+  usersDao.recordAppRevoked(id, clientId, at, keepAfter);
+
+/** When the person last revoked the application, if they did. */
+export const appRevokedAt = (user: Pick<UserRecord, 'revokedApps'>, clientId: string): Date | undefined =>
+  user.revokedApps?.find((entry) => entry.clientId === clientId)?.at;
+
+/** See users.dao.ts: keys for people stored before keys existed (src/migrations.ts). */
+export const writeMissingKeys = (): Promise<number> => usersDao.writeMissingKeys();
+
 /** See users.dao.ts changeSecondFactors: how factors are added and removed. */
 export const changeSecondFactors = usersDao.changeSecondFactors;
 
@@ -230,18 +241,22 @@ export const newUserId = (): string => shortid.generate();
 export async function createFederated(
   id: string,
   account: { email: string; firstName?: string; lastName?: string; avatarUrl?: string },
+  now?: Date,
 ): Promise<boolean> {
   try {
-    await usersDao.insert({
-      _id: id,
-      uid: await nextSequenceValue('users.uid'),
-      email: account.email,
-      emailVerified: true,
-      firstName: account.firstName,
-      lastName: account.lastName,
-      avatarUrl: account.avatarUrl,
-      permissionFlags: DEFAULT_PERMISSION_FLAGS,
-    });
+    await usersDao.insert(
+      {
+        _id: id,
+        uid: await nextSequenceValue('users.uid'),
+        email: account.email,
+        emailVerified: true,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        avatarUrl: account.avatarUrl,
+        permissionFlags: DEFAULT_PERMISSION_FLAGS,
+      },
+      now,
+    );
     return true;
   } catch (err) {
     if (isDuplicateKeyError(err)) return false;

@@ -1,9 +1,10 @@
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 // Second factors as a person's browser would give them: enrol an authenticator app through the
 // account page (codes computed with otpauth, the library the server uses), and sign in with it.
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
 import type { Express } from 'express';
-import { PasskeyModel } from '../../src/factors/passkeys.model';
+import * as passkeysDao from '../../src/factors/passkeys.dao';
 import { csrfFrom, unescapeHtml } from './oauth';
 
 export type Agent = ReturnType<typeof request.agent>;
@@ -47,4 +48,45 @@ export async function giveCode(agent: Agent, code: string) {
 
 /** A passkey record as registration stores it (its key never used: enough for lists, removal and counts). */
 export const storedPasskey = (userId: string, name: string, id = `cred-${userId}`) =>
-  PasskeyModel.create({ _id: id, userId, publicKey: 'AQID', counter: 0, deviceType: 'singleDevice', name, createdAt: new Date() });
+  passkeysDao.insert({ _id: id, userId, publicKey: 'AQID', counter: 0, deviceType: 'singleDevice', name, createdAt: new Date() });
+
+const b64url = (bytes: Buffer) => bytes.toString('base64url');
+let passkeys = 0;
+
+/** A passkey of the person's, registered as the account page stores one: its COSE key (ES256) and the private half. */
+export async function passkeyOf(userId: string): Promise<{ id: string; key: KeyObject }> {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  // CBOR map {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
+  const cose = Buffer.concat([
+    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
+    Buffer.from(jwk.x!, 'base64url'),
+    Buffer.from([0x22, 0x58, 0x20]),
+    Buffer.from(jwk.y!, 'base64url'),
+  ]);
+  const id = b64url(Buffer.from(`passkey-${process.env.JEST_WORKER_ID ?? 0}-${++passkeys}-${userId}`));
+  await passkeysDao.insert({
+    _id: id,
+    userId,
+    publicKey: b64url(cose),
+    counter: 0,
+    deviceType: 'singleDevice',
+    name: 'Key',
+    createdAt: new Date(),
+  });
+  return { id, key: privateKey };
+}
+
+/** What the browser's authenticator answers to a sign-in challenge at `base`: user present and verified, signed. */
+export function passkeyAssertion(passkey: { id: string; key: KeyObject }, challenge: string, base: URL) {
+  const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: base.origin, crossOrigin: false }));
+  const authenticatorData = Buffer.concat([createHash('sha256').update(base.hostname).digest(), Buffer.from([0x05, 0, 0, 0, 1])]);
+  const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]), passkey.key);
+  return {
+    id: passkey.id,
+    rawId: passkey.id,
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: { clientDataJSON: b64url(clientData), authenticatorData: b64url(authenticatorData), signature: b64url(signature) },
+  };
+}

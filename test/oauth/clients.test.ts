@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { ClientModel } from '../../src/oauth/clients/clients.model';
-import { CodeModel, TokenModel } from '../../src/oauth/tokens/tokens.model';
+import { CodeModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import * as clientsService from '../../src/oauth/clients/clients.service';
-import { codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
+import { clientSecretPost, codeExchange, authorizationCode, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -100,7 +100,13 @@ describe('DELETE /oauth/clients/:clientId', () => {
 
     await request(app).delete(`/oauth/clients/${client.client_id}`).set('Authorization', authorization).expect(204);
     await request(app).get('/api/user').set('Authorization', `Bearer ${token.body.access_token}`).expect(401);
-    expect(await TokenModel.countDocuments({ clientId: client.client_id })).toBe(0);
+    // Its tokens are dead (a token's client is read at every use) and lie until the expiry journal
+    // sweeps them; its unused codes are deleted.
+    const refreshed = await request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token, ...clientSecretPost(client) });
+    expect(refreshed.status).toBe(401);
     expect(await CodeModel.countDocuments({ clientId: client.client_id })).toBe(0);
     expect(await ClientModel.countDocuments({ ownerId: user.id })).toBe(0);
   });

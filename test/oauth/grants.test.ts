@@ -2,11 +2,10 @@
 // and revoked with everything it issued.
 import request from 'supertest';
 import { GrantModel } from '../../src/oauth/grants/grants.model';
-import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { approve, codeExchange, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
+import { approve, clientSecretPost, codeExchange, csrfFrom, REDIRECT_URI, registerClient, signedInAgent } from '../helpers/oauth';
 
 useTestDatabase();
 
@@ -29,7 +28,7 @@ async function connected(scope = 'read write') {
     .type('form')
     .send(codeExchange(client, callback.searchParams.get('code')!))
     .expect(200);
-  return { client, person, agent, accessToken: tokens.body.access_token as string };
+  return { client, person, agent, accessToken: tokens.body.access_token as string, refreshToken: tokens.body.refresh_token as string };
 }
 
 const me = (token: string) => request(app).get('/api/user').set('Authorization', `Bearer ${token}`);
@@ -78,7 +77,7 @@ describe('connected applications on /home', () => {
   });
 
   it('revokes: the tokens stop working at once, the consent is forgotten, other people keep theirs', async () => {
-    const { client, agent, accessToken, person } = await connected();
+    const { client, agent, accessToken, refreshToken } = await connected();
     const other = await signedInAgent(app);
     const otherCallback = await approve(other.agent, authorizeQuery(client.client_id));
     const otherToken = (
@@ -97,7 +96,21 @@ describe('connected applications on /home', () => {
     expect(done.headers.location).toBe('/home');
     await me(accessToken).expect(401);
     await me(otherToken).expect(200);
-    expect(await TokenModel.countDocuments({ userId: person.id, clientId: client.client_id })).toBe(0);
+    // The refresh token is dead too, and the introspection of either says so: the revocation is
+    // written on the person's record, which every use of their tokens reads (no search of the tokens).
+    const refreshed = await request(app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: refreshToken, ...clientSecretPost(client) });
+    expect(refreshed.body.error).toBe('invalid_grant');
+    for (const token of [accessToken, refreshToken]) {
+      const introspected = await request(app)
+        .post('/oauth/introspect')
+        .type('form')
+        .send({ token, ...clientSecretPost(client) })
+        .expect(200);
+      expect(introspected.body).toEqual({ active: false });
+    }
     await agent.get('/oauth/authorize').query(authorizeQuery(client.client_id)).expect(200);
     expect((await agent.get('/home')).text).toContain('No application has access to your account.');
   });

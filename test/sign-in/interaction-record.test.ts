@@ -38,7 +38,8 @@ function setCookie(res: request.Response, name: string): { value: string; attrib
 
 /** The session documents' data (what express-session stores), every key of every session. */
 async function sessionKeys(): Promise<string[]> {
-  const sessions = await SessionModel.find().lean();
+  // The sessions themselves, not the slots their people hold beside them (session.store.ts).
+  const sessions = (await SessionModel.find().lean()).filter((session) => session.data !== undefined);
   return [...new Set(sessions.flatMap((session) => Object.keys(JSON.parse(session.data) as object)))].sort();
 }
 

@@ -4,15 +4,14 @@
 // the test keeps a copy of that cookie, finishes the way in, and finds the copy signed out and the
 // new cookie signed in as the person. The link page has its own cases in
 // test/security/new-session-id.test.ts.
-import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import request from 'supertest';
-import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { UserModel } from '../../src/users/users.model';
 import type { Express } from 'express';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { enrolTotp, giveCode, passwordStep, totpCode, type Agent } from '../helpers/factors';
+import { enrolTotp, giveCode, passkeyAssertion, passkeyOf, passwordStep, totpCode, type Agent } from '../helpers/factors';
 import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { startFakeOpenIdProvider, type FakeOpenIdProvider } from '../helpers/fake-openid-provider';
 import { csrfFrom } from '../helpers/oauth';
@@ -99,47 +98,8 @@ async function expectRenewed(last: { status: number; headers: Record<string, unk
   expect(await personWith(old)).toBeNull();
 }
 
-const b64url = (bytes: Buffer) => bytes.toString('base64url');
-
-/** A passkey of the person's, registered as the account page stores one: its COSE key (ES256) and the private half. */
-async function passkeyOf(userId: string): Promise<{ id: string; key: KeyObject }> {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  // CBOR map {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
-  const cose = Buffer.concat([
-    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
-    Buffer.from(jwk.x!, 'base64url'),
-    Buffer.from([0x22, 0x58, 0x20]),
-    Buffer.from(jwk.y!, 'base64url'),
-  ]);
-  next += 1;
-  const id = b64url(Buffer.from(`way-in-passkey-${next}`));
-  await PasskeyModel.create({
-    _id: id,
-    userId,
-    publicKey: b64url(cose),
-    counter: 0,
-    deviceType: 'singleDevice',
-    name: 'Key',
-    createdAt: new Date(),
-  });
-  return { id, key: privateKey };
-}
-
-/** What the browser's authenticator answers to a sign-in challenge: user present and verified, signed. */
-function assertion(passkey: { id: string; key: KeyObject }, challenge: string) {
-  const base = new URL('http://accounts.example.test');
-  const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: base.origin, crossOrigin: false }));
-  const authenticatorData = Buffer.concat([createHash('sha256').update(base.hostname).digest(), Buffer.from([0x05, 0, 0, 0, 1])]);
-  const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]), passkey.key);
-  return {
-    id: passkey.id,
-    rawId: passkey.id,
-    type: 'public-key',
-    clientExtensionResults: {},
-    response: { clientDataJSON: b64url(clientData), authenticatorData: b64url(authenticatorData), signature: b64url(signature) },
-  };
-}
+const BASE = new URL('http://accounts.example.test');
+const assertion = (passkey: { id: string; key: KeyObject }, challenge: string) => passkeyAssertion(passkey, challenge, BASE);
 
 /**
  * A person with an authenticator app, their password given in a browser holding someone else's

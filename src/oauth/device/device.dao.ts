@@ -30,9 +30,13 @@ export async function insert(doc: DeviceAuthorizationDocument): Promise<boolean>
   return true;
 }
 
-/** Deletes a user code's key, only while it names this authorization. */
+/**
+ * Deletes a user code's key, only while it names this authorization (read, then deleted by `_id`: a
+ * key names one authorization for as long as it lives, so it cannot change between the two).
+ */
 async function forgetUserCode(userCodeHash: string, deviceId: string): Promise<void> {
-  await DeviceUserCodeModel.deleteOne({ _id: userCodeHash, deviceId }).exec();
+  const key = await DeviceUserCodeModel.findById(userCodeHash).lean<DeviceUserCodeDocument>().exec();
+  if (key?.deviceId === deviceId) await DeviceUserCodeModel.deleteOne({ _id: userCodeHash }).exec();
 }
 
 export function find(hash: string): Promise<DeviceAuthorizationDocument | null> {
@@ -54,8 +58,10 @@ export async function decide(
 ): Promise<boolean> {
   // Under the record's lock: FerretDB does not make "update where still pending" atomic, and two
   // decisions sent at once must not both count.
+  // Read and written by `_id` alone, the filter every engine keys.
   return withRecordLock(`device-authorization:${hash}`, async () => {
-    const { modifiedCount } = await DeviceAuthorizationModel.updateOne({ _id: hash, status: 'pending' }, { $set: decision }).exec();
+    if ((await find(hash))?.status !== 'pending') return false;
+    const { modifiedCount } = await DeviceAuthorizationModel.updateOne({ _id: hash }, { $set: decision }).exec();
     return modifiedCount === 1;
   });
 }

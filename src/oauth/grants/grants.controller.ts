@@ -13,11 +13,13 @@ import * as grantsService from './grants.service';
 
 const jwtUser = (res: Response) => jwtClaims(res).userId;
 
-export async function revokeFromHome(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-  const { back = '/home' } = readForm(REVOKE_FORM, req);
-  // Already revoked (another tab, another instance): the page shows what is left either way.
-  await grantsService.revoke(signedInPerson(res)._id, req.params.clientId);
-  res.redirect(303, back);
+export function revokeFromHome(lifetimes: grantsService.TokenLifetimes) {
+  return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
+    const { back = '/home' } = readForm(REVOKE_FORM, req);
+    // Already revoked (another tab, another instance): the page shows what is left either way.
+    await grantsService.revoke(signedInPerson(res)._id, req.params.clientId, lifetimes);
+    res.redirect(303, back);
+  };
 }
 
 /** GET /oauth/grants: a page of the caller's connected applications. */
@@ -28,10 +30,12 @@ export function listFor(clients: grantsService.ClientRegistry) {
   };
 }
 
-export async function revoke(req: Request<{ clientId: string }>, res: Response): Promise<void> {
-  if (!(await grantsService.revoke(jwtUser(res), req.params.clientId)))
-    throw new NotFoundError(`No connected application ${req.params.clientId}`);
-  res.status(204).end();
+export function revoke(lifetimes: grantsService.TokenLifetimes) {
+  return async (req: Request<{ clientId: string }>, res: Response): Promise<void> => {
+    if (!(await grantsService.revoke(jwtUser(res), req.params.clientId, lifetimes)))
+      throw new NotFoundError(`No connected application ${req.params.clientId}`);
+    res.status(204).end();
+  };
 }
 
 /** GET /home/applications/:clientId/open: off to the application's initiate_login_uri, with `iss`. */

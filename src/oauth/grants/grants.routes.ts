@@ -10,7 +10,7 @@ import { pageRefusals } from '../../web/layout';
 import { validate } from '../../common/validation';
 import { listGrants } from './grants.validation';
 import * as grantsController from './grants.controller';
-import type { ClientRegistry } from './grants.service';
+import type { ClientRegistry, TokenLifetimes } from './grants.service';
 
 export function createGrantsRouter(
   accessTokens: AccessTokens,
@@ -18,6 +18,8 @@ export function createGrantsRouter(
   csrf: Csrf,
   issuer: string,
   clients: ClientRegistry,
+  /** How long a revoked application's tokens could live (a revocation is remembered as long). */
+  lifetimes: TokenLifetimes,
 ): Router {
   const jwt = requireJwt(accessTokens);
   const router = Router();
@@ -29,10 +31,10 @@ export function createGrantsRouter(
     pageFormBody,
     csrf.require,
     requireSession(),
-    grantsController.revokeFromHome,
+    grantsController.revokeFromHome(lifetimes),
     pageRefusals,
   );
   router.get('/oauth/grants', jwt, validate(listGrants), grantsController.listFor(clients));
-  router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke);
+  router.delete('/oauth/grants/:clientId', jwt, grantsController.revoke(lifetimes));
   return router;
 }

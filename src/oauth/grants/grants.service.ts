@@ -93,10 +93,12 @@ export async function loginInitiation(
 }
 
 /** Forgets the consent and ends every token and code of the person for the client; false when there was no consent. */
-export async function revoke(userId: string, clientId: string): Promise<boolean> {
+export type TokenLifetimes = tokensService.TokenLifetimes;
+
+export async function revoke(userId: string, clientId: string, lifetimes: TokenLifetimes): Promise<boolean> {
   const removed = await grantsDao.remove(userId, clientId);
   if (removed) await consentsForgotten.raise();
-  await tokensService.endForUserAndClient(userId, clientId);
+  await tokensService.endForUserAndClient(userId, clientId, lifetimes);
   return removed;
 }
 

@@ -19,7 +19,7 @@ import { DPOP_TOKEN_TYPE } from '../protocol';
 import { scopeFor, type Resource } from '../resources/resources.service';
 import type { AccessTokenClaims, AccessTokenFormats } from './formats';
 import * as tokensDao from './tokens.dao';
-import type { Actor, TokenDocument } from './tokens.model';
+import type { Actor, FamilyDocument, TokenDocument } from './tokens.model';
 
 /** What a grant decided: for whom, which scope, and whether a refresh token comes with it. */
 export interface GrantDecision {
@@ -32,6 +32,13 @@ export interface GrantDecision {
   refreshToken: boolean;
   /** Every token descending from one authorization shares it; a new one is made when absent. */
   familyId?: string;
+  /**
+   * The family exists already and these tokens continue it: its record as the grant read it (a
+   * refresh: the new tokens may outlive it, or be its newest refreshable one), or `true` when they
+   * can do neither (a token exchange's, which outlives nothing). Absent: a person's tokens start the
+   * family (its record is written with them); a client's own need none.
+   */
+  continues?: FamilyDocument | true;
   /** When the person signed in for the authorization (OpenID Connect's auth_time). */
   authTime?: Date;
   /** How the person signed in (RFC 8176). */
@@ -74,7 +81,8 @@ export interface Lifetimes {
   refreshToken: number;
 }
 
-const sweepExpired = throttled(60_000, tokensDao.deleteExpired);
+// Unused codes are few and short-lived: swept by query. Tokens go through the expiry journal (tokens.dao.ts).
+const sweepExpired = throttled(60_000, tokensDao.deleteExpiredCodes);
 
 /** What a grant's access token is minted from: its claims, in the format of its resource. */
 function claimsOf(decision: GrantDecision, lifetimes: Lifetimes): AccessTokenClaims {
@@ -134,6 +142,16 @@ function recordOf(
  */
 const refreshTokenOf = (recordId: string): string => `${recordId}.${randomToken()}`;
 
+/**
+ * A person's token lives while its family does (tokens.model.ts FamilyDocument): the first token of a
+ * family is written with the family's record; a later one (a refresh) moves the family's end and
+ * newest token. A client's own tokens have no family record (each is revoked alone).
+ */
+function familyOf(decision: GrantDecision, record: TokenDocument): Omit<FamilyDocument, '_id'> | undefined {
+  if (decision.continues || record.userId === undefined) return undefined;
+  return { newest: record.refreshTokenHash !== undefined ? record._id : undefined, until: tokensDao.expiryOf(record) };
+}
+
 export type TokenIssuer = (decision: GrantDecision, lifetimes: Lifetimes) => Promise<IssuedToken>;
 
 /** Mints the pair, stores it when its format needs a record or a refresh token comes with it, and marks the person's connected application as in use. */
@@ -144,8 +162,11 @@ export function createTokenIssuer(formats: AccessTokenFormats): TokenIssuer {
     const minted = await formats.of(decision.resource?.format).mint(claims, now);
     const refreshToken = decision.refreshToken ? refreshTokenOf(sha256(minted.token)) : undefined;
     const recorded = minted.recorded || refreshToken !== undefined;
+    const record = recorded ? recordOf(decision, claims, minted, refreshToken, lifetimes.refreshToken, now) : null;
+    const { continues } = decision;
     await Promise.all([
-      recorded ? tokensDao.insertToken(recordOf(decision, claims, minted, refreshToken, lifetimes.refreshToken, now)) : undefined,
+      record && tokensDao.insertToken(record, familyOf(decision, record)),
+      record && continues && continues !== true ? tokensDao.joinFamily(continues, record) : undefined,
       claims.userId ? grantsService.touch(claims.userId, decision.client._id) : undefined,
     ]);
     if (recorded) sweepExpired(now);

@@ -15,12 +15,20 @@ import { isPublic } from '../clients/clients.service';
 import { isFapi } from '../clients/fapi.service';
 import { ensureProofBy, ensureScopeFor, personOf, required, resourceOf, type GrantHandler } from './token-request';
 import * as tokensDao from './tokens.dao';
-import type { SpentDocument, TokenDocument } from './tokens.model';
+import type { FamilyDocument, SpentDocument, TokenDocument } from './tokens.model';
+import { personStillGrants } from './tokens.service';
 
 // Another client's token is answered like an unknown one, so the answer confirms nothing.
 const INVALID_REFRESH_TOKEN = 'The refresh token is invalid, expired or was revoked';
 /** How long a spent marker is kept when its token had no expiry of its own. */
 const SPENT_MARKER_FALLBACK_MS = 24 * 3600 * 1000;
+
+/** A presented refresh token's record, its family (null for a client's own), and whether a graceful replay found it. */
+interface Presented {
+  token: TokenDocument;
+  family: FamilyDocument | null;
+  rotated: boolean;
+}
 
 /** Rotation's bookkeeping: which live token a presented refresh token stands for, and spending it. */
 function createRotation(graceSeconds: number, clock: Clock) {
@@ -35,14 +43,23 @@ function createRotation(graceSeconds: number, clock: Clock) {
   const takeGraceReplay = (spent: SpentDocument): Promise<boolean> =>
     tokensDao.markSpent(`grace:${spent._id}`, spent.familyId, spent.expiresAt);
 
-  /** The live token a refresh token stands for: its own, or within the grace period its family's newest. */
-  async function presented(refreshToken: string, hash: string): Promise<{ token: TokenDocument; rotated: boolean } | null> {
+  /**
+   * The live token a refresh token stands for: its own, or within the grace period its family's
+   * newest; with its family (tokens.model.ts), which a person's token cannot live without.
+   */
+  async function presented(refreshToken: string, hash: string): Promise<Presented | null> {
     const token = await tokensDao.findTokenByRefresh(refreshToken, hash);
-    if (token) return { token, rotated: false };
+    if (token) {
+      const family = token.userId === undefined ? null : await tokensDao.findFamily(token.familyId);
+      return token.userId === undefined || family ? { token, family, rotated: false } : null;
+    }
     const spent = await tokensDao.findSpent(hash);
     if (!spent) return null;
-    const newest = inGrace(spent) && (await takeGraceReplay(spent)) ? await tokensDao.newestRefreshable(spent.familyId) : null;
-    if (newest) return { token: newest, rotated: true };
+    if (inGrace(spent) && (await takeGraceReplay(spent))) {
+      const family = await tokensDao.findFamily(spent.familyId);
+      const newest = family && (await tokensDao.newestRefreshable(family));
+      if (newest) return { token: newest, family, rotated: true };
+    }
     await tokensDao.deleteFamily(spent.familyId);
     return null;
   }
@@ -75,7 +92,7 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
     const hash = sha256(refreshToken);
     const found = await presented(refreshToken, hash);
     if (!found || found.token.clientId !== client._id) throw invalidGrant(INVALID_REFRESH_TOKEN);
-    const { token, rotated } = found;
+    const { token, family, rotated } = found;
     if (!token.refreshTokenExpiresAt || token.refreshTokenExpiresAt <= new Date()) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scope = narrowedScope(token.scope, parameters.scope);
     if (!scope) throw new OAuthErrorResponse('invalid_scope', 'A refresh may narrow the scope, never widen it');
@@ -85,6 +102,8 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
     // is not (it authenticates), and each refresh binds the new access token to the proof it sends.
     if (isPublic(client)) ensureProofBy(token.jkt, proof, 'The refresh token');
     const person = token.userId ? await personOf(token.userId) : null;
+    // Deleted, disabled, a new password, or the application revoked since: the token is dead.
+    if (person && !personStillGrants(person, token)) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const rotates = !isFapi(client);
     if (rotates && !(await spend(hash, token, rotated))) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const issued = await issue(
@@ -95,6 +114,7 @@ export function createRefreshTokenGrant(graceSeconds: number, clock: Clock): Gra
         grantType: 'refresh_token',
         refreshToken: rotates,
         familyId: token.familyId,
+        continues: family ?? undefined,
         authTime: token.authTime,
         amr: token.amr,
         claims: token.claims,

@@ -89,8 +89,9 @@ async function accessTokenExchange(request: TokenRequest, agents: AgentContext):
       scope,
       grantType: TOKEN_EXCHANGE_GRANT,
       refreshToken: false,
-      // Revoking what the subject token descends from ends this one too.
+      // Revoking what the subject token descends from ends this one too; it outlives nothing of it.
       familyId: subject.record.familyId,
+      continues: true,
       authTime: subject.record.authTime,
       amr: subject.record.amr,
       jkt: proof?.jkt,

@@ -74,10 +74,9 @@ export interface RevokedJwtDocument {
 }
 
 /**
- * A refresh token that has been rotated. Inserting the marker is the use: the unique _id makes the
- * second of two concurrent uses fail on MongoDB and FerretDB alike. It also remembers the family, so
- * a replay can revoke everything issued from the same authorization. (A code is used by deleting it;
- * its family is its own hash, so a replayed code finds its family without a marker.)
+ * A refresh token that has been rotated, or a code used (`code:<hash>`). Inserting the marker is the
+ * use: the unique _id makes the second of two concurrent uses fail on MongoDB and FerretDB alike. It
+ * also remembers the family, so a replay can revoke everything issued from the same authorization.
  */
 export interface SpentDocument {
   _id: string;
@@ -85,6 +84,23 @@ export interface SpentDocument {
   expiresAt: Date;
   /** A rotated refresh token: until then its client may present it again (graceful rotation). */
   graceUntil?: Date;
+}
+
+/**
+ * What keeps a person's tokens of one authorization alive: every token descending from it (a code, a
+ * password grant) names it (`familyId`), and is live only while it is there. Revoking the family is
+ * deleting this one record by its `_id`, whatever the number of tokens (which then lie dead until they
+ * expire and the journal sweeps them), where a delete by `familyId` would read the whole token
+ * collection on FerretDB. It lives among the tokens, as `family:<familyId>` (no token's id has a
+ * colon), so the family's first token and the family are written in one insert.
+ */
+export interface FamilyDocument {
+  /** `family:<familyId>` (familyRecordId). */
+  _id: string;
+  /** The newest record with a refresh token: where a graceful replay continues (refresh-token.grant.ts). */
+  newest?: string;
+  /** When the family's last token expires: until then the family is kept. */
+  until: Date;
 }
 
 const noVersion = { versionKey: false } as const;
@@ -111,12 +127,8 @@ const tokenSchema = new Schema<TokenDocument>(
   },
   { ...noVersion, collection: 'oauth_tokens' },
 );
-// Not unique: documents without a refresh token would collide on null.
-tokenSchema.index({ refreshTokenHash: 1 });
-tokenSchema.index({ familyId: 1 });
-tokenSchema.index({ clientId: 1 });
-tokenSchema.index({ userId: 1 });
-tokenSchema.index({ accessTokenExpiresAt: 1 });
+// Records are read by _id only (a refresh token names its record; families are their own records,
+// expiries a journal's): a secondary index would only slow every token's insert.
 
 const codeSchema = new Schema<CodeDocument>(
   {
@@ -150,15 +162,23 @@ const spentSchema = new Schema<SpentDocument>(
   },
   { ...noVersion, collection: 'oauth_spent' },
 );
-spentSchema.index({ expiresAt: 1 });
 
 const revokedJwtSchema = new Schema<RevokedJwtDocument>(
   { _id: { type: String, required: true }, expiresAt: { type: Date, required: true } },
   { ...noVersion, collection: 'oauth_revoked_jwts' },
 );
-revokedJwtSchema.index({ expiresAt: 1 });
 
 export const TokenModel = model<TokenDocument>('OAuthToken', tokenSchema);
 export const CodeModel = model<CodeDocument>('OAuthCode', codeSchema);
 export const SpentModel = model<SpentDocument>('OAuthSpent', spentSchema);
 export const RevokedJwtModel = model<RevokedJwtDocument>('OAuthRevokedJwt', revokedJwtSchema);
+/** The id of a family's record among the tokens. */
+export const familyRecordId = (familyId: string): string => `family:${familyId}`;
+
+export const FamilyModel = model<FamilyDocument>(
+  'OAuthFamily',
+  new Schema<FamilyDocument>(
+    { _id: { type: String, required: true }, newest: { type: String }, until: { type: Date, required: true } },
+    { ...noVersion, collection: 'oauth_tokens' },
+  ),
+);

@@ -1,16 +1,19 @@
 // Token lookups outside the grant flows: the protected resource, RFC 7009 revocation and RFC 7662
 // introspection. A client may revoke or introspect only the tokens issued to it. Whether a token is
 // alive is one question for every format and every API (`liveGrant`): known and unexpired, not
-// revoked, its client still here (and still the operator's, for the admin scope), its person here,
-// not disabled, and with no password change since it was issued.
+// revoked (a person's: its family still there), its client still here (and still the operator's, for
+// the admin scope), its person here, not disabled, with no password change since it was issued and
+// the application not revoked by them since. Nothing of that needs a search of the tokens: a
+// revocation deletes one family record or writes on the person's, and the dead tokens lie until the
+// expiry journal sweeps them.
 import { sha256 } from '../../common/crypto';
 import { SignalledCache } from '../../common/signalled-cache';
 import type { UserStore } from '../../users/users.service';
-import { isActive } from '../../users/users.service';
+import { appRevokedAt, isActive, recordAppRevoked as usersRevoked } from '../../users/users.service';
 import type { UserRecord } from '../../users/users.types';
 import type { ClientDocument } from '../clients/clients.model';
 import type { ClientRegistry } from '../clients/clients.store';
-import { ADMIN_SCOPE, DPOP_TOKEN_TYPE } from '../protocol';
+import { ADMIN_SCOPE, DPOP_TOKEN_TYPE, LIMITS } from '../protocol';
 import type { AccessGrant, AccessTokenFormats, SelfContainedToken, TokenRecords } from './formats';
 import * as tokensDao from './tokens.dao';
 import type { Actor, TokenDocument } from './tokens.model';
@@ -33,9 +36,20 @@ export function createAccessTokenCache(): AccessTokenCache {
   };
 }
 
+/** The record if its family is there: a person's token lives only while its family does (tokens.model.ts). */
+async function withFamily(doc: TokenDocument | null): Promise<TokenDocument | null> {
+  if (!doc || doc.userId === undefined) return doc;
+  return (await tokensDao.findFamily(doc.familyId)) ? doc : null;
+}
+
 function findAccessToken(hash: string, cache: AccessTokenCache | undefined): Promise<TokenDocument | null> {
-  const load = () => tokensDao.findTokenByAccessHash(hash);
+  const load = async () => withFamily(await tokensDao.findTokenByAccessHash(hash));
   return cache ? cache.records.getOrLoad(hash, load, (doc) => doc.accessTokenExpiresAt.getTime() - Date.now()) : load();
+}
+
+/** The record a refresh token names, if its family is there. */
+export async function findRefreshToken(token: string, hash = sha256(token)): Promise<TokenDocument | null> {
+  return withFamily(await tokensDao.findTokenByRefresh(token, hash));
 }
 
 function isJwtRevoked(jti: string, cache: AccessTokenCache | undefined): Promise<boolean> {
@@ -73,8 +87,6 @@ export interface LivenessContext {
   users: UserStore;
 }
 
-const wholeSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
 /**
  * Whether what a token was issued to is still there (issue 48, findings 3 and 4): its client (and,
  * for the admin scope, the operator's leave), its person (not disabled, no password change since it
@@ -92,11 +104,21 @@ async function issuedToStillThere(
   ]);
   if (!client || (grant.scope.includes(ADMIN_SCOPE) && client.operatorAccess !== true)) return null;
   if (grant.userId === undefined) return { client, person: null };
-  if (!isActive(person)) return null;
-  // Compared in whole seconds: a JWT's iat has no finer grain.
+  return personStillGrants(person, grant) ? { client, person } : null;
+}
+
+/**
+ * Whether the person still stands behind what was issued to the client at `issuedAt`: here, not
+ * disabled, no password change since, and the application not revoked since (/home's Revoke).
+ */
+export function personStillGrants(person: UserRecord | null, grant: Pick<AccessGrant, 'clientId' | 'issuedAt'>): person is UserRecord {
+  if (!isActive(person)) return false;
+  // To the millisecond: a person's tokens all have records, whose time has that grain (a JWT's iat has
+  // whole seconds, jwt.ts reads the record's), and a change in the second a token was issued ends it.
   const changed = person.credentialsChangedAt;
-  if (changed && wholeSeconds(changed) > wholeSeconds(grant.issuedAt)) return null;
-  return { client, person };
+  if (changed && changed >= grant.issuedAt) return false;
+  const revoked = appRevokedAt(person, grant.clientId);
+  return !revoked || revoked < grant.issuedAt;
 }
 
 /**
@@ -164,7 +186,7 @@ async function findToken(token: string, hint: string | undefined, cache?: Access
   const hash = sha256(token);
   const lookups = [
     async () => findAccessToken(hash, cache).then((doc) => doc && { doc, kind: 'access_token' as const }),
-    async () => tokensDao.findTokenByRefresh(token, hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
+    async () => findRefreshToken(token, hash).then((doc) => doc && { doc, kind: 'refresh_token' as const }),
   ];
   // The hint only decides which lookup goes first (RFC 7009 §2.1).
   if (hint === 'refresh_token') lookups.reverse();
@@ -194,8 +216,9 @@ export async function revoke(client: ClientDocument, token: string, hint: string
     return;
   }
   if (found.doc.clientId !== client._id) return;
-  if (found.kind === 'refresh_token') await tokensDao.deleteFamily(found.doc.familyId);
-  else await tokensDao.deleteToken(found.doc._id);
+  // A refresh token takes its family with it (a client's own tokens have none: each is alone).
+  if (found.kind === 'refresh_token' && found.doc.userId !== undefined) await tokensDao.deleteFamily(found.doc.familyId);
+  await tokensDao.deleteToken(found.doc._id);
 }
 
 export interface Introspection {
@@ -260,11 +283,41 @@ export async function introspect(
   };
 }
 
-/** Everything issued to a person ends (they were deleted, or changed their password). */
-export const endForUser = (userId: string): Promise<void> => tokensDao.deleteForUser(userId);
+/**
+ * Everything issued to a person ends (they were deleted, disabled, or changed their password): their
+ * tokens already fail `personStillGrants`, so only their unused codes are deleted (a few, by query).
+ */
+export const endForUser = (userId: string): Promise<void> => tokensDao.deleteCodesForUser(userId);
 
-/** Everything issued to a client ends (it was deleted). */
-export const endForClient = (clientId: string): Promise<void> => tokensDao.deleteForClient(clientId);
+/** Everything issued to a client ends (it was deleted): its tokens fail the client's check; its codes go. */
+export const endForClient = (clientId: string): Promise<void> => tokensDao.deleteCodesForClient(clientId);
 
-/** Everything issued to a person for one client ends (they revoked the connected application). */
-export const endForUserAndClient = (userId: string, clientId: string): Promise<void> => tokensDao.deleteForUserAndClient(userId, clientId);
+/** How long a token may live at most: a revocation is remembered on the person's record as long. */
+export interface TokenLifetimes {
+  /** Seconds, as configured (config.ts `oauth`). */
+  readonly accessTokenLifetime: number;
+  readonly v1AccessTokenLifetime: number;
+  readonly refreshTokenLifetime: number;
+}
+
+/**
+ * Everything issued to a person for one client ends (they revoked the connected application): the
+ * revocation is written on the person's record, which every use of their tokens reads, and the
+ * unused codes go.
+ */
+export async function endForUserAndClient(userId: string, clientId: string, lifetimes: TokenLifetimes, now = new Date()): Promise<void> {
+  // A registered resource's tokens may have a lifetime of their own (LIMITS.resourceTokenLifetimeMax).
+  const longest =
+    Math.max(
+      lifetimes.accessTokenLifetime,
+      lifetimes.v1AccessTokenLifetime,
+      lifetimes.refreshTokenLifetime,
+      LIMITS.resourceTokenLifetimeMax,
+    ) * 1000;
+  await usersRevoked(userId, clientId, now, new Date(now.getTime() - longest));
+  await tokensDao.deleteCodesForUserAndClient(userId, clientId);
+  await tokensDao.tokensRevoked.raise();
+}
+
+/** See tokens.dao.ts: family records for tokens stored before them (src/migrations.ts). */
+export const writeMissingFamilies = (): Promise<number> => tokensDao.writeMissingFamilies();

@@ -112,7 +112,8 @@ export function createJwtFormat(keys: KeyRing, config: Pick<Config, 'publicUrl'>
       const { scope, clientId, userId, jkt, issuedAt, jti } = verified;
       if (userId === undefined) return (await records.revoked(jti)) ? null : { scope, clientId, jkt, issuedAt };
       const doc = await records.live(token);
-      return doc && { scope, clientId, userId, jkt, issuedAt, claims: doc.claims };
+      // A person's token is judged by its record's time, to the millisecond (its iat has whole seconds).
+      return doc && { scope, clientId, userId, jkt, issuedAt: doc.issuedAt, claims: doc.claims };
     },
 
     async unrecorded(token) {
