@@ -18,6 +18,7 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { connectDatabase } from '../src/db/mongoose';
 import { findFreePort, waitForPort } from '../src/db/ports';
 import { DISCOVERY_PATHS, ENDPOINTS } from '../src/oauth/protocol';
+import { AT_SIZE, LOADED, seed, sizeRows, variantsFile, type SizeRow } from './at-size';
 import { BENCH_RESOURCES } from './bench-resource';
 import { consoleScale } from './console-scale';
 import { keycloakCommand, keycloakFixture } from './keycloak';
@@ -41,6 +42,8 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** With variants: where the next run should start in them (bench/load.ts). */
+  nextVariant?: number;
 }
 
 interface Target {
@@ -58,6 +61,10 @@ interface LoadRequest {
   body?: string;
   connections?: number;
   amount?: number;
+  /** A file of variants (bench/load.ts), one per request, from `firstVariant` on. */
+  variantsFile?: string;
+  firstVariant?: number;
+  okStatus?: number;
 }
 
 const rows: string[] = [];
@@ -271,7 +278,7 @@ Builds the server, starts a database of its own and loads each scenario with aut
 process on 127.0.0.1; every figure is printed as a ratio against a baseline measured in the same run.
   BENCH_SECONDS=<n>        measured seconds per scenario (default 5)
   BENCH_ONLY=<substring>   only the groups whose name contains it (users, auth, catalogue, bearer,
-                           oauth, peers, weather, scale, console, memory)
+                           oauth, peers, weather, scale, console, memory, size)
   BENCH_KEYCLOAK=<home>    Keycloak in the peers group too (its home: bash bench/keycloak-fetch.sh)
   BENCH_HYDRA=<binary>     ORY Hydra in the peers group too (built by bash bench/hydra-fetch.sh)`;
 
@@ -709,6 +716,70 @@ async function main(): Promise<void> {
       report('CPU while loading one process', '', '', null, one.usage);
       report('CPU while loading two processes', '', '', null, two.usage);
       await second.stop();
+    }
+
+    if (wanted('size')) {
+      // Issue 54: 100,000 people, 10,000 applications and 1,000,000 tokens beside a database holding
+      // only what the loads use, both on the same database server, each row measured on both twice in
+      // the order empty, full, full, empty (bench/at-size.ts).
+      const secret = serverEnv.SESSION_SECRET;
+      const loadedUri = `${database.uri}benchloaded`;
+      const fullUri = `${database.uri}benchsize`;
+      await seed(loadedUri, LOADED);
+      const started0 = process.hrtime.bigint();
+      const took = await seed(fullUri, AT_SIZE);
+      const seedingSeconds = Number(process.hrtime.bigint() - started0) / 1e9;
+      report(
+        'seeding at size',
+        `${seedingSeconds.toFixed(0)} s`,
+        '',
+        null,
+        Object.entries(took)
+          .map(([what, seconds]) => `${what} ${seconds.toFixed(0)} s`)
+          .join(', '),
+      );
+      const small = await started(SERVER, { ...serverEnv, MONGODB_URI: loadedUri, CREDENTIAL_CACHE: 'on' });
+      const big = await started(SERVER, { ...serverEnv, MONGODB_URI: fullUri, CREDENTIAL_CACHE: 'on' });
+      const runRow = async (target: Target, row: SizeRow, file: string, first: number) => {
+        const request: LoadRequest = {
+          path: row.path,
+          method: row.method,
+          headers: row.headers,
+          connections: row.connections,
+          variantsFile: file,
+          firstVariant: first,
+          okStatus: row.okStatus,
+        };
+        const warm = await load(target.port, request, 1);
+        const figures = await load(target.port, { ...request, firstVariant: warm.nextVariant }, DURATION_SECONDS);
+        if (figures.non2xx + figures.errors > 0)
+          process.stderr.write(`warning: ${row.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors\n`);
+        return figures;
+      };
+      for (const row of sizeRows(ONE_ADDRESS)) {
+        const files = {
+          small: await variantsFile(dataDir, row, LOADED, secret, 'loaded'),
+          big: await variantsFile(dataDir, row, AT_SIZE, secret, 'size'),
+        };
+        const next = { small: 0, big: 0 };
+        const figures = { small: [] as Figures[], big: [] as Figures[] };
+        for (const which of ['small', 'big', 'big', 'small'] as const) {
+          const ran = await runRow(which === 'small' ? small : big, row, files[which], next[which]);
+          next[which] = ran.nextVariant ?? 0;
+          figures[which].push(ran);
+        }
+        const mean = (runs: Figures[]) => runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length;
+        const ratio = mean(figures.small) / mean(figures.big);
+        const p50 = (runs: Figures[]) => runs.map((run) => run.p50).join('/');
+        report(
+          `at size: ${row.name}`,
+          `${mean(figures.big).toFixed(0)} req/s`,
+          'within 1.5x of the same load on an empty database',
+          ratio <= 1.5,
+          `${mean(figures.small).toFixed(0)} req/s on the empty one (${ratio.toFixed(2)}x); p50 ${p50(figures.big)} vs ${p50(figures.small)} ms`,
+        );
+      }
+      await Promise.all([small.stop(), big.stop()]);
     }
 
     if (wanted('console')) {
