@@ -14,7 +14,7 @@ import { waitForListener } from './ports';
 
 const execFileAsync = promisify(execFile);
 /** The FerretDB release, and the revision of tools/ferretdb's wrapper (a new one is built into a new folder). */
-const FERRETDB_VERSION = 'v1.24.2-r2';
+const FERRETDB_VERSION = 'v1.24.2-r3';
 const TOOL_DIR = path.resolve(__dirname, '../../tools/ferretdb');
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 const PROGRESS_EVERY_MS = 10_000;
