@@ -4,7 +4,9 @@
 // keys, families and slots included) and the migrations are marked done, so the server reads them as
 // its own. Every request of a row is another person, token or client where the row says so, taken in
 // turn from a list no request uses twice (a refresh token is spent), so no cache answers in place of
-// the database unless the row repeats on purpose.
+// the database unless the row repeats on purpose. On the big database the rows use its newest
+// people, tokens and sessions (the end of each collection): the ones in use, and where a lookup that
+// reads its way through the collection would cost the most.
 import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,7 +59,8 @@ export function sessionCookie(n: number, secret: string): string {
 
 /** The anonymous CSRF cookie of the login page (web/csrf.ts) and the token its form carries. */
 export function loginCsrf(secret: string): { cookie: string; token: string } {
-  const token = 'bench-login-csrf-token-0123456789abcdefghijk';
+  // A token of the shape the form's field takes (43 characters of base64url, web/csrf.ts).
+  const token = sha256('bench-login-csrf');
   const signature = createHmac('sha256', secret).update(`csrf:${token}`).digest('base64url');
   return { cookie: `csrf=${token}.${signature}`, token };
 }
@@ -99,6 +102,7 @@ export async function seed(uri: string, sizes: Sizes): Promise<Record<string, nu
         password: hash,
         firstName: 'Person',
         lastName: `Number ${n}`,
+        nameKeys: ['person', `number ${n}`],
         permissionFlags: 1,
         secondFactor: false,
         updatedAt: new Date(now),
@@ -113,6 +117,7 @@ export async function seed(uri: string, sizes: Sizes): Promise<Record<string, nu
         _id: appId(n),
         secretHash: sha256(secretOf(n)),
         name: `Application ${n}`,
+        nameKey: `application ${n}`,
         website: 'https://app.example.com',
         redirectUri: REDIRECT_URI,
         redirectUris: [REDIRECT_URI],
@@ -198,7 +203,7 @@ export async function seed(uri: string, sizes: Sizes): Promise<Record<string, nu
   await mongoose.connection
     .collection('migrations')
     .insertMany(
-      ['user-keys', 'token-families', 'expiry-journal', 'owner-lists'].map((name) => ({ _id: name as never, doneAt: new Date(now) })),
+      ['user-keys', 'token-families', 'expiry-journal', 'owner-lists', 'client-name-keys'].map((name) => ({ _id: name as never, doneAt: new Date(now) })),
     );
   await mongoose.disconnect();
   return seconds;
@@ -224,12 +229,13 @@ export interface SizeRow {
   variants(sizes: Sizes, sessionSecret: string): Variant[];
 }
 
-/** Person tokens in turn: the odd ones are current, with a refresh token; each used once. */
-const tokenNumbers = (count: number) => Array.from({ length: count }, (_, i) => 2 * i + 1);
+/** The newest `count` of `total`: the last ones written. */
+const newest = (count: number, total: number) => Array.from({ length: count }, (_, i) => total - count + i);
+/** Person tokens in turn, the newest: the odd ones are current, with a refresh token; each used once. */
+const tokenNumbers = (sizes: Sizes) => newest(LOADED.tokens, sizes.tokens).filter((n) => n % 2 === 1);
 const clientOfToken = (n: number, sizes: Sizes) => appOfFamily(familyOf(n), sizes);
 
 export function sizeRows(passwordConnections: number): SizeRow[] {
-  const people = (count: number) => Array.from({ length: count }, (_, n) => n);
   return [
     {
       name: 'sign-in, POST /auth (another person each time)',
@@ -238,7 +244,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       headers: { 'Content-Type': 'application/json' },
       connections: passwordConnections,
       okStatus: 201,
-      variants: (sizes) => people(sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
+      variants: (sizes) => newest(LOADED.people, sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
     },
     {
       name: 'sign-in, POST /login (another person each time)',
@@ -249,7 +255,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       okStatus: 303,
       variants: (sizes, secret) => {
         const csrf = loginCsrf(secret);
-        return people(sizes.people).map((n) => ({
+        return newest(LOADED.people, sizes.people).map((n) => ({
           headers: { Cookie: csrf.cookie },
           body: form({ _csrf: csrf.token, email: emailOf(n), password: PASSWORD }),
         }));
@@ -262,7 +268,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       headers: FORM,
       connections: passwordConnections,
       variants: (sizes) =>
-        people(sizes.people).map((n) => {
+        newest(LOADED.people, sizes.people).map((n) => {
           const app = n % sizes.applications;
           return {
             body: form({
@@ -277,12 +283,12 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
         }),
     },
     {
-      name: 'token endpoint, client_credentials (1,000 clients in turn)',
+      name: 'token endpoint, client_credentials (the newest 1,000 clients in turn)',
       method: 'POST',
       path: '/oauth/token',
       headers: FORM,
-      variants: () =>
-        people(LOADED.applications).map((n) => ({
+      variants: (sizes) =>
+        newest(LOADED.applications, sizes.applications).map((n) => ({
           body: form({ grant_type: 'client_credentials', client_id: appId(n), client_secret: secretOf(n) }),
         })),
     },
@@ -292,7 +298,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       path: '/oauth/introspect',
       headers: FORM,
       variants: (sizes) =>
-        tokenNumbers(LOADED.tokens / 2).map((n) => {
+        tokenNumbers(sizes).map((n) => {
           const app = clientOfToken(n, sizes);
           return { body: form({ token: accessTokenOf(n), client_id: appId(app), client_secret: secretOf(app) }) };
         }),
@@ -301,7 +307,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       name: 'userinfo (another token each time)',
       method: 'GET',
       path: '/oauth/userinfo',
-      variants: () => tokenNumbers(LOADED.tokens / 2).map((n) => ({ headers: { Authorization: `Bearer ${accessTokenOf(n)}` } })),
+      variants: (sizes) => tokenNumbers(sizes).map((n) => ({ headers: { Authorization: `Bearer ${accessTokenOf(n)}` } })),
     },
     {
       name: 'refresh (another refresh token each time, each used once)',
@@ -309,7 +315,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       path: '/oauth/token',
       headers: FORM,
       variants: (sizes) =>
-        tokenNumbers(LOADED.tokens / 2).map((n) => {
+        tokenNumbers(sizes).map((n) => {
           const app = clientOfToken(n, sizes);
           return {
             body: form({
@@ -322,12 +328,12 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
         }),
     },
     {
-      name: 'authorize, consent remembered (1,000 signed-in people in turn)',
+      name: 'authorize, consent remembered (the newest 1,000 signed-in people in turn)',
       method: 'GET',
       path: '/oauth/authorize',
       okStatus: 302,
       variants: (sizes, secret) =>
-        people(LOADED.people).map((n) => {
+        newest(LOADED.people, sizes.people).map((n) => {
           const query = form({
             response_type: 'code',
             client_id: appId(n % sizes.applications),

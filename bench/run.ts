@@ -4,7 +4,7 @@
 // BENCH_SECONDS changes the measured time per scenario; BENCH_ONLY=<substring> runs matching groups.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -198,6 +198,41 @@ async function rssMegabytes(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
+/** Samples the processes' resident memory every 200 ms until stopped: the highest each reached under load. */
+function watchRss(pids: number[]): { stop(): Promise<number[]> } {
+  const peaks = pids.map(() => 0);
+  let sampling = true;
+  const done = (async () => {
+    while (sampling) {
+      const now = await Promise.all(pids.map((pid) => rssMegabytes(pid).catch(() => 0)));
+      now.forEach((mb, i) => (peaks[i] = Math.max(peaks[i], mb)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    async stop() {
+      sampling = false;
+      await done;
+      return peaks;
+    },
+  };
+}
+
+/** bench/peer-oidc-provider.ts (and what it imports of bench/) as CommonJS in `dir`: its entry file. */
+async function compiledPeer(dir: string): Promise<string> {
+  const ts = await import('typescript');
+  const out = path.join(dir, 'peer');
+  await mkdir(out, { recursive: true });
+  for (const name of ['peer-oidc-provider', 'bench-resource']) {
+    const source = await readFile(path.join(ROOT, 'bench', `${name}.ts`), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    });
+    await writeFile(path.join(out, `${name}.js`), outputText);
+  }
+  return path.join(out, 'peer-oidc-provider.js');
+}
+
 const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
 const rps = (figures: Figures) => `${figures.requestsPerSecond.toFixed(0)} req/s`;
 const wanted = (group: string) => !ONLY || group.includes(ONLY);
@@ -346,10 +381,14 @@ async function main(): Promise<void> {
       // against this server on the same scenarios, each server on one core and the load on the other;
       // first, and this server on a database of its own, as the peer has: the tokens issued here must
       // not weigh on the groups below, nor theirs on this one.
+      // Run as plain JavaScript, as its users run it: under ts-node its footprint would carry the
+      // TypeScript compiler, and the memory rows would flatter this server.
+      const peerScript = await compiledPeer(dataDir);
       const peer = async (store: 'memory' | 'database') => {
-        const target = await started([...TS_NODE, 'bench/peer-oidc-provider.ts'], {
+        const target = await started([peerScript], {
           PEER_STORE: store,
           MONGODB_URI: `${database.uri}benchpeer`,
+          NODE_PATH: path.join(ROOT, 'node_modules'),
         });
         const fixture = (await (await fetch(`http://127.0.0.1:${target.port}/bench/fixture`)).json()) as Record<string, string>;
         return { target, fixture };
@@ -484,6 +523,8 @@ async function main(): Promise<void> {
       const pinned = [server, peers.memory.target, peers.database.target, ...outside];
       if (PIN) await Promise.all(pinned.map((target) => pin(target.pid, PIN.server)));
       pinLoad = true;
+      // Issue 54: each process's resident memory under the same scenarios, its highest sample.
+      const underLoad = watchRss([server.pid, peers.memory.target.pid, peers.database.target.pid]);
       for (const scenario of scenarios) {
         const theirs = { memory: scenario.theirs(peers.memory.fixture), database: scenario.theirs(peers.database.fixture) };
         const heads = `${await headBytes(server.port, scenario.ours)} B of head vs ${await headBytes(peers.memory.target.port, theirs.memory)} B`;
@@ -512,7 +553,15 @@ async function main(): Promise<void> {
         }
       }
       pinLoad = false;
-      // Issue 54: the footprint after the same load, each process's resident memory (the peers run under ts-node).
+      const [oursPeak, peerMemoryPeak, peerDatabasePeak] = await underLoad.stop();
+      report(
+        'RSS under the peer scenarios (highest sample)',
+        `${oursPeak.toFixed(0)} MB`,
+        'within 10% of oidc-provider on the database',
+        oursPeak <= peerDatabasePeak * 1.1,
+        `oidc-provider in memory ${peerMemoryPeak.toFixed(0)} MB, on the database ${peerDatabasePeak.toFixed(0)} MB (${(oursPeak / peerDatabasePeak).toFixed(2)}x; ${(oursPeak / peerMemoryPeak).toFixed(2)}x in memory)`,
+      );
+      // The footprint after the same load, each process's resident memory (the peers run under ts-node).
       const [oursRss, peerMemoryRss, peerDatabaseRss] = await Promise.all(
         [server, peers.memory.target, peers.database.target].map((target) => rssMegabytes(target.pid)),
       );
