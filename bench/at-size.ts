@@ -203,7 +203,10 @@ export async function seed(uri: string, sizes: Sizes): Promise<Record<string, nu
   await mongoose.connection
     .collection('migrations')
     .insertMany(
-      ['user-keys', 'token-families', 'expiry-journal', 'owner-lists', 'client-name-keys'].map((name) => ({ _id: name as never, doneAt: new Date(now) })),
+      ['user-keys', 'token-families', 'expiry-journal', 'owner-lists', 'client-name-keys'].map((name) => ({
+        _id: name as never,
+        doneAt: new Date(now),
+      })),
     );
   await mongoose.disconnect();
   return seconds;
@@ -244,7 +247,8 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       headers: { 'Content-Type': 'application/json' },
       connections: passwordConnections,
       okStatus: 201,
-      variants: (sizes) => newest(LOADED.people, sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
+      variants: (sizes) =>
+        newest(LOADED.people, sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
     },
     {
       name: 'sign-in, POST /login (another person each time)',
