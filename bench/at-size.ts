@@ -206,14 +206,12 @@ export async function seed(uri: string, sizes: Sizes): Promise<Record<string, nu
       },
     ]),
   );
-  await mongoose.connection
-    .collection('migrations')
-    .insertMany(
-      ['user-keys', 'token-families', 'expiry-journal', 'owner-lists', 'client-name-keys'].map((name) => ({
-        _id: name as never,
-        doneAt: new Date(now),
-      })),
-    );
+  await mongoose.connection.collection('migrations').insertMany(
+    ['user-keys', 'token-families', 'expiry-journal', 'owner-lists', 'client-name-keys'].map((name) => ({
+      _id: name as never,
+      doneAt: new Date(now),
+    })),
+  );
   await mongoose.disconnect();
   return seconds;
 }
@@ -253,8 +251,7 @@ export function sizeRows(passwordConnections: number): SizeRow[] {
       headers: { 'Content-Type': 'application/json' },
       connections: passwordConnections,
       okStatus: 201,
-      variants: (sizes) =>
-        newest(IN_TURN, sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
+      variants: (sizes) => newest(IN_TURN, sizes.people).map((n) => ({ body: JSON.stringify({ email: emailOf(n), password: PASSWORD }) })),
     },
     {
       name: 'sign-in, POST /login (another person each time)',
