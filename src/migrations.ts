@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { journalExistingRecords } from './db/expiry-journal';
 import { runOnce } from './db/migrations';
 import * as factorsService from './factors/factors.service';
+import * as clientsService from './oauth/clients/clients.service';
 import * as tokensService from './oauth/tokens/tokens.service';
 import { openDatabase, type OpenDatabase } from './db/open';
 import type { EmbeddedRole } from './db/shared-embedded';
@@ -18,6 +19,7 @@ export async function migrate(logger: Pick<Logger, 'info'>): Promise<void> {
   if (await runOnce('token-families', tokensService.writeMissingFamilies)) logger.info("wrote the records of tokens' families");
   if (await runOnce('expiry-journal', journalExistingRecords)) logger.info('wrote down when each stored record expires');
   if (await runOnce('owner-lists', factorsService.listExistingFactors)) logger.info("listed each person's passkeys and recovery codes");
+  if (await runOnce('client-name-keys', clientsService.writeMissingNameKeys)) logger.info("stored the applications' names as searched");
 }
 
 /** The database opened (db/open.ts) and migrated. */

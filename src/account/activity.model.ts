@@ -75,5 +75,8 @@ const activitySchema = new Schema<ActivityDocument>(
 // Older than 90 days go through the expiry journal (activity.dao.ts).
 activitySchema.index({ userId: 1, at: -1 });
 activitySchema.index({ at: 1 });
+// The console's events of one application, and of one kind.
+activitySchema.index({ clientId: 1, at: -1 });
+activitySchema.index({ kind: 1, at: -1 });
 
 export const ActivityModel = model<ActivityDocument>('AccountActivity', activitySchema);

@@ -120,12 +120,19 @@ async function findByKey<T>(key: string, fields: string): Promise<T | null> {
 
 /**
  * Writes the keys of every user that lacks them (records written before keys existed), once per
- * database (src/migrations.ts): a user without keys cannot be found by email or provider account.
+ * database (src/migrations.ts): a user without keys cannot be found by email or provider account;
+ * and the search keys of their names.
  */
 export async function writeMissingKeys(): Promise<number> {
   let written = 0;
   const createdAt = new Date();
-  for await (const user of UserModel.find({}, `_id ${KEYED_FIELDS}`).lean<KeyedFields & { _id: string }>().cursor({ batchSize: 1000 })) {
+  const fields = `_id ${KEYED_FIELDS} firstName lastName nameKeys`;
+  type Stored = KeyedFields & { _id: string; firstName?: string; lastName?: string; nameKeys?: string[] };
+  for await (const user of UserModel.find({}, fields).lean<Stored>().cursor({ batchSize: 1000 })) {
+    // The search keys of the names too, which records of before did not have.
+    const nameKeys = nameKeysOf(user);
+    if (nameKeys && nameKeys.join('\n') !== (user.nameKeys ?? []).join('\n'))
+      await UserModel.updateOne({ _id: user._id }, { $set: { nameKeys } }).exec();
     for (const key of keysOf(user)) {
       try {
         await UserKeyModel.collection.insertOne({ _id: key as never, userId: user._id, createdAt });
@@ -140,6 +147,28 @@ export async function writeMissingKeys(): Promise<number> {
 
 // ---- Records
 
+/** The lower-case names a record is searched by, from its names (absent when it has none). */
+function nameKeysOf(names: { firstName?: string; lastName?: string }): string[] | undefined {
+  const keys = [names.firstName, names.lastName].filter((name): name is string => Boolean(name)).map((name) => name.toLowerCase());
+  return keys.length > 0 ? keys : undefined;
+}
+
+/**
+ * Adds the search keys to an update (`set`, `unset`) that sets or removes a name: the names it leaves,
+ * the other one read from the record (its callers hold the record's lock).
+ */
+async function addNameKeys(id: string, set: Record<string, unknown>, unset: Record<string, 1>): Promise<void> {
+  const names = ['firstName', 'lastName'] as const;
+  if (!names.some((name) => set[name] !== undefined || name in unset)) return;
+  const stored = await UserModel.findById(id, { firstName: 1, lastName: 1 }).lean<{ firstName?: string; lastName?: string }>().exec();
+  const left = Object.fromEntries(
+    names.map((name) => [name, name in unset ? undefined : ((set[name] as string | undefined) ?? stored?.[name])]),
+  );
+  const keys = nameKeysOf(left);
+  if (keys) set.nameKeys = keys;
+  else unset.nameKeys = 1;
+}
+
 /**
  * Inserts the user after their keys (KeyTakenError, an E11000, when another account holds one); the
  * new id. `now`: the caller's clock, which says when a key whose user never came is left over.
@@ -153,7 +182,7 @@ export async function insert(
   await claimKeys(id, keys, now);
   try {
     // A new account has no second factor.
-    await UserModel.create({ secondFactor: false, ...user, _id: id });
+    await UserModel.create({ secondFactor: false, ...user, nameKeys: nameKeysOf(user), _id: id });
   } catch (err) {
     await releaseKeys(id, keys);
     throw err;
@@ -186,22 +215,21 @@ export function findByEmail(email: string): Promise<UserRecord | null> {
   return findByKey<UserRecord>(emailKey(email), READ_FIELDS);
 }
 
-/** Users in creation order. */
-/** People whose email or name starts with `prefix` (any case for names), in id order after `after`. */
+/**
+ * People whose email or name starts with `prefix` (lower case), in id order after `after`: ranges of
+ * the email index and of the stored lower-case names' (nameKeys), on MongoDB.
+ */
 export function search(prefix: string | undefined, after: string | undefined, limit: number): Promise<UserRecord[]> {
   const query: Record<string, unknown> = {};
   if (prefix) {
     const start = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-    query.$or = [
-      { email: trusted({ $regex: start }) },
-      { firstName: trusted({ $regex: start, $options: 'i' }) },
-      { lastName: trusted({ $regex: start, $options: 'i' }) },
-    ];
+    query.$or = [{ email: trusted({ $regex: start }) }, { nameKeys: trusted({ $regex: start }) }];
   }
   if (after) query._id = trusted({ $gt: after });
   return UserModel.find(query, READ_FIELDS).sort({ _id: 1 }).limit(limit).lean<UserRecord[]>().exec();
 }
 
+/** Users in creation order. */
 export function list(skip: number, limit: number): Promise<UserRecord[]> {
   return UserModel.find({}, READ_FIELDS).sort({ uid: 1 }).skip(skip).limit(limit).lean<UserRecord[]>().exec();
 }
@@ -211,9 +239,15 @@ const locked = <T>(id: string, work: () => Promise<T>) => withRecordLock(`users:
 
 /** Applies the changes and bumps the version counter; false when the user is gone. */
 export async function update(id: string, changes: UserChanges): Promise<boolean> {
-  const result = await locked(id, () =>
-    UserModel.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() }, $inc: { __v: 1 } }).exec(),
-  );
+  const result = await locked(id, async () => {
+    const set: Record<string, unknown> = { ...changes, updatedAt: new Date() };
+    const unset: Record<string, 1> = {};
+    await addNameKeys(id, set, unset);
+    return UserModel.updateOne(
+      { _id: id },
+      { $set: set, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}), $inc: { __v: 1 } },
+    ).exec();
+  });
   return raisedIf(result.matchedCount === 1);
 }
 
@@ -246,7 +280,10 @@ export async function replaceFields(id: string, fields: Record<string, unknown>)
     if (value === undefined) unset[field] = 1;
     else set[field] = value;
   }
-  const result = await locked(id, () => UserModel.updateOne({ _id: id }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec());
+  const result = await locked(id, async () => {
+    await addNameKeys(id, set, unset);
+    return UserModel.updateOne({ _id: id }, { $set: set, $unset: unset, $inc: { __v: 1 } }).exec();
+  });
   return raisedIf(result.matchedCount === 1);
 }
 
@@ -283,6 +320,7 @@ export async function refreshFields(id: string, fields: Record<string, string | 
       else if (value !== undefined && user[field] !== value) set[field] = value;
     }
     if (Object.keys(set).length + Object.keys(unset).length === 0) return false;
+    await addNameKeys(id, set, unset);
     await UserModel.updateOne({ _id: id }, { $set: { ...set, updatedAt: new Date() }, $unset: unset, $inc: { __v: 1 } }).exec();
     return true;
   });

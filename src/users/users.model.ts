@@ -45,6 +45,8 @@ export interface UserDocument extends ProviderIds {
    * still be unexpired.
    */
   revokedApps?: { clientId: string; at: Date }[];
+  /** The first and last names in lower case, kept with them: what the console's search is an index range on. */
+  nameKeys?: string[];
   __v: number;
 }
 
@@ -67,6 +69,7 @@ const userSchema = new Schema<UserDocument>(
     factorKinds: { type: { _id: false, totp: Boolean, passkeys: Boolean }, default: undefined },
     roles: { type: [String], default: undefined },
     revokedApps: { type: [{ _id: false, clientId: String, at: Date }], default: undefined },
+    nameKeys: { type: [String], default: undefined },
   },
   { collection: 'users', strict: true },
 );
@@ -82,6 +85,8 @@ for (const provider of PROVIDER_NAMES) {
 }
 // Creation order for GET /users, and the lookup by uid.
 userSchema.index({ uid: 1 }, { unique: true });
+// The console's search by the start of a name (the email's is the email index's range).
+userSchema.index({ nameKeys: 1 });
 
 export const UserModel = model<UserDocument>('User', userSchema);
 

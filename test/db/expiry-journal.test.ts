@@ -9,7 +9,7 @@ import { dueAtOf, journalWritten, periodOf, sweepJournals } from '../../src/db/e
 import { SessionModel } from '../../src/session/session.model';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
-import { filtersOf, isBackground, shapeOf, useMonitoredTestDatabase } from '../helpers/db';
+import { filtersOf, isBackground, shapeOf, useMonitoredTestDatabase, watchingCommands } from '../helpers/db';
 import { sha256 as sha } from '../../src/common/crypto';
 import { passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
 
@@ -31,12 +31,7 @@ async function statements(work: () => Promise<unknown>): Promise<string[]> {
     if (filters.length === 0) seen.push(`${event.commandName} ${target}`);
     for (const filter of filters) seen.push(`${event.commandName} ${target} by ${shapeOf(filter)}`);
   };
-  mongoose.connection.getClient().on('commandStarted', record);
-  try {
-    await work();
-  } finally {
-    mongoose.connection.getClient().off('commandStarted', record);
-  }
+  await watchingCommands(record, work);
   return seen;
 }
 

@@ -119,6 +119,17 @@ export function useMonitoredTestDatabase(): { commands: string[]; shapes: string
   return { commands, shapes };
 }
 
+/** Runs `work` with `listener` hearing every command the driver starts meanwhile (monitoring must be on). */
+export async function watchingCommands<T>(listener: (event: CommandStartedEvent) => void, work: () => Promise<T>): Promise<T> {
+  const client = mongoose.connection.getClient();
+  client.on('commandStarted', listener);
+  try {
+    return await work();
+  } finally {
+    client.off('commandStarted', listener);
+  }
+}
+
 /** Empties every collection, for tests that need to see exactly what they created. */
 export async function clearCollections(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((collection) => collection.deleteMany({})));

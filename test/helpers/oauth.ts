@@ -136,6 +136,13 @@ export async function passwordGrant(app: Express, options: { scope?: string; gra
   return { client, user, tokens: res.body as { access_token: string; refresh_token: string } };
 }
 
+/** A refresh grant at POST /oauth/token, the client's credentials in the body. */
+export const refreshWith = (app: Express, client: RegisteredClient, refreshToken: string) =>
+  request(app)
+    .post('/oauth/token')
+    .type('form')
+    .send({ grant_type: 'refresh_token', refresh_token: refreshToken, ...clientSecretPost(client) });
+
 /** An access token with the admin scope, from a new client the operator allowed (`--operator yes`). */
 export async function operatorToken(app: Express): Promise<string> {
   const client = await registerClient({ grants: ['client_credentials'] });

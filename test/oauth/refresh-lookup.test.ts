@@ -3,12 +3,11 @@
 // and compare the refresh token's hash; a secret that does not match, or a record id of another
 // pair, is refused. A refresh token issued before (no record id in it) still works, by its hash.
 import type { CommandStartedEvent } from 'mongodb';
-import mongoose from 'mongoose';
 import request from 'supertest';
 import { sha256 } from '../../src/common/crypto';
 import { TokenModel } from '../../src/oauth/tokens/tokens.model';
 import { testApp } from '../helpers/app';
-import { useMonitoredTestDatabase } from '../helpers/db';
+import { useMonitoredTestDatabase, watchingCommands } from '../helpers/db';
 import { basicAuth, clientSecretPost, passwordGrant } from '../helpers/oauth';
 
 useMonitoredTestDatabase();
@@ -20,13 +19,7 @@ async function tokenReads(work: () => Promise<unknown>): Promise<Record<string, 
     if (event.commandName === 'find' && event.command.find === 'oauth_tokens')
       filters.push(event.command.filter as Record<string, unknown>);
   };
-  const client = mongoose.connection.getClient();
-  client.on('commandStarted', seen);
-  try {
-    await work();
-  } finally {
-    client.off('commandStarted', seen);
-  }
+  await watchingCommands(seen, work);
   return filters;
 }
 

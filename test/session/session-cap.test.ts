@@ -8,7 +8,7 @@ import { SESSION_RULES } from '../../src/session/session.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
-import { csrfFrom } from '../helpers/oauth';
+import { csrfFrom, signOutOf } from '../helpers/oauth';
 
 useTestDatabase();
 const app = testApp();
@@ -60,12 +60,7 @@ it('gives back the slot of a browser that signs out', async () => {
   const agent = await signIn(user, false);
   const session = (await SessionModel.findOne({ userId: user.id }).lean())!;
   expect(await SessionModel.collection.findOne({ _id: session.slot as never })).toMatchObject({ sid: session._id });
-  const home = await agent.get('/home').expect(200);
-  await agent
-    .post('/logout')
-    .type('form')
-    .send({ _csrf: csrfFrom(home.text) })
-    .expect(303);
+  await signOutOf(agent);
   expect(await SessionModel.collection.findOne({ _id: session.slot as never })).toBeNull();
   expect(await SessionModel.countDocuments({ userId: user.id })).toBe(0);
 });

@@ -7,63 +7,19 @@
 import type { KeyObject } from 'node:crypto';
 import request from 'supertest';
 import { UserModel } from '../../src/users/users.model';
-import type { Express } from 'express';
-import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { enrolTotp, giveCode, passkeyAssertion, passkeyOf, passwordStep, totpCode, type Agent } from '../helpers/factors';
-import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { startFakeOpenIdProvider, type FakeOpenIdProvider } from '../helpers/fake-openid-provider';
 import { csrfFrom } from '../helpers/oauth';
 import { pathOf, postForm } from '../helpers/account-pages';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 import { movableClock } from '../helpers/clock';
+import { useWaysIn, WAYS_IN_BASE } from '../helpers/ways-in';
 
 useTestDatabase();
 
-const UPSTREAM = { clientId: 'way-in-app', clientSecret: 'way-in-secret-value-1234' };
-let github: FakeUpstream;
-let provider: FakeOpenIdProvider;
-let sink: SmtpSink;
-let app: Express;
-let next = 0;
 const clock = movableClock();
-let githubAccount = { id: 1, login: 'octo', name: 'Octo', email: 'octo@example.com', avatar_url: 'https://avatars.example.com/1' };
-
-beforeAll(async () => {
-  github = await startFakeUpstream((req, res) => {
-    if (req.url.pathname === '/login/oauth/access_token') return json(res, 200, { access_token: 'gh-token', token_type: 'bearer' });
-    if (req.headers.authorization !== 'Bearer gh-token') return json(res, 401, { message: 'Bad credentials' });
-    if (req.url.pathname === '/user') return json(res, 200, githubAccount);
-    if (req.url.pathname === '/user/emails') return json(res, 200, []);
-    json(res, 404, {});
-  });
-  provider = await startFakeOpenIdProvider(UPSTREAM);
-  sink = await startSmtpSink();
-  app = testApp(
-    {
-      GITHUB_CLIENT_ID: 'gh-client-id',
-      GITHUB_CLIENT_SECRET: 'gh-client-secret-value',
-      GITHUB_CALLBACK_URL: 'http://127.0.0.1:3000/auth/github',
-      GITHUB_AUTHORIZATION_URL: `${github.url}/login/oauth/authorize`,
-      GITHUB_TOKEN_URL: `${github.url}/login/oauth/access_token`,
-      GITHUB_USER_PROFILE_URL: `${github.url}/user`,
-      GITHUB_USER_EMAILS_URL: `${github.url}/user/emails`,
-      UPSTREAM_PROVIDERS: JSON.stringify([
-        { id: 'acme', name: 'Acme ID', issuer: provider.issuer, client_id: UPSTREAM.clientId, client_secret: UPSTREAM.clientSecret },
-      ]),
-      UPSTREAM_TIMEOUT_MS: '10000',
-      SMTP_URL: sink.url,
-      PUBLIC_URL: 'http://accounts.example.test',
-    },
-    { clock },
-  );
-});
-afterAll(async () => {
-  await github.close();
-  await provider.close();
-  await sink.close();
-});
+const ways = useWaysIn(clock);
+let next = 0;
 
 /** The session cookie's value a response set, if it set one. */
 function sidOf(res: { headers: Record<string, unknown> }): string | undefined {
@@ -73,7 +29,7 @@ function sidOf(res: { headers: Record<string, unknown> }): string | undefined {
 
 /** Who a browser holding only this session cookie is, by the account page: an email, or null (signed out). */
 async function personWith(sid: string): Promise<string | null> {
-  const res = await request(app).get('/account').set('Cookie', `sid=${sid}`);
+  const res = await request(ways.app).get('/account').set('Cookie', `sid=${sid}`);
   if (res.status !== 200) return null;
   return /name="email"[^>]*value="([^"]+)"/.exec(res.text)?.[1] ?? /([\w.+-]+@[\w.-]+)/.exec(res.text)?.[1] ?? 'someone';
 }
@@ -81,7 +37,7 @@ async function personWith(sid: string): Promise<string | null> {
 /** A browser holding an attacker's signed-in session (planted in it); the planted cookie. */
 async function plantedBrowser(): Promise<{ agent: Agent; planted: string }> {
   const attacker = await createUser();
-  const { agent, res } = await passwordStep(app, attacker);
+  const { agent, res } = await passwordStep(ways.app, attacker);
   expect(res.status).toBe(303);
   const planted = sidOf(res)!;
   expect(await personWith(planted)).not.toBeNull();
@@ -98,8 +54,7 @@ async function expectRenewed(last: { status: number; headers: Record<string, unk
   expect(await personWith(old)).toBeNull();
 }
 
-const BASE = new URL('http://accounts.example.test');
-const assertion = (passkey: { id: string; key: KeyObject }, challenge: string) => passkeyAssertion(passkey, challenge, BASE);
+const assertion = (passkey: { id: string; key: KeyObject }, challenge: string) => passkeyAssertion(passkey, challenge, WAYS_IN_BASE);
 
 /**
  * A person with an authenticator app, their password given in a browser holding someone else's
@@ -108,7 +63,7 @@ const assertion = (passkey: { id: string; key: KeyObject }, challenge: string) =
  */
 async function atSecondStep() {
   const person = await createUser();
-  const { agent: first } = await passwordStep(app, person);
+  const { agent: first } = await passwordStep(ways.app, person);
   const { key } = await enrolTotp(first, clock.now());
   const { agent, planted } = await plantedBrowser();
   const page = await agent.get('/login?prompt=login').expect(200);
@@ -166,20 +121,20 @@ describe('a new session id at every way in', () => {
   it('GitHub (over a planted session)', async () => {
     const { agent, planted } = await plantedBrowser();
     next += 1;
-    githubAccount = { ...githubAccount, id: 5000 + next, login: `octo${next}`, email: `octo-way-${next}@example.com` };
+    ways.githubAccount = { ...ways.githubAccount, id: 5000 + next, login: `octo${next}`, email: `octo-way-${next}@example.com` };
     const start = await agent.get('/auth/github').expect(302);
     const state = new URL(start.headers.location).searchParams.get('state')!;
     const res = await agent.get('/auth/github').query({ code: 'good-code', state });
-    await expectRenewed(res, planted, githubAccount.email);
+    await expectRenewed(res, planted, ways.githubAccount.email!);
   });
 
   it('an OpenID provider (over a planted session)', async () => {
     const { agent, planted } = await plantedBrowser();
     next += 1;
     const email = `acme-way-${next}@example.com`;
-    provider.account = { sub: `acme-${next}-${Date.now()}`, email, email_verified: true };
+    ways.provider.account = { sub: `acme-${next}-${Date.now()}`, email, email_verified: true };
     const start = await agent.get('/auth/upstream/acme').expect(302);
-    const callback = new URL(await provider.authorize(start.headers.location));
+    const callback = new URL(await ways.provider.authorize(start.headers.location));
     const res = await agent.get(callback.pathname + callback.search);
     await expectRenewed(res, planted, email);
   });
@@ -201,8 +156,8 @@ describe('a new session id at every way in', () => {
 
   it('a reset link (over a planted session)', async () => {
     const victim = await createUser();
-    expect((await postForm(request.agent(app), '/forgot-password', '/forgot-password', { email: victim.email })).status).toBe(200);
-    const [mail] = await sink.mailTo(victim.email, 1);
+    expect((await postForm(request.agent(ways.app), '/forgot-password', '/forgot-password', { email: victim.email })).status).toBe(200);
+    const [mail] = await ways.sink.mailTo(victim.email, 1);
     const { agent, planted } = await plantedBrowser();
     const form = await agent.get(pathOf(mail.link)).expect(200);
     const res = await agent

@@ -78,6 +78,8 @@ export interface ClientDocument {
   unusedUntil?: Date;
   /** Its slot of the cap on unused open registrations (a rate-limit hit's id), given back when it is used. */
   unusedSlot?: string;
+  /** The name in lower case, kept with it: what the console's search is an index range on (clients.dao.ts). */
+  nameKey?: string;
   createdAt: Date;
 }
 
@@ -100,6 +102,7 @@ const clientSchema = new Schema<ClientDocument>(
     operatorAccess: { type: Boolean },
     unusedUntil: { type: Date },
     unusedSlot: { type: String },
+    nameKey: { type: String },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'oauth_clients' },
@@ -107,5 +110,6 @@ const clientSchema = new Schema<ClientDocument>(
 clientSchema.index({ ownerId: 1, createdAt: 1 });
 clientSchema.index({ webOrigins: 1 });
 clientSchema.index({ unusedUntil: 1 }, { sparse: true });
+clientSchema.index({ nameKey: 1 });
 
 export const ClientModel = model<ClientDocument>('OAuthClient', clientSchema);

@@ -484,3 +484,6 @@ export function createClientAuthentication(
     return client;
   };
 }
+
+/** See clients.dao.ts: the search key of clients stored before it (src/migrations.ts). */
+export const writeMissingNameKeys = (): Promise<number> => clientsDao.writeMissingNameKeys();

@@ -24,6 +24,7 @@ const grantSchema = new Schema<GrantDocument>(
   { collection: 'oauth_grants', versionKey: false },
 );
 grantSchema.index({ userId: 1, firstGrantedAt: 1 });
-grantSchema.index({ clientId: 1 });
+// The console's page of a client's grants: by client, in id order after a cursor.
+grantSchema.index({ clientId: 1, _id: 1 });
 
 export const GrantModel = model<GrantDocument>('OAuthGrant', grantSchema);
