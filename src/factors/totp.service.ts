@@ -4,7 +4,7 @@
 // insert, so a replay (or the same code sent many times at once, to any instance) is refused. At
 // sign-in the mark goes in the same command as the attempt's budget hits.
 import { Secret, TOTP } from 'otpauth';
-import { seal, unseal } from '../common/crypto';
+import { seal, unseal, type Sealed } from '../common/crypto';
 import { useOnce, type SingleUse } from '../common/rate-limit';
 import * as totpDao from './totp.dao';
 import { changeFactors } from './second-factors.service';
@@ -33,11 +33,14 @@ export function createTotp(config: { issuer: string; sealingSecret: string; cloc
   const waiting = (stored: { confirmedAt?: Date; createdAt: Date }) =>
     !stored.confirmedAt && clock.now() - stored.createdAt.getTime() < FACTOR_RULES.pendingLifetimeMs;
 
-  async function secretOf(userId: string, confirmed: boolean): Promise<string | null> {
+  /** The stored key (on, or waiting) in base32 and as sealed, or null. */
+  async function keyOf(userId: string, confirmed: boolean): Promise<{ secret: string; sealed: Sealed } | null> {
     const stored = await totpDao.find(userId);
     if (!stored || (confirmed ? !stored.confirmedAt : !waiting(stored))) return null;
-    return unseal(stored.secret, config.sealingSecret, PURPOSE);
+    const secret = unseal(stored.secret, config.sealingSecret, PURPOSE);
+    return secret === null ? null : { secret, sealed: stored.secret };
   }
+  const secretOf = async (userId: string, confirmed: boolean) => (await keyOf(userId, confirmed))?.secret ?? null;
 
   const enrolment = async (secret: string, label: string): Promise<Enrolment> => ({
     secret,
@@ -79,13 +82,13 @@ export function createTotp(config: { issuer: string; sealingSecret: string; cloc
       return secret ? enrolment(secret, label) : null;
     },
 
-    /** The first code turns the app on; false when it is wrong or used (or there is no enrolment). */
+    /** The first code turns the app on; false when it is wrong or used (or there is no enrolment, or a new one replaced it). */
     async confirm(userId: string, code: string): Promise<boolean> {
-      const secret = await secretOf(userId, false);
-      const mark = secret && matching(userId, secret, code);
+      const key = await keyOf(userId, false);
+      const mark = key && matching(userId, key.secret, code);
       if (!mark || !(await useOnce([mark], new Date(clock.now())))[0]) return false;
-      await changeFactors(userId, () => totpDao.confirm(userId, new Date(clock.now())));
-      return true;
+      // The key the code was checked against, unless a new enrolment replaced it meanwhile.
+      return changeFactors(userId, () => totpDao.confirm(userId, key.sealed, new Date(clock.now())));
     },
 
     /**

@@ -6,6 +6,8 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { PasskeyModel } from '../../src/factors/passkeys.model';
 import { TotpModel } from '../../src/factors/totp.model';
+import * as totpDao from '../../src/factors/totp.dao';
+import { seal } from '../../src/common/crypto';
 import { HitModel } from '../../src/common/rate-limit.model';
 import { testApp, testConfig } from '../helpers/app';
 import { forgetFailuresOf } from '../../src/sign-in/sign-in.service';
@@ -21,12 +23,13 @@ const clock = movableClock();
 const app = testApp({}, { clock });
 const NEXT_STEP = 30_000;
 
-/** A person with the app on (enrolled in a session that then signed out), and the app's key. */
+/** A person with the app on (enrolled in a session that then signed out), the app's key, and the moment whose code the enrolment gave. */
 async function personWithApp() {
   const user = await createUser();
   const { agent } = await signedInAgent(app, user);
-  const enrolled = await enrolTotp(agent);
-  return { user, ...enrolled };
+  const at = clock.now();
+  const enrolled = await enrolTotp(agent, at);
+  return { user, ...enrolled, at };
 }
 
 /**
@@ -116,6 +119,32 @@ describe('enrolling an authenticator app', () => {
     // On already: the enrolment page leads back.
     expect((await agent.get('/account/totp')).status).toBe(302);
   });
+
+  it('turns on the key the first code was checked against, or lets a new enrolment replace it, never both', async () => {
+    // A waiting key that expires as its first code arrives: the code's confirmation and a new enrolment
+    // (begin sees the key expired) at once, for 50 people. One of the two wins, and the record is the winner's.
+    const people = await Promise.all(Array.from({ length: 50 }, () => createUser()));
+    const shown = people.map(() => seal('FIRSTKEY', 'test', 'totp-secret'));
+    expect(await Promise.all(people.map((user, i) => totpDao.replacePending(user.id, shown[i], new Date())))).toEqual(
+      people.map(() => true),
+    );
+    const raced = await Promise.all(
+      people.map(async (user, i) => {
+        const replacement = seal('SECONDKEY', 'test', 'totp-secret');
+        const [confirmed, replaced] = await Promise.all([
+          totpDao.confirm(user.id, shown[i], new Date()),
+          totpDao.replacePending(user.id, replacement, new Date()),
+        ]);
+        const stored = await TotpModel.findById(user.id).lean();
+        const on = Boolean(stored?.confirmedAt);
+        const iv = stored?.secret.iv;
+        if (confirmed && !replaced && on && iv === shown[i].iv) return 'confirmed';
+        if (replaced && !confirmed && !on && iv === replacement.iv) return 'replaced';
+        return `confirmed ${confirmed}, replaced ${replaced}, stored ${iv === shown[i].iv ? 'first' : iv === replacement.iv ? 'second' : 'none'} key, ${on ? 'on' : 'off'}`;
+      }),
+    );
+    expect(raced.filter((outcome) => outcome !== 'confirmed' && outcome !== 'replaced')).toEqual([]);
+  });
 });
 
 describe('signing in with the app', () => {
@@ -194,12 +223,13 @@ describe('signing in with the app', () => {
   it('gives the held password back once the second factor is right: sign-ins with the app never fill the budget', async () => {
     // A budget of two (the password held, and the code's own attempt): a password held and never given
     // back would leave no room for the next sign-in's code.
-    const limited = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '2' });
-    const { user, key } = await personWithApp();
-    // Steps the enrolment did not use (it gave the current one).
+    const { user, key, at } = await personWithApp();
+    // Its clock stays at the enrolment's moment, so the steps either side of the enrolment's stay in its
+    // window (with real time, crossing a step between the two made the step before the enrolment's own).
+    const limited = testApp({ RATE_LIMITS: 'on', RATE_LIMIT_SIGN_IN_PER_ACCOUNT_AND_ADDRESS: '2' }, { clock: { now: () => at } });
     for (const step of [NEXT_STEP, -NEXT_STEP]) {
       const { agent } = await passwordStep(limited, user);
-      expect((await giveCode(agent, totpCode(key, clock.now() + step))).status).toBe(303);
+      expect((await giveCode(agent, totpCode(key, at + step))).status).toBe(303);
     }
   });
 
