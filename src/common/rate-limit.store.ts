@@ -6,6 +6,7 @@
 // swept by query, and cleared from a slot when a reservation finds them there; both delete by a hit's
 // own id, never by its slot, so the hit that holds the slot next is never the one deleted.
 import { mongo, trusted } from 'mongoose';
+import { startsWith } from '../db/starts-with';
 import { throttled } from '../db/sweeper';
 import { HitModel, type HitDocument } from './rate-limit.model';
 
@@ -91,10 +92,9 @@ export async function oldestExpiry(key: string, now: Date): Promise<Date | null>
 
 /** Deletes every hit of these keys, and of every key that starts with one of the prefixes; how many went. */
 export async function deleteKeys(keys: string[], prefixes: string[]): Promise<number> {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const filters = [
     ...(keys.length > 0 ? [{ key: trusted({ $in: keys }) }] : []),
-    ...prefixes.map((prefix) => ({ key: trusted({ $regex: `^${escape(prefix)}` }) })),
+    ...prefixes.map((prefix) => ({ key: startsWith(prefix) })),
   ];
   if (filters.length === 0) return 0;
   const { deletedCount } = await HitModel.deleteMany({ $or: filters }).exec();

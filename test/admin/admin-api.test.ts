@@ -178,6 +178,8 @@ describe('applications and keys', () => {
     const { user } = await authorizationCode(app, client, { scope: 'read' });
     const found = await get('/admin/api/applications').query({ q: 'quokka' }).expect(200);
     expect(found.body.applications.map((app: { client_id: string }) => app.client_id)).toContain(client.client_id);
+    // A pattern's characters are text here too, in ids and in names.
+    expect((await get('/admin/api/applications').query({ q: '.*' }).expect(200)).body.applications).toEqual([]);
     const first = await get('/admin/api/applications').query({ limit: 1 }).expect(200);
     expect(first.body.applications).toHaveLength(1);
     const second = await get('/admin/api/applications').query({ limit: 1, after: first.body.next }).expect(200);

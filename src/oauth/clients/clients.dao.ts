@@ -2,6 +2,7 @@
 import { trusted } from 'mongoose';
 import { changeSignal } from '../../db/change-signals';
 import { withRecordLock } from '../../db/record-lock';
+import { startsWith } from '../../db/starts-with';
 import { ClientModel, type ClientDocument } from './clients.model';
 
 /** Raised after a client is replaced, changed or deleted, for the caches of client reads on every instance. */
@@ -63,9 +64,8 @@ export function listAllClients(): Promise<ClientDocument[]> {
 export function searchClients(prefix: string | undefined, after: string | undefined, limit: number): Promise<ClientDocument[]> {
   const query: Record<string, unknown> = {};
   if (prefix) {
-    const start = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
     // Ids as written; names by their stored lower-case key: both anchored, so both are index ranges.
-    query.$or = [{ _id: trusted({ $regex: start }) }, { nameKey: trusted({ $regex: start.toLowerCase() }) }];
+    query.$or = [{ _id: startsWith(prefix) }, { nameKey: startsWith(prefix.toLowerCase()) }];
   }
   if (after !== undefined) query._id = trusted({ $gt: after });
   return ClientModel.find(query).sort({ _id: 1 }).limit(limit).lean<ClientDocument[]>().exec();
