@@ -121,8 +121,9 @@ export function createSignIn(
     if (!verified || !found || storedHash === undefined) {
       signInFailures.inc();
       await outcome.failed();
-      // Not awaited: a known account's failure must take no longer to answer than an unknown one's.
-      if (found && failed) void failed(found.user._id, attempt.address);
+      // Recorded on the event loop's next turn, once the refusal is on its way: a known account's
+      // failure must take no longer to answer than an unknown one's.
+      if (found && failed) setImmediate(() => void failed(found.user._id, attempt.address));
       return null;
     }
     const credentials = found.user;

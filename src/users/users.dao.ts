@@ -4,6 +4,7 @@ import shortid from 'shortid';
 import { changeSignal } from '../db/change-signals';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { withRecordLock } from '../db/record-lock';
+import { startsWith } from '../db/starts-with';
 import { PROVIDER_NAMES, providerIdField, type ProviderIdField } from './users.providers';
 import { UserKeyModel, UserModel, type UserDocument, type UserKeyDocument } from './users.model';
 import type { UserChanges, UserRecord } from './users.types';
@@ -106,11 +107,20 @@ function keyedFieldsOf(id: string): Promise<KeyedFields | null> {
   return UserModel.findById(id, KEYED_FIELDS).lean<KeyedFields>().exec();
 }
 
-/** The user a key names, read with `fields`, if they still hold it; null otherwise. Two reads by _id. */
-async function findByKey<T>(key: string, fields: string): Promise<T | null> {
+// No user has this id (shortid never makes a space): what a miss reads when it must cost what a hit does.
+const NO_USER = 'no such user';
+
+/**
+ * The user a key names, read with `fields`, if they still hold it; null otherwise. Two reads by _id,
+ * and with `evenIfUnheld` two for a key nobody holds as well, so the time does not tell them apart.
+ */
+async function findByKey<T>(key: string, fields: string, evenIfUnheld = false): Promise<T | null> {
   const held = await UserKeyModel.findById(key, { userId: 1 }).lean<Pick<UserKeyDocument, 'userId'>>().exec();
+  if (!held && !evenIfUnheld) return null;
+  const user = await UserModel.findById(held?.userId ?? NO_USER, `${fields} ${KEYED_FIELDS}`)
+    .lean<T & KeyedFields>()
+    .exec();
   if (!held) return null;
-  const user = await UserModel.findById(held.userId, `${fields} ${KEYED_FIELDS}`).lean<T & KeyedFields>().exec();
   if (!holds(user, key)) return null;
   // Read to check the key; not part of what was asked for (a provider id is never in a user read).
   const asked = new Set(fields.split(' '));
@@ -206,9 +216,12 @@ export async function existsWithEmail(email: string): Promise<boolean> {
 
 export type StoredCredentials = UserRecord & { password?: string };
 
-/** The whole record and its password hash, for signing in (the key, then the record: two reads by _id). */
+/**
+ * The whole record and its password hash, for signing in: the key, then the record, two reads by _id
+ * whether anyone holds the email or not (a wrong password and an unknown email take the same time).
+ */
 export function findPasswordHashByEmail(email: string): Promise<StoredCredentials | null> {
-  return findByKey<StoredCredentials>(emailKey(email), `${READ_FIELDS} +password`);
+  return findByKey<StoredCredentials>(emailKey(email), `${READ_FIELDS} +password`, true);
 }
 
 export function findByEmail(email: string): Promise<UserRecord | null> {
@@ -222,8 +235,7 @@ export function findByEmail(email: string): Promise<UserRecord | null> {
 export function search(prefix: string | undefined, after: string | undefined, limit: number): Promise<UserRecord[]> {
   const query: Record<string, unknown> = {};
   if (prefix) {
-    const start = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-    query.$or = [{ email: trusted({ $regex: start }) }, { nameKeys: trusted({ $regex: start }) }];
+    query.$or = [{ email: startsWith(prefix) }, { nameKeys: startsWith(prefix) }];
   }
   if (after) query._id = trusted({ $gt: after });
   return UserModel.find(query, READ_FIELDS).sort({ _id: 1 }).limit(limit).lean<UserRecord[]>().exec();

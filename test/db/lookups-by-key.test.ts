@@ -104,6 +104,18 @@ describe('people are found by key', () => {
     expect(await unkeyedIn(() => request(ways.app).post('/users').send({ email, password: 'secret-1' }).expect(400))).toEqual([]);
   });
 
+  it('reads people the same way for a wrong password and for an email nobody has, so the time tells them apart by nothing', async () => {
+    const user = await createUser();
+    const peopleReadBy = async (email: string) => {
+      shapes.length = 0;
+      await from(request(ways.app).post('/auth')).send({ email, password: 'wrong-password' }).expect(400);
+      return shapes.filter((shape) => /^find (users|user_keys) /.test(shape));
+    };
+    const wrongPassword = await peopleReadBy(user.email);
+    expect(wrongPassword).toEqual(['find user_keys by _id', 'find users by _id']);
+    expect(await peopleReadBy(`nobody-${++next}@example.com`)).toEqual(wrongPassword);
+  });
+
   it('signs in at /login with a password, and with an authenticator app, by _id alone', async () => {
     const person = await createUser();
     expect(await unkeyedIn(() => passwordStep(ways.app, person, from(request.agent(ways.app))))).toEqual([]);
