@@ -1,4 +1,5 @@
-// A clock the tests move instead of waiting: it runs with real time, ahead by what the test added.
+// A clock the tests move instead of waiting: it runs with real time (or, still, stays at the moment it
+// was made), ahead by what the test added.
 import type { Clock } from '../../src/common/clock';
 
 export interface MovableClock extends Clock {
@@ -6,10 +7,16 @@ export interface MovableClock extends Clock {
   move(ms: number): void;
 }
 
-export function movableClock(): MovableClock {
+/**
+ * `still`: the clock moves only when the test moves it. For tests that give an authenticator app's codes
+ * by their step relative to the enrolment's: a running clock crossing a 30 s step between the two makes
+ * the previous step's code the very code the enrolment used.
+ */
+export function movableClock({ still = false } = {}): MovableClock {
+  const start = Date.now();
   let ahead = 0;
   return {
-    now: () => Date.now() + ahead,
+    now: () => (still ? start : Date.now()) + ahead,
     move(ms) {
       ahead += ms;
     },
