@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { loadConfig, startupWarnings } from '../src/config';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ferretSocketOf, socketUri } from '../src/db/ferretdb';
-import { findFreePort } from '../src/db/ports';
+import { freePort } from './helpers/ports';
 import { start, type RunningServer } from '../src/server';
 import { testConfig } from './helpers/app';
 import { testDatabaseUriWithName } from './helpers/db';
@@ -253,7 +253,7 @@ describe('start() when a port is taken', () => {
 
 describe('start() with an unreachable MONGODB_URI', () => {
   it('fails naming the variable and the host, never the password in it', async () => {
-    const port = await findFreePort();
+    const port = await freePort();
     const config = testConfig({
       PORT: '0',
       WEATHER_PORT: 'off',

@@ -2,7 +2,7 @@
 // (as on a LAN address or a container name): the security headers must not send the form to https.
 import mongoose from 'mongoose';
 import type { Browser } from 'playwright-core';
-import { findFreePort } from '../../src/db/ports';
+import { freePort } from '../helpers/ports';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from '../helpers/app';
 import { describeWithBrowser, launchChromium } from '../helpers/browser';
@@ -15,7 +15,7 @@ describeWithBrowser('http-host')('sign-in at http://dev.test', () => {
   let base: string;
 
   beforeAll(async () => {
-    const port = await findFreePort();
+    const port = await freePort();
     base = `http://dev.test:${port}`;
     server = await start(testConfig({ PORT: String(port), WEATHER_PORT: 'off', PUBLIC_URL: base, MONGODB_URI: testDatabaseUriWithName() }));
     browser = await launchChromium(['--host-resolver-rules=MAP dev.test 127.0.0.1']);

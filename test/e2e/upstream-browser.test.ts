@@ -6,7 +6,7 @@
 // here is asked for its code. The changed pages are screenshot at 1280 and 390 px and checked by axe-core.
 import mongoose, { type Connection } from 'mongoose';
 import type { Browser, Page } from 'playwright-core';
-import { findFreePort } from '../../src/db/ports';
+import { freePort } from '../helpers/ports';
 import { UserModel } from '../../src/users/users.model';
 import { UpstreamLinkModel } from '../../src/upstream/upstream-links.model';
 import { describeWithBrowser, lookAt } from '../helpers/browser';
@@ -43,7 +43,7 @@ describeWithBrowser('upstream-browser')('signing in through another instance as 
   };
 
   beforeAll(async () => {
-    port = await findFreePort();
+    port = await freePort();
     const uri = testDatabaseUriWithName();
     upstreamDatabase = await mongoose.createConnection(uri).asPromise();
     upstream = await spawnServer((upstreamPort) => ({

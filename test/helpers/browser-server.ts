@@ -2,7 +2,7 @@
 // harness of the browser tests. Its database is dropped and both are stopped after the block.
 import mongoose from 'mongoose';
 import type { Browser } from 'playwright-core';
-import { findFreePort } from '../../src/db/ports';
+import { freePort } from './ports';
 import type { Clock } from '../../src/common/clock';
 import { start, type RunningServer } from '../../src/server';
 import { testConfig } from './app';
@@ -24,7 +24,7 @@ export function useServerInBrowser(
   beforeAll(async () => {
     // A PORT in the settings is kept (a test that had to name this server's URL before it started).
     const extra = settings();
-    port = extra.PORT ? Number(extra.PORT) : await findFreePort();
+    port = extra.PORT ? Number(extra.PORT) : await freePort();
     base = `http://${host}:${port}`;
     server = await start(
       testConfig({ PORT: String(port), PUBLIC_URL: base, WEATHER_PORT: 'off', MONGODB_URI: testDatabaseUriWithName(), ...extra }),

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import { findFreePort } from '../../src/db/ports';
+import { freePort } from './ports';
 import { testApp } from './app';
 
 export interface LiveApp {
@@ -13,7 +13,7 @@ export interface LiveApp {
 }
 
 export async function startLiveApp(overrides: Record<string, string> = {}, deps: Parameters<typeof testApp>[1] = {}): Promise<LiveApp> {
-  const port = await findFreePort();
+  const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const app = testApp({ PUBLIC_URL: issuer, ...overrides }, deps);
   const server: Server = await new Promise((resolve) => {

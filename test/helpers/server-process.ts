@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
-import { findFreePort, waitForPort } from '../../src/db/ports';
+import { waitForPort } from '../../src/db/ports';
+import { freePort } from './ports';
 import { TEST_JWT_SECRET } from './app';
 import { ROOT } from './commands';
 
@@ -84,7 +85,7 @@ export async function spawnServer(env: Record<string, string> | ((port: number) 
 }
 
 async function spawnOnce(env: Record<string, string> | ((port: number) => Record<string, string>)): Promise<ServerProcess | null> {
-  const port = await findFreePort();
+  const port = await freePort();
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
     env: {

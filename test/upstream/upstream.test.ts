@@ -4,7 +4,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { findFreePort } from '../../src/db/ports';
+import { freePort } from '../helpers/ports';
 import { UserModel } from '../../src/users/users.model';
 import { UpstreamLinkModel } from '../../src/upstream/upstream-links.model';
 import { SessionModel } from '../../src/session/session.model';
@@ -104,7 +104,7 @@ describe('GET /auth/upstream/:id', () => {
   });
 
   it('answers 504 with a page naming the provider when it does not answer discovery', async () => {
-    const closed = await findFreePort();
+    const closed = await freePort();
     const res = await request(testApp(env({ issuer: `http://127.0.0.1:${closed}/gone` })))
       .get('/auth/upstream/acme')
       .expect(504);
