@@ -2,7 +2,7 @@
 // The port is taken from below the kernel's ephemeral range. The kernel never hands those ports to a
 // listen(0) (supertest makes one for every request, in every worker) or to an outgoing connection. A
 // port 0 found free could be taken in the hundreds of milliseconds before the server listened on it
-// (CI saw EADDRINUSE); one of these can only collide with another test's random pick.
+// (a local .ci/run saw EADDRINUSE); one of these can only collide with another test's random pick.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { findFreePort } from '../../src/db/ports';
