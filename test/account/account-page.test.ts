@@ -5,7 +5,7 @@ import { ActivityModel } from '../../src/account/activity.model';
 import { SessionModel } from '../../src/session/session.model';
 import { UserModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
-import { msUntilFalse } from '../helpers/polling';
+import { eventually } from '../helpers/polling';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { postForm } from '../helpers/account-pages';
@@ -230,7 +230,7 @@ describe('recent security activity', () => {
     await postForm(agent, '/account', '/account/password', { currentPassword: user.password, password: 'changed-password' });
     // Failures are recorded after the answer goes: wait for the entry itself.
     const recorded = () => ActivityModel.exists({ userId: user.id, kind: 'sign-in-failed' }).then((found) => found !== null);
-    expect(await msUntilFalse(async () => !(await recorded()))).toBeLessThan(Infinity);
+    await eventually('the sign-in-failed event', recorded);
     const page = (await agent.get('/account').expect(200)).text;
     const section = page.slice(page.indexOf('Recent security activity'));
     const order = ['Password changed', 'Signed in', 'Failed sign-in attempt'].map((words) => section.indexOf(words));

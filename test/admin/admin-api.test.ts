@@ -8,7 +8,7 @@ import { TotpModel } from '../../src/factors/totp.model';
 import * as clientsService from '../../src/oauth/clients/clients.service';
 import { testApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { msUntilFalse } from '../helpers/polling';
+import { eventually } from '../helpers/polling';
 import { createUser } from '../helpers/factories';
 import { enrolTotp } from '../helpers/factors';
 import { authorizationCode, operatorToken, passwordGrant, registerClient, signedInAgent } from '../helpers/oauth';
@@ -286,7 +286,7 @@ describe("a person's browsers and reset link", () => {
     await post(`/admin/api/people/${person.id}/reset-link`).expect(202);
     // The mail is prepared after the answer: wait for its entry itself.
     const recorded = () => ActivityModel.exists({ userId: person.id, kind: 'password-reset-requested' }).then((found) => found !== null);
-    expect(await msUntilFalse(async () => !(await recorded()))).toBeLessThan(Infinity);
+    await eventually('the password-reset-requested event', recorded);
     expect(await ActivityModel.findOne({ userId: person.id, kind: 'password-reset-requested' }).lean()).toMatchObject({
       detail: expect.stringContaining('console, by'),
     });

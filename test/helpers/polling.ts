@@ -15,3 +15,18 @@ export async function msUntilFalse(holds: () => Promise<boolean>): Promise<numbe
   }
   return Infinity;
 }
+
+/**
+ * Waits for work a request leaves running after its answer (a mail, an event, a back-channel call)
+ * until `happened` holds. Not a bound on anything: on a loaded CI machine such work can trail the
+ * answer by seconds, so it gives up only after `withinMs` (20 s), throwing what it waited for.
+ */
+export async function eventually(what: string, happened: () => Promise<boolean> | boolean, withinMs = 20_000): Promise<void> {
+  const start = Date.now();
+  for (let i = 0; i < Math.ceil(withinMs / 25); i++) {
+    if (await happened()) return;
+    if (Date.now() - start > withinMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`waited ${withinMs} ms for ${what}`);
+}

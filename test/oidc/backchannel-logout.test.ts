@@ -10,7 +10,7 @@ import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
 import { delay, json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { approve, csrfFrom, signedInAgent, signOutOf } from '../helpers/oauth';
-import { msUntilFalse } from '../helpers/polling';
+import { eventually } from '../helpers/polling';
 import { BACKCHANNEL_LIMITS } from '../../src/oauth/oidc/backchannel.service';
 
 useTestDatabase();
@@ -25,8 +25,7 @@ beforeAll(async () => {
 afterAll(() => rp.close());
 
 const received = (path: string) => rp.requests.filter((r) => r.method === 'POST' && r.url.pathname === path);
-const arrived = async (path: string, count = 1) =>
-  expect(await msUntilFalse(async () => received(path).length < count)).toBeLessThan(Infinity);
+const arrived = (path: string, count = 1) => eventually(`${count} logout token(s) at ${path}`, () => received(path).length >= count);
 
 /** A registered RP with a back-channel address of its own, and a person signed in to it: the ID token and the browser. */
 async function signedInRp(path: string, metadata: Partial<oidc.ClientMetadata> = {}) {
