@@ -25,6 +25,8 @@ export interface EmbeddedOptions {
   /** mongod's port, to restart on the same address; a free one by default (FerretDB has its socket). */
   port?: number;
   log: (message: string) => void;
+  /** Where an engine that ends on its own (a crash) is reported; log when unset. */
+  warn?: (message: string) => void;
 }
 
 // mongodb-memory-server is loaded only when an embedded database starts: a server or command given
@@ -56,7 +58,7 @@ async function startMongod(dataDir: string, port: number): Promise<EmbeddedDatab
 
 async function startFerret(dataDir: string, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const binary = await ensureFerretDbBinary(options.cacheDir, options.log);
-  const { uri, socket, stop } = await startFerretDb(binary, dataDir);
+  const { uri, socket, stop } = await startFerretDb(binary, dataDir, options.warn ?? options.log);
   return { engine: 'ferretdb', dataDir, uri, address: { socket }, stop };
 }
 

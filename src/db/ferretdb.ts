@@ -115,8 +115,11 @@ function removeLeftSocket(socket: string): void {
   }
 }
 
-/** Starts FerretDB on a Unix socket in dataDir, with its SQLite files there. */
-export async function startFerretDb(binary: string, dataDir: string): Promise<RunningProcessDatabase> {
+/**
+ * Starts FerretDB on a Unix socket in dataDir, with its SQLite files there. Should it end on its own
+ * later (a crash), warn says so with its exit code or signal and the last of what it wrote.
+ */
+export async function startFerretDb(binary: string, dataDir: string, warn: (message: string) => void): Promise<RunningProcessDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const socket = ferretSocketOf(dataDir);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
@@ -133,7 +136,16 @@ export async function startFerretDb(binary: string, dataDir: string): Promise<Ru
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  let stopping = false;
+  let started = false;
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.once('exit', (code, signal) => {
+    if (stopping || !started) return;
+    const said = stderr.trim();
+    warn(
+      `FerretDB (${socket}) ended on its own with ${signal ? `signal ${signal}` : `code ${code}`}${said ? `: ${said}` : ', saying nothing'}`,
+    );
+  });
 
   try {
     await Promise.race([
@@ -146,12 +158,14 @@ export async function startFerretDb(binary: string, dataDir: string): Promise<Ru
     child.kill('SIGKILL');
     throw err;
   }
+  started = true;
 
   return {
     uri: socketUri(socket),
     socket,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;

@@ -47,6 +47,7 @@ export async function openDatabase(config: Config, logger: Logger, role: Embedde
     dataDir: config.dataDir,
     cacheDir: config.toolCacheDir,
     log: (message) => logger.info(message),
+    warn: (message) => logger.error(message),
     role,
   });
   logger.info(
