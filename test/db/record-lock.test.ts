@@ -24,6 +24,30 @@ it('lets one holder in at a time of 20 at once', async () => {
   expect(await locks().countDocuments({ name: 'race' })).toBe(0);
 });
 
+it("keeps this process's 20 waiters out while another instance holds the lock, then lets them in one at a time", async () => {
+  // Another instance's lock, written as its acquire writes it.
+  await locks().insertOne({ _id: 'other-instance' as never, name: 'held', expiresAt: new Date(Date.now() + 10_000) });
+  let inside = 0;
+  let most = 0;
+  let entered = 0;
+  const waiters = Promise.all(
+    Array.from({ length: 20 }, () =>
+      withRecordLock('held', async () => {
+        entered++;
+        most = Math.max(most, ++inside);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inside--;
+      }),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(entered).toBe(0);
+  await locks().deleteOne({ _id: 'other-instance' as never });
+  await waiters;
+  expect([entered, most]).toEqual([20, 1]);
+  expect(await locks().countDocuments({ name: 'held' })).toBe(0);
+});
+
 it("takes over a lapsed lease, and a late clear of that lease leaves the new holder's lock", async () => {
   await locks().insertOne({ _id: 'dead-holder' as never, name: 'lapsed', expiresAt: new Date(Date.now() - 1000) });
   // Another instance's clear read the lapsed lock; its delete lands while this holder holds the record.
