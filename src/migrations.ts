@@ -6,6 +6,7 @@ import { journalExistingRecords } from './db/expiry-journal';
 import { runOnce } from './db/migrations';
 import * as factorsService from './factors/factors.service';
 import * as clientsService from './oauth/clients/clients.service';
+import * as backchannelService from './oauth/oidc/backchannel.service';
 import * as tokensService from './oauth/tokens/tokens.service';
 import { openDatabase, type OpenDatabase } from './db/open';
 import type { EmbeddedRole } from './db/shared-embedded';
@@ -20,6 +21,8 @@ export async function migrate(logger: Pick<Logger, 'info'>): Promise<void> {
   if (await runOnce('expiry-journal', journalExistingRecords)) logger.info('wrote down when each stored record expires');
   if (await runOnce('owner-lists', factorsService.listExistingFactors)) logger.info("listed each person's passkeys and recovery codes");
   if (await runOnce('client-name-keys', clientsService.writeMissingNameKeys)) logger.info("stored the applications' names as searched");
+  if (await runOnce('backchannel-sessions', backchannelService.regroupRecords))
+    logger.info('kept back-channel logout records one per session');
 }
 
 /** The database opened (db/open.ts) and migrated. */

@@ -12,6 +12,8 @@ import { pathOf, postForm } from '../helpers/account-pages';
 import { movableClock } from '../helpers/clock';
 import { isKeyed, useMonitoredTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
+import { json, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { eventually } from '../helpers/polling';
 import { useWaysIn, WAYS_IN_BASE } from '../helpers/ways-in';
 import { enrolTotp, giveCode, passkeyAssertion, passkeyOf, passwordStep, totpCode } from '../helpers/factors';
 import {
@@ -48,16 +50,10 @@ const TRAFFIC_READS = ['find rate_limit_hits by key.$in'];
 /** Collections of a handful of records whatever the data: the signing keys, the sample catalogue. */
 const SMALL = /^(find|update|delete) (oidc_signing_keys|products|categories) by /;
 /**
- * Left as queries by person or session (docs/decisions.md, "Lookups by key"): what ends when an
- * account's password changes or it goes (its consents, its unused codes: once per such change), and
- * the sessions' records for applications registered for back-channel logout (only theirs, for 31 days).
+ * Left as queries by person (docs/decisions.md, "Lookups by key"): what ends when an account's
+ * password changes or it goes (its consents, its unused codes: once per such change).
  */
-const LEFT = [
-  'delete oauth_grants by userId',
-  'delete oauth_codes by userId',
-  'find oidc_session_clients by userId',
-  'find oidc_session_clients by sid',
-];
+const LEFT = ['delete oauth_grants by userId', 'delete oauth_codes by userId'];
 
 /** The statements `work` sent whose filter is not `_id` alone, but for the sweeps and small collections above. */
 async function unkeyedIn(work: () => Promise<unknown>): Promise<string[]> {
@@ -74,6 +70,13 @@ let next = 0;
 
 /** Each journey from an address of its own, as different people's are. */
 const from = <T extends { set(name: string, value: string): T }>(agent: T) => agent.set('X-Forwarded-For', `198.51.100.${++next % 250}`);
+/** Posts the sign-out form of a page the agent read (reading the page is not the sign-out's). */
+const signOutFrom = (agent: ReturnType<typeof request.agent>, page: string) =>
+  agent
+    .post('/logout')
+    .type('form')
+    .send({ _csrf: csrfFrom(page) })
+    .expect(303);
 const GRANTS = ['authorization_code', 'refresh_token', 'password', 'client_credentials', DEVICE_CODE_GRANT] as const;
 
 describe('people are found by key', () => {
@@ -200,15 +203,7 @@ describe('people are found by key', () => {
     ).toEqual([]);
     const { agent } = await signedInAgent(ways.app, person);
     const home = await agent.get('/home').expect(200);
-    expect(
-      await unkeyedIn(() =>
-        agent
-          .post('/logout')
-          .type('form')
-          .send({ _csrf: csrfFrom(home.text) })
-          .expect(303),
-      ),
-    ).toEqual([]);
+    expect(await unkeyedIn(() => signOutFrom(agent, home.text))).toEqual([]);
   });
 });
 
@@ -361,5 +356,35 @@ describe('applications find what they hold by key', () => {
       ),
     ).toEqual(['delete oauth_codes by clientId,userId']);
     await request(ways.app).get('/api/user').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+  });
+});
+
+describe('back-channel logout finds what it tells by key', () => {
+  let rp: FakeUpstream;
+  beforeAll(async () => {
+    rp = await startFakeUpstream((_req, res) => json(res, 200, {}));
+  });
+  afterAll(() => rp.close());
+
+  it('remembers the session at the grant and takes it at sign-out and at a new password, by _id alone', async () => {
+    const person = await createUser();
+    const login = await from(request(ways.app).post('/auth')).send({ email: person.email, password: person.password }).expect(201);
+    const registered = await request(ways.app)
+      .post(ENDPOINTS.registration)
+      .set('Authorization', `Bearer ${login.body.accessToken}`)
+      .send({ redirect_uris: [REDIRECT_URI], backchannel_logout_uri: `${rp.url}/bc` })
+      .expect(201);
+    const query = { response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, scope: 'openid', state: 's' };
+    const { agent } = await signedInAgent(ways.app, person);
+    expect(await unkeyedIn(() => approve(agent, query))).toEqual([]);
+    const home = await agent.get('/home').expect(200);
+    expect(await unkeyedIn(() => signOutFrom(agent, home.text))).toEqual([]);
+    await eventually('the sign-out logout token', () => rp.requests.length === 1);
+    // Signed in again: the consent is remembered, so the code comes at once from the new session.
+    await (await signedInAgent(ways.app, person)).agent.get(ENDPOINTS.authorization).query(query).expect(302);
+    expect(
+      await unkeyedIn(() => request(ways.app).patch(`/users/${person.id}`).send({ password: 'another-long-password-3' }).expect(204)),
+    ).toEqual([]);
+    await eventually('the new password logout token', () => rp.requests.length === 2);
   });
 });

@@ -6,6 +6,7 @@ import { sha256 } from '../../src/common/crypto';
 import { hashPassword } from '../../src/common/passwords';
 import { journalWritten, sweepJournals } from '../../src/db/expiry-journal';
 import * as passkeysDao from '../../src/factors/passkeys.dao';
+import * as backchannelDao from '../../src/oauth/oidc/backchannel.dao';
 import { migrate } from '../../src/migrations';
 import { UserKeyModel } from '../../src/users/users.model';
 import { testApp } from '../helpers/app';
@@ -87,5 +88,25 @@ it("lists a person's passkeys stored before lists, and runs each migration once"
   const said: string[] = [];
   await migrate({ info: (message: string) => said.push(message) });
   expect(said).toEqual([]);
-  expect(await db().collection('migrations').countDocuments()).toBe(5);
+  expect(await db().collection('migrations').countDocuments()).toBe(6);
+});
+
+it('carries back-channel logout records kept one per session and application over to one per session', async () => {
+  const person = await createUser();
+  await db()
+    .collection('oidc_session_clients')
+    .insertMany(
+      ['app-one', 'app-two'].map((clientId) => ({
+        _id: sha256(`legacy-sid ${clientId}`) as never,
+        sid: 'legacy-sid',
+        userId: person.id,
+        clientId,
+        createdAt: new Date(),
+      })),
+    );
+  expect(await backchannelDao.takeSession('legacy-sid')).toEqual([]);
+  await unmigrated();
+  await migrate(quiet);
+  expect((await backchannelDao.takePerson(person.id)).map((pair) => pair.clientId).sort()).toEqual(['app-one', 'app-two']);
+  expect(await db().collection('oidc_session_clients').countDocuments()).toBe(0);
 });

@@ -1,29 +1,30 @@
-// Which applications a person signed in to from which browser session, for back-channel logout: kept
-// only for clients that registered a backchannel_logout_uri, taken when the session ends, swept once
-// no session could still be open.
+// Which applications a person signed in to from which browser session, for back-channel logout: one
+// record per OpenID session (`_id` its sid) naming its person and the clients that got a grant in it
+// and registered a backchannel_logout_uri; taken when the session ends, deleted through the expiry
+// journal once no session could still be open. A person's sessions with such a record are listed in `owner_lists`
+// (`backchannel-sessions:<userId>`), so neither a sign-out nor a new password searches by field.
 import { Schema, model } from 'mongoose';
 
-export interface SessionClientDocument {
-  /** Hash of the sid and the client id: one record per pair, however often the client signs in. */
+export interface SessionClientsDocument {
+  /** The session's sid (the ID token's `sid`). */
   _id: string;
-  sid: string;
   userId: string;
-  clientId: string;
+  /** In the order they got their first grant in the session. */
+  clientIds: string[];
   createdAt: Date;
 }
 
-const sessionClientSchema = new Schema<SessionClientDocument>(
+const sessionClientsSchema = new Schema<SessionClientsDocument>(
   {
     _id: { type: String, required: true },
-    sid: { type: String, required: true },
     userId: { type: String, required: true },
-    clientId: { type: String, required: true },
+    clientIds: { type: [String], required: true },
     createdAt: { type: Date, required: true },
   },
-  { versionKey: false, collection: 'oidc_session_clients' },
+  { versionKey: false, collection: 'oidc_backchannel_sessions' },
 );
-sessionClientSchema.index({ sid: 1 });
-sessionClientSchema.index({ userId: 1 });
-sessionClientSchema.index({ createdAt: 1 });
 
-export const SessionClientModel = model<SessionClientDocument>('OidcSessionClient', sessionClientSchema);
+export const SessionClientsModel = model<SessionClientsDocument>('OidcBackchannelSession', sessionClientsSchema);
+
+/** Where the records were kept before (one per session and client, found by sid or userId): read once by the migration. */
+export const PAIRS_COLLECTION = 'oidc_session_clients';

@@ -10,11 +10,9 @@
 import type { Logger } from 'pino';
 import { guardedFetch, GuardedFetchError } from '../../common/guarded-fetch';
 import type { Config } from '../../config';
-import { throttled } from '../../db/sweeper';
 import { createWorkQueue } from '../../common/work-queue';
 import * as clientsService from '../clients/clients.service';
 import * as backchannelDao from './backchannel.dao';
-import type { SessionClientDocument } from './backchannel.model';
 import type { IdTokens } from './id-tokens.service';
 
 export const BACKCHANNEL_LIMITS = {
@@ -39,7 +37,7 @@ class HostPaused extends Error {}
 
 /** What one delivery needs: the record, where it goes, and whose client it is. */
 interface Delivery {
-  record: SessionClientDocument;
+  record: backchannelDao.SessionClient;
   uri: string;
   ownerId: string;
 }
@@ -70,11 +68,10 @@ function createHostPauses(now: () => number) {
   };
 }
 
-/** A remembered session can be open for 30 days at most (remember me), so older records are swept. */
-const RECORD_LIFETIME_MS = 31 * 24 * 3600 * 1000;
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : 'failed');
 
-const sweepOld = throttled(3600_000, (now) => backchannelDao.deleteOlderThan(new Date(now.getTime() - RECORD_LIFETIME_MS)));
+/** Migration: the records kept one per session and client before become one per session (backchannel.dao). */
+export const regroupRecords = (): Promise<number> => backchannelDao.regroupPairs();
 
 export function createBackchannelLogout(
   config: Config,
@@ -127,7 +124,7 @@ export function createBackchannelLogout(
     },
   );
 
-  async function enqueue(records: SessionClientDocument[]): Promise<void> {
+  async function enqueue(records: backchannelDao.SessionClient[]): Promise<void> {
     const found = await Promise.all(records.map((record) => clients.find(record.clientId)));
     records.forEach((record, i) => {
       const uri = found[i]?.metadata?.backchannel_logout_uri;
@@ -141,18 +138,17 @@ export function createBackchannelLogout(
     /** The client got a grant in this session: it will hear when the session ends. */
     async granted(sid: string, userId: string, client: { _id: string; metadata?: { backchannel_logout_uri?: string } }): Promise<void> {
       if (!client.metadata?.backchannel_logout_uri) return;
-      await backchannelDao.remember(sid, userId, client._id);
-      sweepOld();
+      await backchannelDao.remember(sid, userId, client._id, new Date(now()));
     },
 
     /** One browser session ended: its clients are told, after this returns. */
     async sessionEnded(ended: { sid: string }): Promise<void> {
-      await enqueue(await backchannelDao.take({ sid: ended.sid }));
+      await enqueue(await backchannelDao.takeSession(ended.sid));
     },
 
     /** Every session of the person ended (password change, deletion). */
     async userEnded(userId: string): Promise<void> {
-      await enqueue(await backchannelDao.take({ userId }));
+      await enqueue(await backchannelDao.takePerson(userId));
     },
 
     /** Deliveries not finished yet, for tests and shutdown. */
