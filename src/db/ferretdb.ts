@@ -9,7 +9,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ensurePrivateDir } from './data-dir';
+import { ensurePrivateDir, writePrivateFile } from './data-dir';
 import { waitForListener } from './ports';
 
 const execFileAsync = promisify(execFile);
@@ -115,9 +115,18 @@ function removeLeftSocket(socket: string): void {
   }
 }
 
+/** Writes FerretDB's last output owner-only; false when it could not be written. */
+function keepLastWords(file: string, text: string): boolean {
+  try {
+    return writePrivateFile(file, `${text}\n`, false);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Starts FerretDB on a Unix socket in dataDir, with its SQLite files there. Should it end on its own
- * later (a crash), warn says so with its exit code or signal and the last of what it wrote.
+ * later (a crash), warn says so with its exit code or signal, and where the last of what it wrote is kept.
  */
 export async function startFerretDb(binary: string, dataDir: string, warn: (message: string) => void): Promise<RunningProcessDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -141,10 +150,13 @@ export async function startFerretDb(binary: string, dataDir: string, warn: (mess
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.once('exit', (code, signal) => {
     if (stopping || !started) return;
+    // What FerretDB wrote may quote a request's documents: it goes to a private file beside the
+    // database's own files, never into the log.
     const said = stderr.trim();
-    warn(
-      `FerretDB (${socket}) ended on its own with ${signal ? `signal ${signal}` : `code ${code}`}${said ? `: ${said}` : ', saying nothing'}`,
-    );
+    const lastWords = path.join(path.resolve(dataDir), 'ferretdb-exit.log');
+    const kept = said !== '' && keepLastWords(lastWords, said);
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    warn(`FerretDB (${socket}) ended on its own with ${how}${kept ? `; what it wrote last is in ${lastWords}` : ', saying nothing'}`);
   });
 
   try {
