@@ -55,30 +55,32 @@ export async function remember(sid: string, userId: string, clientId: string, cr
   });
 }
 
-/**
- * Takes the session's record: deleted under its lock, so two instances ending the same session
- * notify each client once between them. Nothing (and no lock) for a session no client is to hear of.
- */
-export async function takeSession(sid: string): Promise<SessionClient[]> {
+/** Takes the session's record under its lock; `unlist`: and takes the session off its person's list. */
+async function take(sid: string, unlist: boolean): Promise<SessionClient[]> {
   if (!(await read(sid))) return [];
   const taken = await withRecordLock(lockOf(sid), async () => {
     const record = await read(sid);
     if (!record || (await SessionClientsModel.deleteOne({ _id: sid }).exec()).deletedCount !== 1) return null;
-    await sessionsOf.change(record.userId, async (sids) => ({ ids: sids.filter((listed) => listed !== sid), result: undefined }));
+    if (unlist)
+      await sessionsOf.change(record.userId, async (sids) => ({ ids: sids.filter((listed) => listed !== sid), result: undefined }));
     return record;
   });
   return taken ? pairsOf(taken) : [];
 }
 
-/** Takes every listed session of the person (a new password, a deleted account); lapsed ones leave the list too. */
+/**
+ * Takes the session's record: deleted under its lock, so two instances ending the same session
+ * notify each client once between them. Nothing (and no lock) for a session no client is to hear of.
+ */
+export const takeSession = (sid: string): Promise<SessionClient[]> => take(sid, true);
+
+/** Takes every listed session of the person (a new password, a deleted account), then lists none of them, lapsed ones included. */
 export async function takePerson(userId: string): Promise<SessionClient[]> {
   const sids = await sessionsOf.of(userId);
-  const taken: SessionClient[] = [];
-  for (const sid of sids) taken.push(...(await takeSession(sid)));
-  if (sids.length > 0) {
-    await sessionsOf.change(userId, async (listed) => ({ ids: listed.filter((sid) => !sids.includes(sid)), result: undefined }));
-  }
-  return taken;
+  if (sids.length === 0) return [];
+  const taken = await Promise.all(sids.map((sid) => take(sid, false)));
+  await sessionsOf.change(userId, async (listed) => ({ ids: listed.filter((sid) => !sids.includes(sid)), result: undefined }));
+  return taken.flat();
 }
 
 /**
