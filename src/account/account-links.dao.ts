@@ -1,5 +1,6 @@
 // The only importer of the account link model.
 import { mongo, trusted } from 'mongoose';
+import { upsertRacing } from '../db/duplicate-key';
 import { AccountLinkModel, type AccountLinkDocument } from './account-links.model';
 import type { LinkPurpose } from './account.rules';
 
@@ -21,7 +22,8 @@ const raw = () => AccountLinkModel.collection as unknown as mongo.Collection<New
 export async function insert(link: AccountLinkDocument): Promise<void> {
   await AccountLinkModel.create(link);
   const _id = newestId(link.userId, link.purpose);
-  await raw().updateOne({ _id }, { $set: { linkId: link._id, expiresAt: link.expiresAt } }, { upsert: true });
+  // Two links at once (reset mails prepared after their answers overlap) both try to insert the record.
+  await upsertRacing(() => raw().updateOne({ _id }, { $set: { linkId: link._id, expiresAt: link.expiresAt } }, { upsert: true }));
 }
 
 export function find(id: string): Promise<AccountLinkDocument | null> {

@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { AccountLinkModel } from '../../src/account/account-links.model';
+import * as accountLinks from '../../src/account/account-links.service';
+import * as usersService from '../../src/users/users.service';
 import { mailerOf, testApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { createUser } from '../helpers/factories';
@@ -188,6 +190,17 @@ describe('the reset link', () => {
     expect(answers.filter((res) => res.status === 400)).toHaveLength(99);
     const accepted = answers.indexOf(winners[0]);
     await login(user.email, `racing-password-${accepted}`).expect(201);
+  });
+
+  it('issues every one of 100 links asked for one person at once, the newest the only one alive', async () => {
+    const user = (await usersService.findById((await createUser()).id))!;
+    const issued = await Promise.allSettled(
+      Array.from({ length: 100 }, () => accountLinks.issue('reset-password', { ...user, email: user.email! })),
+    );
+    expect(issued.filter((result) => result.status === 'rejected')).toEqual([]);
+    const tokens = issued.map((result) => (result as PromiseFulfilledResult<string>).value);
+    const alive = await Promise.all(tokens.map(async (token) => !('dead' in (await accountLinks.check('reset-password', token)))));
+    expect(alive.filter(Boolean)).toHaveLength(1);
   });
 
   it('refuses a tampered token and a form without the CSRF token', async () => {
